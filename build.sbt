@@ -1,0 +1,48 @@
+// Lamina: one assembly jar with Caffeine shaded in; Spark and what it ships are provided.
+val sparkVersion = "4.0.4"
+
+ThisBuild / scalaVersion := "2.13.16"
+ThisBuild / organization := "lamina"
+ThisBuild / version := "0.1.0"
+
+lazy val root = (project in file("."))
+  .settings(
+    name := "lamina",
+    Compile / scalaSource := baseDirectory.value / "jvm" / "src" / "main" / "scala",
+    Compile / javaSource := baseDirectory.value / "jvm" / "src" / "main" / "java",
+    Compile / resourceDirectory := baseDirectory.value / "jvm" / "src" / "main" / "resources",
+    Test / scalaSource := baseDirectory.value / "jvm" / "src" / "test" / "scala",
+    Test / javaSource := baseDirectory.value / "jvm" / "src" / "test" / "java",
+    Test / resourceDirectory := baseDirectory.value / "jvm" / "src" / "test" / "resources",
+    scalacOptions ++= Seq("-deprecation", "-feature", "-release", "17"),
+    javacOptions ++= Seq("--release", "17"),
+    libraryDependencies ++= Seq(
+      "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
+      "com.github.ben-manes.caffeine" % "caffeine" % "3.1.8",
+      "org.scalatest" %% "scalatest" % "3.2.19" % Test
+    ),
+    Test / fork := true,
+    Test / javaOptions ++= Seq(
+      "-Xmx3g",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED"
+    ),
+    Test / parallelExecution := false,
+    assembly / assemblyJarName := "lamina.jar",
+    assembly / assemblyOption ~= (_.withIncludeScala(false)),
+    assembly / assemblyShadeRules := Seq(
+      ShadeRule.rename("com.github.benmanes.caffeine.**" -> "lamina.shaded.caffeine.@1").inAll,
+      ShadeRule.rename("com.google.errorprone.**" -> "lamina.shaded.errorprone.@1").inAll,
+      ShadeRule.rename("org.checkerframework.**" -> "lamina.shaded.checkerframework.@1").inAll
+    ),
+    assembly / assemblyMergeStrategy := {
+      case PathList("META-INF", "MANIFEST.MF") => MergeStrategy.discard
+      case PathList("META-INF", "versions", _*) => MergeStrategy.first
+      case PathList("META-INF", xs @ _*) if xs.lastOption.exists(_.endsWith(".SF")) => MergeStrategy.discard
+      case PathList("module-info.class") => MergeStrategy.discard
+      case x => MergeStrategy.defaultMergeStrategy(x)
+    }
+  )

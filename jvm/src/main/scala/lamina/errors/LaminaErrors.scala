@@ -1,0 +1,34 @@
+package lamina.errors
+
+/** Root of every error Lamina raises on purpose. The taxonomy:
+ *  - [[BadInputException]]: the user asked for something invalid; the message names the table,
+ *    column, option or file. Nothing committed has changed.
+ *  - [[CorruptFileException]]: a file's bytes are not what its format says; names path, offset,
+ *    expected and actual value. Never read as data.
+ *  - [[CommitConflictException]]: another writer won; retryable from the new snapshot.
+ *  - [[CommitStateUnknownException]]: the commit may or may not have landed (for example an IO error
+ *    after the snapshot file was written); the caller must check before retrying.
+ */
+abstract class LaminaException(message: String, cause: Throwable) extends RuntimeException(message, cause)
+
+class BadInputException(message: String, cause: Throwable = null) extends LaminaException(message, cause)
+
+class NotFoundException(message: String, cause: Throwable = null) extends BadInputException(message, cause)
+
+class AlreadyExistsException(message: String, cause: Throwable = null) extends BadInputException(message, cause)
+
+class CorruptFileException(
+    val path: String,
+    val offset: Long,
+    val expected: String,
+    val actual: String,
+    detail: String = "",
+    cause: Throwable = null)
+  extends LaminaException(
+    s"Corrupt file $path at offset $offset: expected $expected, found $actual" +
+      (if (detail.isEmpty) "" else s" ($detail)"),
+    cause)
+
+class CommitConflictException(message: String, cause: Throwable = null) extends LaminaException(message, cause)
+
+class CommitStateUnknownException(message: String, cause: Throwable = null) extends LaminaException(message, cause)
