@@ -1,0 +1,20 @@
+package lamina.format
+
+import lamina.types.DataType
+import org.apache.spark.sql.catalyst.InternalRow
+
+/** Paimon's default fixed-bucket function: the bucket-key fields are projected into a BinaryRow with
+ *  row kind +I, and `bucket = abs(row.hashCode % numBuckets)` with Java's truncating `%`, so the result
+ *  is in [0, numBuckets). */
+object Bucket {
+  def bucketOf(row: InternalRow, keyOrdinals: Array[Int], keyTypes: Seq[DataType], numBuckets: Int): Int = {
+    require(keyOrdinals.length == keyTypes.length,
+      s"${keyOrdinals.length} bucket-key ordinals but ${keyTypes.length} bucket-key types")
+    bucketOfHash(BinaryRowCodec.hash(BinaryRowCodec.encode(row, keyOrdinals, keyTypes)), numBuckets)
+  }
+
+  def bucketOfHash(hash: Int, numBuckets: Int): Int = {
+    require(numBuckets > 0, s"numBuckets must be positive, got $numBuckets")
+    Math.abs(hash % numBuckets)
+  }
+}
