@@ -32,6 +32,7 @@ lazy val root = (project in file("."))
     ),
     Test / parallelExecution := false,
     assembly / assemblyJarName := "lamina.jar",
+    assembly / test := {},
     assembly / assemblyOption ~= (_.withIncludeScala(false)),
     assembly / assemblyShadeRules := Seq(
       ShadeRule.rename("com.github.benmanes.caffeine.**" -> "lamina.shaded.caffeine.@1").inAll,

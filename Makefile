@@ -1,0 +1,73 @@
+# Lamina: every command a user or CI needs. Needs only Java 17, Maven, python3 (3.10+) and make;
+# everything else is installed from the package registries.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+SBT := project/sbt.sh
+JAR_BUILT := target/scala-2.13/lamina.jar
+JAR_PKG := python/lamina/jars/lamina.jar
+VENV_STAMP := $(VENV)/.lamina-installed
+
+# Pinned so that a fresh machine gets what the tests were written against.
+PY_DEPS := pyspark==4.0.4 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==2.3.3
+
+.PHONY: help venv jar test pytest demo bench clean distclean
+
+help:
+	@echo "make demo   install everything, build the jar, run examples/quickstart.py on a temp warehouse"
+	@echo "make test   install everything, build the jar, run the JVM tests and the pytest suite"
+	@echo "make venv   create $(VENV) with PySpark, pypaimon, pytest and the lamina package"
+	@echo "make jar    build the assembly jar and copy it into the Python package"
+	@echo "make bench  run the benchmarks (results under bench/results)"
+	@echo "make clean  remove build outputs (distclean also removes $(VENV) and .cache)"
+
+venv: $(VENV_STAMP)
+
+$(VENV_STAMP): Makefile python/pyproject.toml
+	@if [ ! -x "$(PY)" ]; then \
+	  $(PYTHON) -m venv $(VENV) || { \
+	    echo "python3 -m venv failed; trying virtualenv" >&2; \
+	    $(PYTHON) -m pip install --user --quiet virtualenv && $(PYTHON) -m virtualenv $(VENV); }; \
+	fi
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet $(PY_DEPS)
+	$(PY) -m pip install --quiet -e python
+	@touch $@
+
+jar:
+	$(SBT) assembly
+	@mkdir -p $(dir $(JAR_PKG))
+	cp $(JAR_BUILT) $(JAR_PKG)
+
+test: venv jar
+	$(SBT) test
+	$(PY) -m pytest tests -q
+
+# The Python tests alone, against the jar already in the package (no sbt).
+pytest: venv
+	$(PY) -m pytest tests -q
+
+demo: venv jar
+	@wh="$$(mktemp -d)"; trap 'rm -rf "$$wh"' EXIT; \
+	  echo "warehouse: $$wh/warehouse"; \
+	  $(PY) examples/quickstart.py "$$wh/warehouse"
+
+bench: venv jar
+	@mkdir -p bench/results
+	@for f in bench/*.py; do \
+	  [ -e "$$f" ] || continue; \
+	  echo "== $$f"; $(PY) "$$f"; \
+	done
+	$(SBT) "Test/runMain lamina.bench.LookupBench --quick --out bench/results"
+
+clean:
+	rm -rf target project/target python/lamina/jars python/build python/*.egg-info \
+	  .pytest_cache tests/__pycache__ python/lamina/__pycache__ spark-warehouse metastore_db derby.log bench/work
+
+distclean: clean
+	rm -rf $(VENV) .cache

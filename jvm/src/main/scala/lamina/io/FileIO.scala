@@ -1,0 +1,115 @@
+package lamina.io
+
+import java.io.{ByteArrayOutputStream, FileNotFoundException, IOException}
+import java.nio.charset.StandardCharsets
+import java.nio.file.{FileAlreadyExistsException, Files, Paths}
+import java.util.UUID
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
+
+/** File access for metadata (snapshots, schemas, manifests, hints) over Hadoop's FileSystem, so that
+ *  local disks, HDFS and S3A work alike. Serializable: executors rebuild the FileSystem from the
+ *  configuration they carry. */
+final class FileIO(conf: SerializableConfiguration) extends Serializable {
+
+  def hadoopConf: Configuration = conf.value
+
+  def fs(path: Path): FileSystem = path.getFileSystem(conf.value)
+
+  def exists(path: Path): Boolean = fs(path).exists(path)
+
+  def isDir(path: Path): Boolean = {
+    val f = fs(path)
+    f.exists(path) && f.getFileStatus(path).isDirectory
+  }
+
+  def mkdirs(path: Path): Unit = fs(path).mkdirs(path)
+
+  def list(dir: Path): Seq[FileStatus] =
+    try fs(dir).listStatus(dir).toSeq
+    catch { case _: FileNotFoundException => Seq.empty }
+
+  def delete(path: Path, recursive: Boolean): Boolean = fs(path).delete(path, recursive)
+
+  def deleteQuietly(path: Path): Unit =
+    try fs(path).delete(path, false)
+    catch { case _: IOException => () }
+
+  def fileSize(path: Path): Long = fs(path).getFileStatus(path).getLen
+
+  def readBytes(path: Path): Array[Byte] = {
+    val in = fs(path).open(path)
+    try {
+      val out = new ByteArrayOutputStream()
+      in.transferTo(out)
+      out.toByteArray
+    } finally in.close()
+  }
+
+  def readUtf8(path: Path): String = new String(readBytes(path), StandardCharsets.UTF_8)
+
+  /** Writes the whole file, replacing what was there (used for hints and new unique names only). */
+  def writeBytes(path: Path, bytes: Array[Byte]): Unit = {
+    val out = fs(path).create(path, true)
+    try out.write(bytes)
+    finally out.close()
+  }
+
+  def overwriteUtf8(path: Path, text: String): Unit = {
+    // write then rename so that readers never see a half-written hint
+    val tmp = new Path(path.getParent, s".${path.getName}.${UUID.randomUUID()}.tmp")
+    writeBytes(tmp, text.getBytes(StandardCharsets.UTF_8))
+    val f = fs(path)
+    f.delete(path, false)
+    if (!f.rename(tmp, path)) f.delete(tmp, false)
+  }
+
+  /** Creates `path` with `text` only if it does not exist yet; true when this call created it.
+   *  Atomic against other processes: a hard link on local disks, a non-overwriting rename elsewhere
+   *  (HDFS). Object stores without atomic rename need an external lock (not provided). */
+  def tryAtomicCreate(path: Path, text: String): Boolean = {
+    val f = fs(path)
+    if (f.exists(path)) return false
+    val tmp = new Path(path.getParent, s".${path.getName}.${UUID.randomUUID()}.tmp")
+    writeBytes(tmp, text.getBytes(StandardCharsets.UTF_8))
+    try {
+      if (f.getScheme == "file") {
+        val target = Paths.get(f.pathToFile(path).toURI)
+        val source = Paths.get(f.pathToFile(tmp).toURI)
+        try { Files.createLink(target, source); true }
+        catch { case _: FileAlreadyExistsException => false }
+      } else {
+        f.rename(tmp, path)
+      }
+    } finally f.delete(tmp, false)
+  }
+
+  private implicit class LocalPaths(f: FileSystem) {
+    def pathToFile(p: Path): java.io.File = {
+      val local = f match {
+        case l: org.apache.hadoop.fs.LocalFileSystem => l.pathToFile(p)
+        case r: org.apache.hadoop.fs.RawLocalFileSystem => r.pathToFile(p)
+        case _ => new java.io.File(p.toUri.getPath)
+      }
+      local
+    }
+  }
+}
+
+object FileIO {
+  def apply(conf: Configuration): FileIO = new FileIO(new SerializableConfiguration(conf))
+}
+
+/** A Hadoop configuration that survives Java serialization (to executors). */
+final class SerializableConfiguration(@transient var value: Configuration) extends Serializable {
+  private def writeObject(out: java.io.ObjectOutputStream): Unit = {
+    out.defaultWriteObject()
+    value.write(out)
+  }
+  private def readObject(in: java.io.ObjectInputStream): Unit = {
+    in.defaultReadObject()
+    value = new Configuration(false)
+    value.readFields(in)
+  }
+}

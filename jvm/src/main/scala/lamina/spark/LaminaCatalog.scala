@@ -1,0 +1,166 @@
+package lamina.spark
+
+import java.util
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis._
+import org.apache.spark.sql.connector.catalog._
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure
+import org.apache.spark.sql.connector.expressions.Transform
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+import lamina.table.Warehouse
+import lamina.errors.{BadInputException, NotFoundException}
+import lamina.spark.procedures.Procedures
+import lamina.spark.system.SystemTables
+
+/** The Spark catalog over a filesystem warehouse: namespaces are `<db>.db` directories, tables are
+ *  Paimon table directories inside them. Configure as
+ *  `spark.sql.catalog.<name>=lamina.spark.LaminaCatalog` with `spark.sql.catalog.<name>.warehouse=PATH`. */
+class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureCatalog {
+  private var catalogName: String = _
+  private var warehouse: Warehouse = _
+
+  override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
+    catalogName = name
+    val wh = options.get("warehouse")
+    if (wh == null || wh.trim.isEmpty)
+      throw new BadInputException(s"Catalog '$name' needs the option 'warehouse': set spark.sql.catalog.$name.warehouse=PATH")
+    val conf = SparkSession.active.sessionState.newHadoopConf()
+    warehouse = Warehouse(new Path(wh), conf)
+  }
+
+  override def name(): String = catalogName
+
+  override def capabilities(): util.Set[TableCatalogCapability] =
+    Set(TableCatalogCapability.SUPPORT_COLUMN_DEFAULT_VALUE).asJava
+
+  def laminaWarehouse: Warehouse = warehouse
+
+  // ---- namespaces ----
+
+  override def listNamespaces(): Array[Array[String]] = warehouse.listDatabases().map(d => Array(d)).toArray
+
+  override def listNamespaces(namespace: Array[String]): Array[Array[String]] = {
+    requireNamespace(namespace)
+    Array.empty
+  }
+
+  override def namespaceExists(namespace: Array[String]): Boolean =
+    namespace.length == 1 && warehouse.databaseExists(namespace.head)
+
+  override def loadNamespaceMetadata(namespace: Array[String]): util.Map[String, String] = {
+    requireNamespace(namespace)
+    Map("location" -> warehouse.databasePath(namespace.head).toString).asJava
+  }
+
+  override def createNamespace(namespace: Array[String], metadata: util.Map[String, String]): Unit = {
+    checkNamespaceShape(namespace)
+    if (warehouse.databaseExists(namespace.head)) throw new NamespaceAlreadyExistsException(namespace)
+    warehouse.createDatabase(namespace.head)
+  }
+
+  override def alterNamespace(namespace: Array[String], changes: NamespaceChange*): Unit = {
+    requireNamespace(namespace)
+    throw new BadInputException(s"Namespace ${namespace.mkString(".")} has no properties to alter")
+  }
+
+  override def dropNamespace(namespace: Array[String], cascade: Boolean): Boolean = {
+    requireNamespace(namespace)
+    val db = namespace.head
+    if (!cascade && warehouse.listTables(db).nonEmpty) throw new NonEmptyNamespaceException(namespace)
+    warehouse.dropDatabase(db)
+    true
+  }
+
+  private def checkNamespaceShape(namespace: Array[String]): Unit = {
+    if (namespace.length != 1)
+      throw new BadInputException(s"Namespace ${namespace.mkString(".")} must have exactly one level (a database)")
+    Warehouse.checkName(namespace.head, "database")
+  }
+
+  private def requireNamespace(namespace: Array[String]): Unit =
+    if (!namespaceExists(namespace)) throw new NoSuchNamespaceException(namespace)
+
+  // ---- tables ----
+
+  override def listTables(namespace: Array[String]): Array[Identifier] = {
+    requireNamespace(namespace)
+    warehouse.listTables(namespace.head).map(t => Identifier.of(namespace, t)).toArray
+  }
+
+  override def loadTable(ident: Identifier): Table = loadAt(ident, None, None)
+
+  override def loadTable(ident: Identifier, version: String): Table = {
+    val id = version.trim.toLongOption.getOrElse(
+      throw new BadInputException(s"Version '$version' of table ${show(ident)} is not a snapshot id"))
+    loadAt(ident, Some(id), None)
+  }
+
+  override def loadTable(ident: Identifier, timestamp: Long): Table =
+    loadAt(ident, None, Some(timestamp / 1000))
+
+  private def loadAt(ident: Identifier, snapshotId: Option[Long], timestampMillis: Option[Long]): Table = {
+    val (base, system) = SystemTables.split(ident.name())
+    val tableIdent = Identifier.of(ident.namespace(), base)
+    val table = try warehouse.loadTable(dbOf(tableIdent), base) catch {
+      case _: NotFoundException => throw new NoSuchTableException(ident)
+    }
+    val pinned = TimeTravel.resolve(table, snapshotId, timestampMillis)
+    system match {
+      case Some(kind) => SystemTables.load(kind, table, pinned, show(ident))
+      case None => new LaminaTable(table, pinned, show(tableIdent))
+    }
+  }
+
+  override def tableExists(ident: Identifier): Boolean =
+    ident.namespace().length == 1 && {
+      val (base, system) = SystemTables.split(ident.name())
+      warehouse.tableExists(ident.namespace().head, base) && system.forall(SystemTables.isKnown)
+    }
+
+  override def createTable(ident: Identifier, schema: StructType, partitions: Array[Transform],
+      properties: util.Map[String, String]): Table = {
+    val db = dbOf(ident)
+    if (!warehouse.databaseExists(db)) throw new NoSuchNamespaceException(ident.namespace())
+    if (warehouse.tableExists(db, ident.name())) throw new TableAlreadyExistsException(ident)
+    val tableSchema = CreateTableSpec.toSchema(show(ident), schema, partitions, properties.asScala.toMap)
+    val table = warehouse.createTable(db, ident.name(), tableSchema)
+    new LaminaTable(table, None, show(ident))
+  }
+
+  override def alterTable(ident: Identifier, changes: TableChange*): Table = {
+    val table = try warehouse.loadTable(dbOf(ident), ident.name()) catch {
+      case _: NotFoundException => throw new NoSuchTableException(ident)
+    }
+    val next = table.schemaManager.commitChanges(AlterTableSpec.toChanges(show(ident), changes))
+    new LaminaTable(table.withSchema(next), None, show(ident))
+  }
+
+  override def dropTable(ident: Identifier): Boolean =
+    ident.namespace().length == 1 && warehouse.dropTable(ident.namespace().head, ident.name())
+
+  override def renameTable(oldIdent: Identifier, newIdent: Identifier): Unit = {
+    if (!tableExists(oldIdent)) throw new NoSuchTableException(oldIdent)
+    val target = if (newIdent.namespace().isEmpty) Identifier.of(oldIdent.namespace(), newIdent.name()) else newIdent
+    if (tableExists(target)) throw new TableAlreadyExistsException(target)
+    if (!namespaceExists(target.namespace())) throw new NoSuchNamespaceException(target.namespace())
+    warehouse.renameTable(dbOf(oldIdent), oldIdent.name(), dbOf(target), target.name())
+  }
+
+  // ---- procedures ----
+
+  override def loadProcedure(ident: Identifier): UnboundProcedure = Procedures.load(ident, this)
+
+  private def dbOf(ident: Identifier): String = {
+    if (ident.namespace().length != 1)
+      throw new NoSuchTableException(ident)
+    ident.namespace().head
+  }
+
+  private def show(ident: Identifier): String = (ident.namespace() :+ ident.name()).mkString(".")
+}

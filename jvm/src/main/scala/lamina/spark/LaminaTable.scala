@@ -1,0 +1,92 @@
+package lamina.spark
+
+import java.util
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.connector.catalog._
+import org.apache.spark.sql.connector.expressions.{Expressions, Transform}
+import org.apache.spark.sql.connector.read.ScanBuilder
+import org.apache.spark.sql.connector.write.{LogicalWriteInfo, WriteBuilder}
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+import lamina.errors.BadInputException
+import lamina.spark.read.LaminaScanBuilder
+import lamina.spark.write.{LaminaWriteBuilder, TableWriter}
+import lamina.table.FileStoreTable
+import lamina.table.options.CoreOptions
+import lamina.types.SparkTypes
+
+/** A Lamina table as Spark sees it, at the latest snapshot or pinned to one (time travel).
+ *  When pinned, schema and reads are those of the pinned snapshot; writes are refused. */
+class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], displayName: String)
+  extends Table with SupportsRead with SupportsWrite with TruncatableTable {
+
+  /** The schema the pinned snapshot was written with (the latest schema otherwise). */
+  lazy val readTable: FileStoreTable = pinnedSnapshot match {
+    case Some(id) =>
+      val s = table.snapshotManager.snapshot(id)
+      if (s.schemaId == table.schema.id) table else table.withSchema(table.schemaManager.schema(s.schemaId))
+    case None => table
+  }
+
+  override def name(): String = displayName
+
+  override def schema(): StructType = SparkTypes.toSparkStruct(readTable.schema.fields).copy(
+    fields = SparkTypes.toSparkStruct(readTable.schema.fields).fields.map(f =>
+      f.copy(metadata = LaminaTable.userMetadata(f.metadata))))
+
+  override def partitioning(): Array[Transform] =
+    readTable.schema.partitionKeys.map(k => Expressions.identity(k): Transform).toArray
+
+  override def properties(): util.Map[String, String] = {
+    val s = readTable.schema
+    val props = s.options ++
+      (if (s.primaryKeys.nonEmpty) Map(CoreOptions.PrimaryKey.key -> s.primaryKeys.mkString(",")) else Map.empty) ++
+      s.comment.map("comment" -> _) ++ Map("provider" -> "lamina", "path" -> table.path.toString)
+    props.asJava
+  }
+
+  override def capabilities(): util.Set[TableCapability] = Set(
+    TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
+    TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC).asJava
+
+  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
+    val opts = options.asCaseSensitiveMap().asScala.toMap
+    val snapshotOpt = CoreOptions.ScanSnapshotId.get(lowerKeys(opts))
+    val tsOpt = CoreOptions.ScanTimestampMillis.get(lowerKeys(opts))
+    val pinned = if (snapshotOpt.isDefined || tsOpt.isDefined) TimeTravel.resolve(table, snapshotOpt, tsOpt) else pinnedSnapshot
+    val t = if (pinned == pinnedSnapshot) this else new LaminaTable(table, pinned, displayName)
+    new LaminaScanBuilder(t.readTable, pinned, t.schema())
+  }
+
+  override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = {
+    requireWritable()
+    new LaminaWriteBuilder(table, info)
+  }
+
+  override def truncateTable(): Boolean = {
+    requireWritable()
+    TableWriter.commitOverwrite(table, Seq.empty, None)
+    true
+  }
+
+  private def requireWritable(): Unit = {
+    if (pinnedSnapshot.isDefined)
+      throw new BadInputException(s"Table $displayName is read as of snapshot ${pinnedSnapshot.get}; time-travel reads cannot be written")
+    if (table.isPrimaryKeyTable)
+      throw new BadInputException(s"Writing to primary-key table $displayName is not supported yet")
+  }
+
+  private def lowerKeys(m: Map[String, String]): Map[String, String] = m.map { case (k, v) => k.toLowerCase -> v }
+}
+
+object LaminaTable {
+  /** Keeps only the metadata a user should see in the table schema (comments). */
+  def userMetadata(m: org.apache.spark.sql.types.Metadata): org.apache.spark.sql.types.Metadata = {
+    val b = new org.apache.spark.sql.types.MetadataBuilder()
+    Seq("comment", "__CHAR_VARCHAR_TYPE_STRING").foreach(k => if (m.contains(k)) b.putString(k, m.getString(k)))
+    b.build()
+  }
+}

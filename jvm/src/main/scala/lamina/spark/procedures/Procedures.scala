@@ -1,0 +1,20 @@
+package lamina.spark.procedures
+
+import org.apache.spark.sql.connector.catalog.Identifier
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure
+
+import lamina.errors.NotFoundException
+import lamina.spark.LaminaCatalog
+
+/** The `CALL <catalog>.sys.<name>(...)` procedures this catalog offers. */
+object Procedures {
+  private val registry: Map[String, LaminaCatalog => UnboundProcedure] = Map.empty
+
+  def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
+    val ns = ident.namespace().mkString(".")
+    registry.get(ident.name().toLowerCase).filter(_ => ns.equalsIgnoreCase("sys")).map(_(catalog)).getOrElse(
+      throw new NotFoundException(
+        s"Procedure $ns.${ident.name()} does not exist" +
+          (if (registry.isEmpty) "" else s"; available: ${registry.keys.toSeq.sorted.map("sys." + _).mkString(", ")}")))
+  }
+}

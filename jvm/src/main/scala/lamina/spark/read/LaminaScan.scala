@@ -1,0 +1,75 @@
+package lamina.spark.read
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.read._
+import org.apache.spark.sql.sources.Filter
+import org.apache.spark.sql.types.StructType
+
+import lamina.table.FileStoreTable
+import lamina.table.scan.{DataSplit, FileStoreScan}
+
+/** The planned scan of one snapshot: one input partition per (partition, bucket) split, or per
+ *  file group when a split is large. An empty table plans no partitions. */
+class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: StructType, filters: Seq[Filter],
+    limit: Option[Int]) extends Scan with Batch {
+
+  private lazy val splits: Seq[DataSplit] = {
+    val snapshot = snapshotId.map(table.snapshotManager.snapshot).orElse(table.snapshotManager.latest())
+    snapshot match {
+      case None => Seq.empty
+      case Some(s) =>
+        val all = new FileStoreScan(table, s).plan(filters)
+        limitSplits(all)
+    }
+  }
+
+  /** With a LIMIT and no filter that Spark re-applies, reading whole files until the limit is
+   *  covered is enough. */
+  private def limitSplits(all: Seq[DataSplit]): Seq[DataSplit] = limit match {
+    case Some(n) if filters.isEmpty && !table.isPrimaryKeyTable =>
+      var covered = 0L
+      val out = Seq.newBuilder[DataSplit]
+      val it = all.iterator
+      while (covered < n && it.hasNext) {
+        val s = it.next()
+        val files = s.files.takeWhile { f => val take = covered < n; if (take) covered += f.rowCount; take }
+        out += s.copy(files = files)
+      }
+      out.result()
+    case _ => all
+  }
+
+  override def readSchema(): StructType = required
+
+  override def description(): String =
+    s"LaminaScan ${table.name}${snapshotId.map(id => s" @ snapshot $id").getOrElse("")}" +
+      (if (filters.nonEmpty) s" filters=[${filters.mkString(", ")}]" else "") + limit.map(l => s" limit=$l").getOrElse("")
+
+  override def toBatch: Batch = this
+
+  override def planInputPartitions(): Array[InputPartition] = {
+    val target = 128L * 1024 * 1024
+    splits.flatMap { s =>
+      if (table.isPrimaryKeyTable) Seq(LaminaInputPartition(s))
+      else {
+        // append files need no merging: pack them into partitions of about `target` bytes
+        val groups = Seq.newBuilder[Seq[lamina.table.manifest.DataFileMeta]]
+        var cur = Vector.empty[lamina.table.manifest.DataFileMeta]
+        var size = 0L
+        s.files.foreach { f =>
+          if (cur.nonEmpty && size + f.fileSize > target) { groups += cur; cur = Vector.empty; size = 0 }
+          cur :+= f; size += f.fileSize
+        }
+        if (cur.nonEmpty) groups += cur
+        groups.result().map(g => LaminaInputPartition(s.copy(files = g)))
+      }
+    }.toArray
+  }
+
+  override def createReaderFactory(): PartitionReaderFactory = {
+    val schemaIds = splits.flatMap(_.files.map(_.schemaId)).distinct
+    DataFileReaders.factory(SparkSession.active, table, schemaIds, required, filters)
+  }
+}
+
+final case class LaminaInputPartition(split: DataSplit) extends InputPartition

@@ -1,0 +1,34 @@
+package lamina.spark.read
+
+import org.apache.spark.sql.connector.read._
+import org.apache.spark.sql.sources.Filter
+import org.apache.spark.sql.types.StructType
+
+import lamina.table.FileStoreTable
+
+/** Collects column pruning, filters and LIMIT for a scan. Partition filters are exact (applied to
+ *  the partition values of each file); other filters only skip files and row groups, so Spark
+ *  re-applies them after the scan. */
+class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSchema: StructType)
+  extends ScanBuilder with SupportsPushDownFilters with SupportsPushDownRequiredColumns with SupportsPushDownLimit {
+
+  private var required: StructType = fullSchema
+  private var filters: Array[Filter] = Array.empty
+  private var limit: Option[Int] = None
+
+  override def pushFilters(fs: Array[Filter]): Array[Filter] = {
+    filters = fs
+    val partitionKeys = table.schema.partitionKeys.toSet
+    fs.filterNot(f => f.references.nonEmpty && f.references.forall(partitionKeys.contains))
+  }
+
+  override def pushedFilters(): Array[Filter] = filters
+
+  override def pruneColumns(requiredSchema: StructType): Unit = required = requiredSchema
+
+  override def pushLimit(n: Int): Boolean = { limit = Some(n); true }
+
+  override def isPartiallyPushed: Boolean = true
+
+  override def build(): Scan = new LaminaScan(table, snapshotId, required, filters.toSeq, limit)
+}

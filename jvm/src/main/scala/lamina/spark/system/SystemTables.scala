@@ -1,0 +1,156 @@
+package lamina.spark.system
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
+import org.apache.spark.sql.connector.catalog.Table
+import org.apache.spark.sql.types._
+import org.apache.spark.unsafe.types.UTF8String
+
+import lamina.errors.NotFoundException
+import lamina.format.BinaryRowCodec
+import lamina.table.{FileStoreTable, PartitionValues}
+import lamina.table.manifest.ManifestEntry
+import lamina.table.scan.FileStoreScan
+import lamina.table.snapshot.Snapshot
+import lamina.types.{DataTypeJson, SparkTypes}
+
+/** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
+object SystemTables {
+  val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions")
+
+  def split(name: String): (String, Option[String]) = {
+    val i = name.indexOf('$')
+    if (i < 0) (name, None) else (name.substring(0, i), Some(name.substring(i + 1).toLowerCase))
+  }
+
+  def isKnown(kind: String): Boolean = Kinds.contains(kind)
+
+  def load(kind: String, table: FileStoreTable, pinned: Option[Long], display: String): Table = kind match {
+    case "snapshots" => simple(display, SnapshotsSchema, () => table.snapshotManager.all().map(snapshotRow))
+    case "schemas" => simple(display, SchemasSchema, () => table.schemaManager.all().map { s =>
+      row(s.id, str(s.fields.map(f => DataTypeJson.fieldToJson(f).toString).mkString("[", ",", "]")),
+        str(json(s.partitionKeys)), str(json(s.primaryKeys)),
+        str(s.options.toSeq.sortBy(_._1).map { case (k, v) => s"\"$k\":\"$v\"" }.mkString("{", ",", "}")),
+        s.comment.map(str).orNull, micros(s.timeMillis))
+    })
+    case "options" => simple(display, OptionsSchema, () =>
+      table.schema.options.toSeq.sortBy(_._1).map { case (k, v) => row(str(k), str(v)) })
+    case "files" => simple(display, FilesSchema, () => filesRows(table, pinned))
+    case "manifests" => simple(display, ManifestsSchema, () => current(table, pinned).toSeq.flatMap { s =>
+      val store = table.manifestStore
+      (store.readList(s.baseManifestList) ++ store.readList(s.deltaManifestList)).map(m =>
+        row(str(m.fileName), m.fileSize, m.numAddedFiles, m.numDeletedFiles, m.schemaId))
+    })
+    case "partitions" => simple(display, PartitionsSchema, () => partitionsRows(table, pinned))
+    case other => throw new NotFoundException(
+      s"Unknown system table '$other' of ${table.name}; known: ${Kinds.mkString(", ")}")
+  }
+
+  private def simple(display: String, s: StructType, f: () => Seq[InternalRow]): Table =
+    new SystemTableBase(display) {
+      override def schema(): StructType = s
+      override def rows(): Seq[InternalRow] = f()
+    }
+
+  private def current(table: FileStoreTable, pinned: Option[Long]): Option[Snapshot] =
+    pinned.map(table.snapshotManager.snapshot).orElse(table.snapshotManager.latest())
+
+  private def liveEntries(table: FileStoreTable, pinned: Option[Long]): Seq[ManifestEntry] =
+    current(table, pinned).toSeq.flatMap(s => new FileStoreScan(table, s).liveEntries())
+
+  private def filesRows(table: FileStoreTable, pinned: Option[Long]): Seq[InternalRow] = {
+    val store = table.manifestStore
+    val keys = table.schema.partitionKeys
+    val ptypes = table.schema.partitionTypes
+    liveEntries(table, pinned).map { e =>
+      val f = e.file
+      val part = store.decodePartition(e.partition)
+      val fileSchema = if (f.schemaId == table.schema.id) table.schema else table.schemaManager.schema(f.schemaId)
+      val cols = f.valueStatsCols.getOrElse(fileSchema.fieldNames)
+      val types = cols.flatMap(fileSchema.field).map(_.dataType)
+      def statText(bytes: Array[Byte]): String =
+        if (cols.isEmpty || bytes == null) "{}"
+        else try {
+          val r = BinaryRowCodec.deserialize(bytes, types)
+          cols.indices.map { i =>
+            val v = if (r.isNullAt(i)) "null" else String.valueOf(r.get(i, SparkTypes.toSpark(types(i))))
+            s"${cols(i)}=$v"
+          }.mkString("{", ", ", "}")
+        } catch { case _: Exception => "{}" }
+      val nulls = cols.indices.map(i => s"${cols(i)}=${f.valueStats.nullCounts.lift(i).flatten.map(_.toString).getOrElse("null")}")
+        .mkString("{", ", ", "}")
+      row(str(partitionText(part, keys, ptypes)), e.bucket,
+        str(table.paths.dataFilePath(part, e.bucket, f.fileName).toString), str(f.fileFormat), f.schemaId, f.level,
+        f.rowCount, f.fileSize, str(keyText(table, f.minKey)), str(keyText(table, f.maxKey)), str(nulls),
+        str(statText(f.valueStats.minValues)), str(statText(f.valueStats.maxValues)),
+        f.minSequenceNumber, f.maxSequenceNumber, f.creationTimeMillis.map(micros).orNull)
+    }
+  }
+
+  private def keyText(table: FileStoreTable, bytes: Array[Byte]): String = {
+    val keys = table.schema.trimmedPrimaryKeys
+    if (keys.isEmpty || bytes == null) "[]"
+    else try {
+      val types = keys.map(k => table.schema.field(k).get.dataType)
+      val r = BinaryRowCodec.deserialize(bytes, types)
+      keys.indices.map(i => if (r.isNullAt(i)) "null" else String.valueOf(r.get(i, SparkTypes.toSpark(types(i))))).mkString("[", ", ", "]")
+    } catch { case _: Exception => "[]" }
+  }
+
+  private def partitionsRows(table: FileStoreTable, pinned: Option[Long]): Seq[InternalRow] = {
+    val store = table.manifestStore
+    val keys = table.schema.partitionKeys
+    val ptypes = table.schema.partitionTypes
+    liveEntries(table, pinned).groupBy(e => java.nio.ByteBuffer.wrap(e.partition)).toSeq.map { case (_, es) =>
+      val part = store.decodePartition(es.head.partition)
+      row(str(partitionText(part, keys, ptypes)), es.map(_.file.rowCount).sum, es.map(_.file.fileSize).sum,
+        es.size.toLong, es.flatMap(_.file.creationTimeMillis).maxOption.map(micros).orNull)
+    }.sortBy(_.getUTF8String(0).toString)
+  }
+
+  private def partitionText(part: InternalRow, keys: Seq[String], types: Seq[lamina.types.DataType]): String =
+    if (keys.isEmpty) "{}" else PartitionValues.describe(part, keys, types)
+
+  private def snapshotRow(s: Snapshot): InternalRow =
+    row(s.id, s.schemaId, str(s.commitUser), s.commitIdentifier, str(s.commitKind), micros(s.timeMillis),
+      str(s.baseManifestList), str(s.deltaManifestList), s.changelogManifestList.map(str).orNull,
+      s.totalRecordCount, s.deltaRecordCount, s.changelogRecordCount.map(Long.box).orNull,
+      s.watermark.map(Long.box).orNull)
+
+  private def row(values: Any*): InternalRow = new GenericInternalRow(values.map {
+    case i: Int => i
+    case l: Long => l
+    case other => other
+  }.toArray)
+  private def str(s: String): UTF8String = UTF8String.fromString(s)
+  private def micros(ms: Long): java.lang.Long = ms * 1000L
+  private def json(xs: Seq[String]): String = xs.map(x => "\"" + x + "\"").mkString("[", ",", "]")
+
+  private def schema(fields: (String, DataType, Boolean)*): StructType =
+    StructType(fields.map { case (n, t, nullable) => StructField(n, t, nullable) })
+
+  val SnapshotsSchema: StructType = schema(
+    ("snapshot_id", LongType, false), ("schema_id", LongType, false), ("commit_user", StringType, false),
+    ("commit_identifier", LongType, false), ("commit_kind", StringType, false), ("commit_time", TimestampNTZType, false),
+    ("base_manifest_list", StringType, false), ("delta_manifest_list", StringType, false),
+    ("changelog_manifest_list", StringType, true), ("total_record_count", LongType, true),
+    ("delta_record_count", LongType, true), ("changelog_record_count", LongType, true), ("watermark", LongType, true))
+  val SchemasSchema: StructType = schema(
+    ("schema_id", LongType, false), ("fields", StringType, false), ("partition_keys", StringType, false),
+    ("primary_keys", StringType, false), ("options", StringType, false), ("comment", StringType, true),
+    ("update_time", TimestampNTZType, false))
+  val OptionsSchema: StructType = schema(("key", StringType, false), ("value", StringType, false))
+  val FilesSchema: StructType = schema(
+    ("partition", StringType, true), ("bucket", IntegerType, false), ("file_path", StringType, false),
+    ("file_format", StringType, false), ("schema_id", LongType, false), ("level", IntegerType, false),
+    ("record_count", LongType, false), ("file_size_in_bytes", LongType, false), ("min_key", StringType, true),
+    ("max_key", StringType, true), ("null_value_counts", StringType, false), ("min_value_stats", StringType, false),
+    ("max_value_stats", StringType, false), ("min_sequence_number", LongType, true),
+    ("max_sequence_number", LongType, true), ("creation_time", TimestampNTZType, true))
+  val ManifestsSchema: StructType = schema(
+    ("file_name", StringType, false), ("file_size", LongType, false), ("num_added_files", LongType, false),
+    ("num_deleted_files", LongType, false), ("schema_id", LongType, false))
+  val PartitionsSchema: StructType = schema(
+    ("partition", StringType, true), ("record_count", LongType, false), ("file_size_in_bytes", LongType, false),
+    ("file_count", LongType, false), ("last_update_time", TimestampNTZType, true))
+}

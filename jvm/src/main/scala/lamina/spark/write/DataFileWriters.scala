@@ -1,0 +1,46 @@
+package lamina.spark.write
+
+import org.apache.hadoop.mapreduce.{Job, TaskAttemptID, TaskID, TaskType}
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.execution.datasources.{OutputWriter, OutputWriterFactory}
+import org.apache.spark.sql.types.StructType
+
+import lamina.io.SerializableConfiguration
+import lamina.spark.DataFileFormats
+import lamina.table.FileStoreTable
+import lamina.table.options.CoreOptions
+import lamina.types.SparkTypes
+
+/** Everything an executor needs to open data-file writers of one table: Spark's writer factory for
+ *  the table's format (prepared once on the driver), the Hadoop configuration, and the file schema
+ *  (with Paimon field ids, which Parquet records). */
+final case class DataFileWriters(
+    factory: OutputWriterFactory,
+    conf: SerializableConfiguration,
+    fileSchema: StructType,
+    format: String) extends Serializable {
+
+  def open(path: String, taskId: Int): OutputWriter = {
+    val attempt = new TaskAttemptID(new TaskID("lamina", 0, TaskType.MAP, taskId), 0)
+    val ctx = new TaskAttemptContextImpl(conf.value, attempt)
+    factory.newInstance(path, fileSchema, ctx)
+  }
+}
+
+object DataFileWriters {
+  def prepare(spark: SparkSession, table: FileStoreTable): DataFileWriters = {
+    val format = table.fileFormat
+    val fileSchema = SparkTypes.toSparkStruct(table.schema.fields)
+    val job = Job.getInstance(spark.sessionState.newHadoopConf())
+    val codec = CoreOptions.FileCompression.getOrDefault(table.options)
+    val factory = DataFileFormats.forName(format).prepareWrite(spark, job,
+      Map(DataFileFormats.compressionOption(format, codec)), fileSchema)
+    val conf = job.getConfiguration
+    // Paimon's readers expect INT64 timestamps and the standard (non-legacy) nested layout
+    conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+    conf.set("spark.sql.parquet.writeLegacyFormat", "false")
+    conf.set("spark.sql.parquet.fieldId.write.enabled", "true")
+    DataFileWriters(factory, new SerializableConfiguration(conf), fileSchema, format)
+  }
+}

@@ -1,0 +1,48 @@
+package lamina.spark.write
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.write._
+
+import lamina.table.FileStoreTable
+import lamina.table.commit.CommitMessage
+
+/** The batch write of one query: executors write data files, the driver commits them in one
+ *  snapshot (APPEND, or OVERWRITE for INSERT OVERWRITE and TRUNCATE). */
+class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode) extends Write with BatchWrite {
+  private val commitUser = java.util.UUID.randomUUID().toString
+
+  override def description(): String = s"LaminaWrite ${table.name} $mode"
+
+  override def toBatch: BatchWrite = this
+
+  override def createBatchWriterFactory(physical: PhysicalWriteInfo): DataWriterFactory =
+    new LaminaDataWriterFactory(table, DataFileWriters.prepare(SparkSession.active, table))
+
+  override def useCommitCoordinator(): Boolean = false
+
+  override def commit(messages: Array[WriterCommitMessage]): Unit = {
+    val msgs = messages.toSeq.flatMap {
+      case m: LaminaWriterCommitMessage => m.messages
+      case null => Seq.empty
+    }
+    mode match {
+      case WriteMode.Append => TableWriter.commitAppend(table, msgs, commitUser)
+      case WriteMode.OverwriteByFilter(filters) =>
+        TableWriter.commitOverwrite(table, msgs, WriteModes.partitionFilter(table, filters), commitUser)
+      case WriteMode.OverwriteDynamic =>
+        val touched = msgs.map(m => java.nio.ByteBuffer.wrap(m.partition)).toSet
+        val store = table.manifestStore
+        if (table.schema.partitionKeys.isEmpty) TableWriter.commitOverwrite(table, msgs, None, commitUser)
+        else if (touched.nonEmpty) TableWriter.commitOverwrite(table, msgs, Some(_ => false), commitUser, Some(touched))
+    }
+  }
+
+  override def abort(messages: Array[WriterCommitMessage]): Unit = {
+    messages.toSeq.foreach {
+      case m: LaminaWriterCommitMessage => TableWriter.deleteFiles(table, m.messages)
+      case _ =>
+    }
+  }
+}
+
+final case class LaminaWriterCommitMessage(messages: Seq[CommitMessage]) extends WriterCommitMessage

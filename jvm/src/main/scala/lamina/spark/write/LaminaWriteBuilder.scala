@@ -1,0 +1,55 @@
+package lamina.spark.write
+
+import org.apache.spark.sql.connector.write._
+import org.apache.spark.sql.sources.{AlwaysTrue, Filter}
+
+import lamina.errors.BadInputException
+import lamina.table.FileStoreTable
+import lamina.table.scan.PredicateEval
+import lamina.types.SparkTypes
+
+/** What kind of write a query asked for: append, overwrite of the partitions a filter selects,
+ *  or overwrite of the partitions the new data touches (dynamic). */
+sealed trait WriteMode extends Serializable
+object WriteMode {
+  case object Append extends WriteMode
+  final case class OverwriteByFilter(filters: Seq[Filter]) extends WriteMode
+  case object OverwriteDynamic extends WriteMode
+}
+
+class LaminaWriteBuilder(table: FileStoreTable, info: LogicalWriteInfo)
+  extends WriteBuilder with SupportsTruncate with SupportsOverwrite with SupportsDynamicOverwrite {
+
+  private var mode: WriteMode = WriteMode.Append
+
+  override def truncate(): WriteBuilder = { mode = WriteMode.OverwriteByFilter(Seq.empty); this }
+
+  override def overwrite(filters: Array[Filter]): WriteBuilder = {
+    val keys = table.schema.partitionKeys.toSet
+    val real = filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])
+    real.foreach { f =>
+      if (!f.references.forall(keys.contains))
+        throw new BadInputException(
+          s"INSERT OVERWRITE of table ${table.name} can only filter on partition columns (${keys.mkString(", ")}), not $f")
+    }
+    mode = WriteMode.OverwriteByFilter(real)
+    this
+  }
+
+  override def overwriteDynamicPartitions(): WriteBuilder = { mode = WriteMode.OverwriteDynamic; this }
+
+  override def build(): Write = new LaminaWrite(table, info, mode)
+}
+
+object WriteModes {
+  /** The partition predicate an overwrite applies to live files; None means every partition. */
+  def partitionFilter(table: FileStoreTable, filters: Seq[Filter]): Option[org.apache.spark.sql.catalyst.InternalRow => Boolean] = {
+    if (filters.isEmpty) return None
+    val keys = table.schema.partitionKeys
+    val types = table.schema.partitionTypes.map(SparkTypes.toSpark)
+    Some(row => filters.forall(f => PredicateEval.eval(f, name => {
+      val i = keys.indexOf(name)
+      if (i < 0) None else Some((row.get(i, types(i)), types(i)))
+    }).getOrElse(true)))
+  }
+}

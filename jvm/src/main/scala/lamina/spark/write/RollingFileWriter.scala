@@ -1,0 +1,101 @@
+package lamina.spark.write
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow
+import org.apache.spark.sql.execution.datasources.OutputWriter
+
+import lamina.table.{FileStorePaths, FileStoreTable}
+import lamina.table.manifest.{DataFileMeta, SimpleStats}
+import lamina.table.options.CoreOptions
+import lamina.format.StatsCollector
+
+/** Writes the rows of one (partition, bucket) into data files of about `targetFileSize` bytes
+ *  (estimated from the in-memory row size, since Spark's writers buffer row groups), recording row
+ *  count and value statistics per file. Invariant: every closed file has a [[DataFileMeta]]. */
+final class RollingFileWriter(
+    table: FileStoreTable,
+    writers: DataFileWriters,
+    val partition: Array[Byte],
+    dir: Path,
+    val bucket: Int,
+    targetFileSize: Long,
+    taskId: Int) {
+
+  private val uuid = FileStorePaths.newUuid()
+  private val statsMode = CoreOptions.StatsMode.getOrDefault(table.options)
+  private val types = table.schema.fields.map(_.dataType)
+  private val done = ArrayBuffer.empty[DataFileMeta]
+  private var counter = 0
+  private var writer: OutputWriter = _
+  private var fileName: String = _
+  private var rows = 0L
+  private var bytes = 0L
+  private var stats: StatsCollector = _
+
+  def write(row: InternalRow): Unit = {
+    if (writer == null) openFile()
+    writer.write(row)
+    stats.update(row)
+    rows += 1
+    bytes += (row match {
+      case u: UnsafeRow => u.getSizeInBytes
+      case _ => 8L * types.size
+    })
+    if (bytes >= targetFileSize) closeFile()
+  }
+
+  def finish(): Seq[DataFileMeta] = {
+    closeFile()
+    done.toSeq
+  }
+
+  def abort(): Unit = {
+    if (writer != null) {
+      try writer.close() catch { case _: Exception => () }
+      table.fileIO.deleteQuietly(new Path(dir, fileName))
+      writer = null
+    }
+    done.foreach(f => table.fileIO.deleteQuietly(new Path(dir, f.fileName)))
+    done.clear()
+  }
+
+  private def openFile(): Unit = {
+    fileName = FileStorePaths.newDataFileName("data", uuid, counter, writers.format)
+    counter += 1
+    writer = writers.open(new Path(dir, fileName).toString, taskId)
+    rows = 0
+    bytes = 0
+    stats = StatsCollector.forMode(statsMode, types)
+  }
+
+  private def closeFile(): Unit = {
+    if (writer == null) return
+    writer.close()
+    writer = null
+    val path = new Path(dir, fileName)
+    val size = table.fileIO.fileSize(path)
+    val (valueStats, statsCols) = stats.result() match {
+      case None => (SimpleStats.Empty, Some(Seq.empty[String]))
+      case Some((min, max, nulls)) => (SimpleStats(min, max, nulls), None)
+    }
+    done += DataFileMeta(
+      fileName = fileName,
+      fileSize = size,
+      rowCount = rows,
+      minKey = SimpleStats.Empty.minValues,
+      maxKey = SimpleStats.Empty.maxValues,
+      keyStats = SimpleStats.Empty,
+      valueStats = valueStats,
+      minSequenceNumber = 0L,
+      maxSequenceNumber = math.max(0L, rows - 1),
+      schemaId = table.schema.id,
+      level = 0,
+      creationTimeMillis = Some(System.currentTimeMillis()),
+      deleteRowCount = Some(0L),
+      fileSource = Some(DataFileMeta.FileSourceAppend),
+      valueStatsCols = statsCols)
+  }
+}

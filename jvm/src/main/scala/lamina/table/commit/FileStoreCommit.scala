@@ -1,0 +1,137 @@
+package lamina.table.commit
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.spark.sql.catalyst.InternalRow
+
+import lamina.errors.{CommitConflictException, CommitStateUnknownException}
+import lamina.table.FileStoreTable
+import lamina.table.manifest.{ManifestEntry, ManifestFileMeta}
+import lamina.table.options.CoreOptions
+import lamina.table.snapshot.Snapshot
+
+/** Two-phase optimistic commit of one table. Phase one (in the writers) wrote data files; here the
+ *  driver writes manifests and a manifest list, then claims the next snapshot id by creating its
+ *  file atomically. Losing that race re-reads the latest snapshot, re-checks conflicts and retries.
+ *  A DELETE of a file that is no longer live (another commit removed it) fails with a conflict. */
+final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
+  private val store = table.manifestStore
+  private val snapshots = table.snapshotManager
+
+  /** Appends new files. Returns the committed snapshot id, or None when there was nothing to commit. */
+  def append(messages: Seq[CommitMessage], identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val entries = messages.flatMap(m => m.newFiles.map(f =>
+      ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val compact = messages.flatMap(m =>
+      m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
+        m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    var last: Option[Long] = None
+    if (entries.nonEmpty) last = tryCommit(_ => entries, Snapshot.Kind.Append, identifier)
+    if (compact.nonEmpty) last = tryCommit(_ => compact, Snapshot.Kind.Compact, identifier)
+    last
+  }
+
+  /** Replaces the live files of every partition `partitionFilter` accepts (all of them when it is
+   *  None) with the new files, in one OVERWRITE snapshot. */
+  def overwrite(messages: Seq[CommitMessage], partitionFilter: Option[InternalRow => Boolean],
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val adds = messages.flatMap(m => m.newFiles.map(f =>
+      ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    tryCommit(latest => {
+      val live = latest.map(liveEntries).getOrElse(Seq.empty)
+      val doomed = live.filter(e => partitionFilter.forall(f => f(store.decodePartition(e.partition))))
+      doomed.map(_.copy(kind = ManifestEntry.Delete)) ++ adds
+    }, Snapshot.Kind.Overwrite, identifier, allowEmpty = true)
+  }
+
+  /** Replaces the live files of exactly the given serialized partitions (dynamic overwrite). */
+  def overwritePartitions(messages: Seq[CommitMessage], partitions: Set[java.nio.ByteBuffer],
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val adds = messages.flatMap(m => m.newFiles.map(f =>
+      ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    tryCommit(latest => {
+      val live = latest.map(liveEntries).getOrElse(Seq.empty)
+      live.filter(e => partitions.contains(java.nio.ByteBuffer.wrap(e.partition))).map(_.copy(kind = ManifestEntry.Delete)) ++ adds
+    }, Snapshot.Kind.Overwrite, identifier, allowEmpty = true)
+  }
+
+  def liveEntries(s: Snapshot): Seq[ManifestEntry] =
+    ManifestEntry.mergeLive(store.readAllEntries(Seq(s.baseManifestList, s.deltaManifestList)))
+
+  private def tryCommit(changes: Option[Snapshot] => Seq[ManifestEntry], kind: String, identifier: Long,
+      allowEmpty: Boolean = false): Option[Long] = {
+    val maxRetries = CoreOptions.CommitMaxRetries.getOrDefault(table.options)
+    var attempt = 0
+    while (true) {
+      val latest = snapshots.latest()
+      val entries = changes(latest)
+      if (entries.isEmpty && !allowEmpty) return None
+      if (entries.isEmpty && latest.isEmpty) return None
+      checkDeletesAreLive(latest, entries)
+      val written = ArrayBuffer.empty[String]
+      val newSnapshot = try {
+        val deltaMetas = store.writeManifests(entries, table.schema.id)
+        written ++= deltaMetas.map(_.fileName)
+        val previous: Seq[ManifestFileMeta] = latest.toSeq.flatMap(s =>
+          store.readList(s.baseManifestList) ++ store.readList(s.deltaManifestList))
+        val base = new ManifestCompactor(store, table.schema.id,
+          CoreOptions.ManifestMergeMinCount.getOrDefault(table.options)).maybeMerge(previous, written)
+        val uuid = java.util.UUID.randomUUID().toString
+        val baseName = s"manifest-list-$uuid-0"
+        val deltaName = s"manifest-list-$uuid-1"
+        val baseSize = store.writeList(baseName, base); written += baseName
+        val deltaSize = store.writeList(deltaName, deltaMetas); written += deltaName
+        val delta = entries.map(e => if (e.isAdd) e.file.rowCount else -e.file.rowCount).sum
+        Snapshot(
+          id = latest.map(_.id + 1).getOrElse(1L),
+          schemaId = table.schema.id,
+          baseManifestList = baseName,
+          baseManifestListSize = Some(baseSize),
+          deltaManifestList = deltaName,
+          deltaManifestListSize = Some(deltaSize),
+          changelogManifestList = None,
+          changelogManifestListSize = None,
+          indexManifest = latest.flatMap(_.indexManifest),
+          commitUser = commitUser,
+          commitIdentifier = identifier,
+          commitKind = kind,
+          timeMillis = System.currentTimeMillis(),
+          totalRecordCount = latest.map(_.totalRecordCount).getOrElse(0L) + delta,
+          deltaRecordCount = delta,
+          changelogRecordCount = Some(0L),
+          watermark = latest.flatMap(_.watermark))
+      } catch {
+        case e: Throwable =>
+          written.foreach(store.deleteQuietly)
+          throw e
+      }
+      val committed =
+        try snapshots.tryCommit(newSnapshot)
+        catch {
+          case e: java.io.IOException =>
+            throw new CommitStateUnknownException(
+              s"Commit of snapshot ${newSnapshot.id} to table ${table.name} may or may not have landed: ${e.getMessage}", e)
+        }
+      if (committed) return Some(newSnapshot.id)
+      written.foreach(store.deleteQuietly)
+      attempt += 1
+      if (attempt > maxRetries)
+        throw new CommitConflictException(
+          s"Commit to table ${table.name} failed after $attempt attempts: other writers kept taking snapshot ids")
+    }
+    None
+  }
+
+  /** Every DELETE must name a file that is live at `latest`; otherwise a concurrent commit already
+   *  removed it and committing would resurrect or double-delete data. */
+  private def checkDeletesAreLive(latest: Option[Snapshot], entries: Seq[ManifestEntry]): Unit = {
+    val deletes = entries.filterNot(_.isAdd)
+    if (deletes.isEmpty) return
+    val live = latest.map(liveEntries).getOrElse(Seq.empty).map(_.identifier).toSet
+    deletes.find(d => !live.contains(d.identifier)).foreach { d =>
+      throw new CommitConflictException(
+        s"Commit to table ${table.name} conflicts with a concurrent commit: file ${d.file.fileName} " +
+          s"(bucket ${d.bucket}) was already deleted. Retry the operation.")
+    }
+  }
+}

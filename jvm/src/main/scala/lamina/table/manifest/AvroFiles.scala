@@ -1,0 +1,56 @@
+package lamina.table.manifest
+
+import java.io.ByteArrayOutputStream
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.avro.Schema
+import org.apache.avro.file.{CodecFactory, DataFileReader, DataFileWriter, SeekableByteArrayInput}
+import org.apache.avro.generic.{GenericDatumReader, GenericDatumWriter, GenericRecord}
+import org.apache.hadoop.fs.Path
+
+import lamina.errors.CorruptFileException
+import lamina.io.FileIO
+
+/** Reads and writes whole Avro object-container files of manifests and manifest lists. */
+object AvroFiles {
+  def codec(name: String): CodecFactory = name.toLowerCase match {
+    case "zstd" => CodecFactory.zstandardCodec(1)
+    case "deflate" => CodecFactory.deflateCodec(6)
+    case "snappy" => CodecFactory.snappyCodec()
+    case _ => CodecFactory.nullCodec()
+  }
+
+  def write(fileIO: FileIO, path: Path, schema: Schema, records: Iterator[GenericRecord], compression: String): Long = {
+    val bytes = encode(schema, records, compression)
+    fileIO.writeBytes(path, bytes)
+    bytes.length.toLong
+  }
+
+  def encode(schema: Schema, records: Iterator[GenericRecord], compression: String): Array[Byte] = {
+    val out = new ByteArrayOutputStream()
+    val w = new DataFileWriter[GenericRecord](new GenericDatumWriter[GenericRecord](schema))
+    w.setCodec(codec(compression))
+    w.create(schema, out)
+    records.foreach(w.append)
+    w.close()
+    out.toByteArray
+  }
+
+  def read(fileIO: FileIO, path: Path): Seq[GenericRecord] = {
+    val bytes = fileIO.readBytes(path)
+    try {
+      val reader = new DataFileReader[GenericRecord](new SeekableByteArrayInput(bytes), new GenericDatumReader[GenericRecord]())
+      try {
+        val out = ArrayBuffer.empty[GenericRecord]
+        while (reader.hasNext) out += reader.next()
+        out.toSeq
+      } finally reader.close()
+    } catch {
+      case e: java.io.IOException =>
+        throw new CorruptFileException(path.toString, 0, "an Avro object container file", e.toString, "", e)
+      case e: org.apache.avro.AvroRuntimeException =>
+        throw new CorruptFileException(path.toString, 0, "a valid Avro record", e.toString, "", e)
+    }
+  }
+}

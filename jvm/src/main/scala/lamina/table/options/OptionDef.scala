@@ -1,0 +1,89 @@
+package lamina.table.options
+
+import lamina.errors.BadInputException
+
+/** One typed option: its key, how to parse it, its default and its documentation.
+ *  Invariant: `parse(default)` succeeds whenever a default is given. */
+final case class OptionDef[T](
+    key: String,
+    kind: OptionKind[T],
+    default: Option[String],
+    doc: String) {
+
+  /** The value for this option in `options`, or its default; bad values raise a [[BadInputException]]
+   *  that names the option and the value. */
+  def get(options: Map[String, String]): Option[T] =
+    options.get(key).orElse(default).map(v => parseOrFail(v))
+
+  def getOrDefault(options: Map[String, String]): T =
+    get(options).getOrElse(throw new IllegalStateException(s"option '$key' has no default"))
+
+  def parseOrFail(value: String): T =
+    kind.parse(value.trim) match {
+      case Right(v) => v
+      case Left(why) => throw new BadInputException(s"Invalid value '$value' for option '$key': $why")
+    }
+}
+
+/** How the text of an option becomes a typed value. */
+trait OptionKind[T] {
+  def name: String
+  def parse(s: String): Either[String, T]
+}
+
+object OptionKind {
+  val IntKind: OptionKind[Int] = simple("int")(s => s.toIntOption.toRight("expected an integer"))
+  val LongKind: OptionKind[Long] = simple("long")(s => s.toLongOption.toRight("expected an integer"))
+  val DoubleKind: OptionKind[Double] = simple("double")(s => s.toDoubleOption.toRight("expected a number"))
+  val BooleanKind: OptionKind[Boolean] = simple("boolean")(s =>
+    s.toLowerCase match {
+      case "true" => Right(true)
+      case "false" => Right(false)
+      case _ => Left("expected true or false")
+    })
+  val StringKind: OptionKind[String] = simple("string")(s => Right(s))
+  val ListKind: OptionKind[Seq[String]] = simple("list")(s =>
+    Right(s.split(",").map(_.trim).filter(_.nonEmpty).toSeq))
+
+  /** Sizes such as `128 mb`, `64kb`, `1073741824`. */
+  val MemorySizeKind: OptionKind[Long] = simple("memory size") { s =>
+    val m = """(?i)^\s*(\d+)\s*(b|bytes|k|kb|kib|m|mb|mib|g|gb|gib|t|tb|tib)?\s*$""".r
+    s match {
+      case m(n, unit) =>
+        val mult = Option(unit).map(_.toLowerCase.take(1)).getOrElse("b") match {
+          case "b" => 1L
+          case "k" => 1L << 10
+          case "m" => 1L << 20
+          case "g" => 1L << 30
+          case "t" => 1L << 40
+        }
+        Right(n.toLong * mult)
+      case _ => Left("expected a size such as 128 mb")
+    }
+  }
+
+  /** Durations such as `1 h`, `30 min`, `10 s`, `500 ms`; the value is in milliseconds. */
+  val DurationKind: OptionKind[Long] = simple("duration") { s =>
+    val m = """(?i)^\s*(\d+)\s*(ms|s|sec|min|m|h|d)?\s*$""".r
+    s match {
+      case m(n, unit) =>
+        val mult = Option(unit).map(_.toLowerCase).getOrElse("ms") match {
+          case "ms" => 1L
+          case "s" | "sec" => 1000L
+          case "min" | "m" => 60000L
+          case "h" => 3600000L
+          case "d" => 86400000L
+        }
+        Right(n.toLong * mult)
+      case _ => Left("expected a duration such as 1 h")
+    }
+  }
+
+  def enumOf(values: String*): OptionKind[String] = simple(values.mkString("|"))(s =>
+    values.find(_.equalsIgnoreCase(s)).toRight(s"expected one of ${values.mkString(", ")}"))
+
+  private def simple[T](n: String)(f: String => Either[String, T]): OptionKind[T] = new OptionKind[T] {
+    val name: String = n
+    def parse(s: String): Either[String, T] = f(s)
+  }
+}

@@ -1,0 +1,16 @@
+package lamina.table.scan
+
+import lamina.table.manifest.DataFileMeta
+
+/** The live files of one (partition, bucket) that one reader task reads together.
+ *  Invariant: all files belong to the same partition and bucket. */
+final case class DataSplit(
+    snapshotId: Long,
+    partition: Array[Byte],
+    bucket: Int,
+    totalBuckets: Int,
+    bucketPath: String,
+    files: Seq[DataFileMeta]) extends Serializable {
+  def rowCount: Long = files.map(_.rowCount).sum
+  def totalSize: Long = files.map(_.fileSize).sum
+}

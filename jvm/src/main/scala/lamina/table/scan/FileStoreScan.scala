@@ -1,0 +1,104 @@
+package lamina.table.scan
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.sources.Filter
+
+import lamina.format.BinaryRowCodec
+import lamina.table.FileStoreTable
+import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats}
+import lamina.table.schema.TableSchema
+import lamina.table.snapshot.Snapshot
+import lamina.types.SparkTypes
+
+/** Plans the reading of one snapshot: the live files, pruned by partition filters (first with the
+ *  manifests' partition stats, then per entry) and by value filters on file statistics, grouped into
+ *  splits by (partition, bucket). */
+final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
+  private val schema = table.schema
+  private val partitionKeys = schema.partitionKeys
+  private val partitionSparkTypes = schema.partitionTypes.map(SparkTypes.toSpark)
+
+  def liveEntries(filters: Seq[Filter] = Nil): Seq[ManifestEntry] = {
+    val partFilters = filters.filter(f => f.references.nonEmpty && f.references.forall(partitionKeys.contains))
+    val store = table.manifestStore
+    val manifestOk: ManifestFileMeta => Boolean =
+      if (partFilters.isEmpty) _ => true
+      else m => statsMightMatch(partFilters, m.partitionStats, partitionKeys, schema.partitionTypes.size, None)
+    val live = ManifestEntry.mergeLive(store.readAllEntries(Seq(snapshot.baseManifestList, snapshot.deltaManifestList), manifestOk))
+    if (partFilters.isEmpty) live
+    else live.filter { e =>
+      val row = store.decodePartition(e.partition)
+      partFilters.forall(f => PredicateEval.eval(f, partitionValue(row)).getOrElse(true))
+    }
+  }
+
+  def plan(filters: Seq[Filter] = Nil): Seq[DataSplit] = {
+    val valueFilters = filters.filterNot(f => f.references.forall(partitionKeys.contains))
+    val schemas = scala.collection.mutable.HashMap.empty[Long, TableSchema]
+    def schemaOf(id: Long): TableSchema =
+      if (id == schema.id) schema else schemas.getOrElseUpdate(id, table.schemaManager.schema(id))
+    val entries = liveEntries(filters).filter(e => valueFilters.isEmpty || fileMightMatch(e.file, valueFilters, schemaOf(e.file.schemaId)))
+    entries.groupBy(e => (java.nio.ByteBuffer.wrap(e.partition), e.bucket)).toSeq.map { case ((p, bucket), es) =>
+      val partition = es.head.partition
+      val bucketDir = table.paths.bucketDir(table.manifestStore.decodePartition(partition), bucket)
+      DataSplit(snapshot.id, partition, bucket, es.head.totalBuckets, bucketDir.toString,
+        es.map(_.file).sortBy(f => (f.minSequenceNumber, f.fileName)))
+    }.sortBy(s => (s.bucketPath))
+  }
+
+  private def partitionValue(row: InternalRow)(name: String): Option[(Any, org.apache.spark.sql.types.DataType)] = {
+    val i = partitionKeys.indexOf(name)
+    if (i < 0) None else Some((row.get(i, partitionSparkTypes(i)), partitionSparkTypes(i)))
+  }
+
+  /** Value filters against the file's value stats; columns are matched by field id, since the file
+   *  may have been written under an older schema. */
+  private def fileMightMatch(f: DataFileMeta, filters: Seq[Filter], fileSchema: TableSchema): Boolean = {
+    val statsCols = f.valueStatsCols.getOrElse(fileSchema.fieldNames)
+    if (statsCols.isEmpty || f.valueStats.minValues == null) return true
+    val statsFields = statsCols.flatMap(fileSchema.field)
+    if (statsFields.size != statsCols.size) return true
+    val types = statsFields.map(_.dataType)
+    val decoded = try {
+      Some((BinaryRowCodec.deserialize(f.valueStats.minValues, types), BinaryRowCodec.deserialize(f.valueStats.maxValues, types)))
+    } catch { case _: Exception => None }
+    decoded match {
+      case None => true
+      case Some((mins, maxs)) =>
+        val lookup: String => Option[PredicateEval.ColumnStats] = name => {
+          schema.field(name).flatMap { current =>
+            val i = statsFields.indexWhere(_.id == current.id)
+            if (i < 0 || statsFields(i).dataType.withNullable(true) != current.dataType.withNullable(true)) None
+            else {
+              val st = SparkTypes.toSpark(types(i))
+              Some(PredicateEval.ColumnStats(
+                if (mins.isNullAt(i)) null else mins.get(i, st),
+                if (maxs.isNullAt(i)) null else maxs.get(i, st),
+                f.valueStats.nullCounts.lift(i).flatten, f.rowCount, st))
+            }
+          }
+        }
+        filters.forall(flt => PredicateEval.mightMatch(flt, lookup))
+    }
+  }
+
+  private def statsMightMatch(filters: Seq[Filter], stats: SimpleStats, names: Seq[String], arity: Int,
+      rowCount: Option[Long]): Boolean = {
+    try {
+      val mins = BinaryRowCodec.deserialize(stats.minValues, schema.partitionTypes)
+      val maxs = BinaryRowCodec.deserialize(stats.maxValues, schema.partitionTypes)
+      val lookup: String => Option[PredicateEval.ColumnStats] = name => {
+        val i = names.indexOf(name)
+        if (i < 0 || i >= arity) None
+        else {
+          val st = partitionSparkTypes(i)
+          Some(PredicateEval.ColumnStats(
+            if (mins.isNullAt(i)) null else mins.get(i, st),
+            if (maxs.isNullAt(i)) null else maxs.get(i, st),
+            None, rowCount.getOrElse(Long.MaxValue), st))
+        }
+      }
+      filters.forall(f => PredicateEval.mightMatch(f, lookup))
+    } catch { case _: Exception => true }
+  }
+}

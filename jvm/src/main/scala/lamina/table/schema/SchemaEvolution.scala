@@ -1,0 +1,131 @@
+package lamina.table.schema
+
+import lamina.errors.BadInputException
+import lamina.table.options.CoreOptions
+import lamina.types._
+
+/** Pure rules of schema evolution: the next schema from the current one and a list of changes.
+ *  Field ids of existing columns never change; new columns get fresh ids above `highestFieldId`. */
+object SchemaEvolution {
+  import SchemaChange._
+
+  def apply(current: TableSchema, changes: Seq[SchemaChange], table: String, now: Long): TableSchema = {
+    var fields = current.fields
+    var options = current.options
+    var comment = current.comment
+    var highest = current.highestFieldId
+
+    def idx(name: String): Int = {
+      val i = fields.indexWhere(_.name == name)
+      if (i < 0) throw new BadInputException(s"Column '$name' does not exist in table $table")
+      i
+    }
+    def guardKey(name: String, action: String): Unit = {
+      if (current.partitionKeys.contains(name))
+        throw new BadInputException(s"Cannot $action partition column '$name' of table $table")
+      if (current.primaryKeys.contains(name))
+        throw new BadInputException(s"Cannot $action primary-key column '$name' of table $table")
+    }
+
+    changes.foreach {
+      case SetOption(k, v) =>
+        CoreOptions.validate(Map(k -> v), table)
+        if (Set("bucket", "primary-key", "partition").contains(k) && options.get(k).exists(_ != v))
+          throw new BadInputException(s"Cannot change option '$k' of existing table $table")
+        if (k == "bucket" && !options.contains(k) && v != "-1")
+          throw new BadInputException(s"Cannot change option '$k' of existing table $table")
+        options += k -> v
+      case RemoveOption(k) =>
+        if (Set("bucket", "primary-key", "bucket-key").contains(k) && options.contains(k))
+          throw new BadInputException(s"Cannot remove option '$k' of existing table $table")
+        options -= k
+      case UpdateComment(c) => comment = c
+      case AddColumn(name, t, c, after) =>
+        if (fields.exists(_.name == name))
+          throw new BadInputException(s"Column '$name' already exists in table $table")
+        if (!t.nullable)
+          throw new BadInputException(s"Cannot add NOT NULL column '$name' to table $table: existing rows have no value for it")
+        val (renumbered, next) = assignIds(t, highest + 1)
+        val f = DataField(next, name, renumbered, c)
+        highest = math.max(highest, TableSchema.highestId(Seq(f)))
+        fields = after match {
+          case None => fields :+ f
+          case Some(None) => f +: fields
+          case Some(Some(col)) => val i = idx(col); (fields.take(i + 1) :+ f) ++ fields.drop(i + 1)
+        }
+      case RenameColumn(from, to) =>
+        val i = idx(from)
+        guardKey(from, "rename")
+        if (fields.exists(_.name == to))
+          throw new BadInputException(s"Column '$to' already exists in table $table")
+        fields = fields.updated(i, fields(i).copy(name = to))
+      case DropColumn(name) =>
+        val i = idx(name)
+        guardKey(name, "drop")
+        if (fields.size == 1) throw new BadInputException(s"Cannot drop the only column '$name' of table $table")
+        fields = fields.patch(i, Nil, 1)
+      case UpdateColumnType(name, t) =>
+        val i = idx(name)
+        val old = fields(i)
+        guardKey(name, "change the type of")
+        val target = t.withNullable(old.dataType.nullable)
+        if (!canWiden(old.dataType, target))
+          throw new BadInputException(
+            s"Cannot change column '$name' of table $table from ${old.dataType.asSQLString} to ${target.asSQLString}: " +
+              "only widening (int to bigint, float to double, larger decimal precision, longer varchar) is allowed")
+        fields = fields.updated(i, old.copy(dataType = target))
+      case UpdateColumnNullability(name, nullable) =>
+        val i = idx(name)
+        val old = fields(i)
+        if (!nullable && old.dataType.nullable)
+          throw new BadInputException(s"Cannot make column '$name' of table $table NOT NULL: existing rows may hold nulls")
+        if (nullable && current.primaryKeys.contains(name))
+          throw new BadInputException(s"Primary-key column '$name' of table $table must stay NOT NULL")
+        fields = fields.updated(i, old.copy(dataType = old.dataType.withNullable(nullable)))
+      case UpdateColumnComment(name, c) =>
+        val i = idx(name)
+        fields = fields.updated(i, fields(i).copy(description = c))
+    }
+    current.copy(id = current.id + 1, fields = fields, highestFieldId = highest, options = options,
+      comment = comment, timeMillis = now)
+  }
+
+  /** Gives the nested fields of `t` fresh ids starting at `start`; returns the type and the id for
+   *  the top-level field itself (assigned after the nested ones, so ids stay unique). */
+  def assignIds(t: DataType, start: Int): (DataType, Int) = {
+    var next = start
+    def go(t: DataType): DataType = t match {
+      case r: RowType => r.copy(fields = r.fields.map { f => val nt = go(f.dataType); val id = next; next += 1; f.copy(id = id, dataType = nt) })
+      case a: ArrayType => a.copy(element = go(a.element))
+      case m: MapType => m.copy(key = go(m.key), value = go(m.value))
+      case other => other
+    }
+    val nt = go(t)
+    (nt, next)
+  }
+
+  /** Type changes that keep every existing value representable. */
+  def canWiden(from: DataType, to: DataType): Boolean = {
+    def rank(t: DataType): Int = t match {
+      case _: TinyIntType => 0
+      case _: SmallIntType => 1
+      case _: IntType => 2
+      case _: BigIntType => 3
+      case _ => -1
+    }
+    (from, to) match {
+      case (a, b) if a.withNullable(true) == b.withNullable(true) => true
+      case (a, b) if rank(a) >= 0 && rank(b) >= 0 => rank(b) >= rank(a)
+      case (_: FloatType, _: DoubleType) => true
+      case (a, _: DoubleType) if rank(a) >= 0 && rank(a) <= 2 => true
+      case (a: DecimalType, b: DecimalType) =>
+        b.scale >= a.scale && (b.precision - b.scale) >= (a.precision - a.scale)
+      case (a, b: DecimalType) if rank(a) >= 0 =>
+        val digits = Array(3, 5, 10, 19)(rank(a))
+        b.precision - b.scale >= digits
+      case (a: VarCharType, b: VarCharType) => b.length >= a.length
+      case (a: CharType, b: VarCharType) => b.length >= a.length
+      case _ => false
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package lamina.table.snapshot
+
+import org.apache.hadoop.fs.Path
+
+import lamina.errors.NotFoundException
+import lamina.io.FileIO
+
+/** The `snapshot/` directory of one table: snapshot-N files, and the LATEST and EARLIEST hints.
+ *  Hints are only hints: the listing is the truth when they lag. */
+final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) extends Serializable {
+  val dir: Path = new Path(tablePath, "snapshot")
+  def snapshotPath(id: Long): Path = new Path(dir, s"snapshot-$id")
+  private def latestHint = new Path(dir, "LATEST")
+  private def earliestHint = new Path(dir, "EARLIEST")
+
+  def listIds(): Seq[Long] =
+    fileIO.list(dir).map(_.getPath.getName).collect {
+      case n if n.startsWith("snapshot-") && n.length > 9 && n.drop(9).forall(_.isDigit) => n.drop(9).toLong
+    }.sorted
+
+  def latestId(): Option[Long] = {
+    val hinted = readHint(latestHint).filter(id => fileIO.exists(snapshotPath(id)))
+    hinted match {
+      case Some(id) =>
+        var cur = id
+        while (fileIO.exists(snapshotPath(cur + 1))) cur += 1
+        Some(cur)
+      case None => listIds().lastOption
+    }
+  }
+
+  def earliestId(): Option[Long] = {
+    readHint(earliestHint).filter(id => fileIO.exists(snapshotPath(id))).orElse(listIds().headOption)
+  }
+
+  def latest(): Option[Snapshot] = latestId().map(snapshot)
+
+  def exists(id: Long): Boolean = fileIO.exists(snapshotPath(id))
+
+  def snapshot(id: Long): Snapshot = {
+    val p = snapshotPath(id)
+    if (!fileIO.exists(p)) {
+      val range = (earliestId(), latestId()) match {
+        case (Some(e), Some(l)) => s"; available snapshots are $e to $l"
+        case _ => "; the table has no snapshots"
+      }
+      throw new NotFoundException(s"Snapshot $id of table $tableName does not exist$range")
+    }
+    Snapshot.fromJson(fileIO.readUtf8(p), p.toString)
+  }
+
+  def all(): Seq[Snapshot] = listIds().map(snapshot)
+
+  /** The latest snapshot committed at or before `millis`. */
+  def earlierOrEqualTime(millis: Long): Option[Snapshot] = {
+    all().filter(_.timeMillis <= millis).lastOption
+  }
+
+  /** Claims snapshot `s.id`; false when another writer already holds that id. */
+  def tryCommit(s: Snapshot): Boolean = {
+    fileIO.mkdirs(dir)
+    val ok = fileIO.tryAtomicCreate(snapshotPath(s.id), s.toJson)
+    if (ok) {
+      try {
+        fileIO.overwriteUtf8(latestHint, s.id.toString)
+        if (!fileIO.exists(earliestHint)) fileIO.overwriteUtf8(earliestHint, s.id.toString)
+      } catch { case _: java.io.IOException => () } // hints are advisory
+    }
+    ok
+  }
+
+  private def readHint(p: Path): Option[Long] =
+    try { if (fileIO.exists(p)) fileIO.readUtf8(p).trim.toLongOption else None }
+    catch { case _: java.io.IOException => None }
+}

@@ -1,0 +1,170 @@
+"""Lamina's error taxonomy on the Python side.
+
+Each class mirrors the Java class of the same name in `lamina.errors`:
+
+- BadInputException: the request is invalid; the message names the table, column, option or file.
+  Nothing committed has changed. NotFoundException and AlreadyExistsException are kinds of it.
+- CorruptFileException: a file's bytes are not what its format says.
+- CommitConflictException: another writer won; retrying from the new snapshot is safe.
+- CommitStateUnknownException: the commit may or may not have landed; check before retrying.
+
+Importing `lamina` hooks `convert` into PySpark's translation of Java exceptions, so errors raised by
+`spark.sql(...)`, DataFrame actions and JVM calls arrive as these classes. A Lamina error anywhere in
+the Java cause chain wins (a task failure wraps it in a SparkException).
+"""
+
+from typing import Optional
+
+from pyspark.errors.exceptions import captured as _captured
+
+__all__ = [
+    "LaminaException",
+    "BadInputException",
+    "NotFoundException",
+    "AlreadyExistsException",
+    "CorruptFileException",
+    "CommitConflictException",
+    "CommitStateUnknownException",
+    "convert",
+]
+
+_JAVA_PACKAGE = "lamina.errors."
+_MAX_CAUSE_DEPTH = 32
+
+
+class LaminaException(_captured.CapturedException):
+    """Base of the errors Lamina raises on purpose.
+
+    Built either from a Java throwable (`origin`, as PySpark does) or from a plain message.
+    """
+
+    def __init__(self, message: Optional[str] = None, origin=None):
+        if origin is not None:
+            super().__init__(origin=origin)
+        else:
+            # No JVM involved: keep CapturedException's attributes without asking one.
+            self._desc = message or ""
+            self._stackTrace = ""
+            self._cause = None
+            self._origin = None
+
+    def __str__(self) -> str:
+        if self._origin is None:
+            return self._desc
+        return super().__str__()
+
+    @property
+    def message(self) -> str:
+        """The Java exception's message (or the message given), without the JVM stack trace."""
+        return self._desc
+
+    @property
+    def java_class(self) -> Optional[str]:
+        """Fully qualified name of the Java exception's class, None if raised from Python."""
+        return None if self._origin is None else self._origin.getClass().getName()
+
+
+class BadInputException(LaminaException):
+    """The request is invalid; nothing committed has changed."""
+
+
+class NotFoundException(BadInputException):
+    """A namespace, table, snapshot, column or file the request names does not exist."""
+
+
+class AlreadyExistsException(BadInputException):
+    """A namespace or table the request would create already exists."""
+
+
+class CorruptFileException(LaminaException):
+    """A file's bytes are not what its format says; the message names file, offset and values."""
+
+
+class CommitConflictException(LaminaException):
+    """Another writer committed first; retrying from the new snapshot is safe."""
+
+
+class CommitStateUnknownException(LaminaException):
+    """The commit may or may not have landed; check the table before retrying."""
+
+
+_BY_JAVA_NAME = {
+    _JAVA_PACKAGE + cls.__name__: cls
+    for cls in (
+        BadInputException,
+        NotFoundException,
+        AlreadyExistsException,
+        CorruptFileException,
+        CommitConflictException,
+        CommitStateUnknownException,
+    )
+}
+
+
+def _lamina_class(java_throwable):
+    """The Python class for a Java throwable, by its class or nearest Lamina superclass, or None."""
+    klass = java_throwable.getClass()
+    while klass is not None:
+        name = klass.getName()
+        if name in _BY_JAVA_NAME:
+            return _BY_JAVA_NAME[name]
+        if name.startswith("java."):
+            # Every Lamina error extends RuntimeException: reaching java.* means none is here.
+            return None
+        klass = klass.getSuperclass()
+    return None
+
+
+def _find(java_throwable):
+    """(python class, java throwable) for the first Lamina error in the cause chain, or None."""
+    seen = 0
+    current = java_throwable
+    while current is not None and seen < _MAX_CAUSE_DEPTH:
+        cls = _lamina_class(current)
+        if cls is not None:
+            return cls, current
+        current = current.getCause()
+        seen += 1
+    return None
+
+
+def convert(error):
+    """The Lamina exception for `error` (a Py4JJavaError, a PySpark captured exception or a Java
+    throwable proxy), or None when no Lamina error is in its cause chain."""
+    from py4j.protocol import Py4JJavaError
+
+    if isinstance(error, LaminaException):
+        return error
+    if isinstance(error, Py4JJavaError):
+        java_throwable = error.java_exception
+    elif isinstance(error, _captured.CapturedException):
+        java_throwable = error._origin
+    else:
+        java_throwable = error
+    if java_throwable is None or not hasattr(java_throwable, "getClass"):
+        return None
+    try:
+        found = _find(java_throwable)
+    except Exception:  # a JVM gone away must not hide the original error
+        return None
+    if found is None:
+        return None
+    cls, origin = found
+    return cls(origin=origin)
+
+
+def _install() -> None:
+    """Wrap PySpark's Java-to-Python exception conversion once (idempotent)."""
+    original = _captured.convert_exception
+    if getattr(original, "_lamina", False):
+        return
+
+    def convert_exception(e):
+        converted = convert(e)
+        return converted if converted is not None else original(e)
+
+    convert_exception._lamina = True
+    _captured.convert_exception = convert_exception
+
+
+_install()

@@ -1,0 +1,113 @@
+"""Helpers for the end-to-end tests: exact row comparison and a look at the table's files."""
+
+import contextlib
+import os
+import re
+from pathlib import Path
+from typing import Iterable, List
+
+CATALOG = "lamina"
+
+
+def _cell_key(x):
+    # None first, then plain values in their natural order; unorderable values (maps, rows) by repr
+    if x is None:
+        return (0, 0)
+    if isinstance(x, (bool, int, float, str, bytes, bytearray)) or hasattr(x, "isoformat") or type(x).__name__ == "Decimal":
+        return (1, x)
+    return (2, repr(x))
+
+
+def _sort_key(row):
+    return tuple(_cell_key(x) for x in row)
+
+
+def rows(df) -> List[tuple]:
+    """A DataFrame's rows as sorted plain tuples."""
+    return sorted((tuple(r) for r in df.collect()), key=_sort_key)
+
+
+def sql_rows(spark, query: str) -> List[tuple]:
+    return rows(spark.sql(query))
+
+
+def sorted_tuples(items: Iterable) -> List[tuple]:
+    return sorted((tuple(i) for i in items), key=_sort_key)
+
+
+def table_path(warehouse: str, db: str, table: str) -> Path:
+    return Path(warehouse) / f"{db}.db" / table
+
+
+def _numbered(directory: Path, prefix: str) -> List[int]:
+    if not directory.is_dir():
+        return []
+    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$")
+    return sorted(int(m.group(1)) for m in (pattern.match(f) for f in os.listdir(directory)) if m)
+
+
+def snapshot_ids(warehouse: str, db: str, table: str) -> List[int]:
+    return _numbered(table_path(warehouse, db, table) / "snapshot", "snapshot-")
+
+
+def schema_ids(warehouse: str, db: str, table: str) -> List[int]:
+    return _numbered(table_path(warehouse, db, table) / "schema", "schema-")
+
+
+def latest_snapshot_id(warehouse: str, db: str, table: str) -> int:
+    return max(snapshot_ids(warehouse, db, table))
+
+
+def data_files(warehouse: str, db: str, table: str) -> List[str]:
+    """Data file paths relative to the table directory, e.g. 'p=x/bucket-0/data-<uuid>-0.parquet'."""
+    root = table_path(warehouse, db, table)
+    found = []
+    for dirpath, _, files in os.walk(root):
+        for f in files:
+            if f.startswith("data-"):
+                found.append(os.path.relpath(os.path.join(dirpath, f), root))
+    return sorted(found)
+
+
+@contextlib.contextmanager
+def unchanged(spark, warehouse: str, db: str, table: str):
+    """Asserts that the block leaves the table's rows, snapshots and schemas exactly as they were."""
+    name = f"{CATALOG}.{db}.{table}"
+    before_rows = sql_rows(spark, f"SELECT * FROM {name}")
+    before_snapshots = snapshot_ids(warehouse, db, table)
+    before_schemas = schema_ids(warehouse, db, table)
+    yield
+    assert snapshot_ids(warehouse, db, table) == before_snapshots
+    assert schema_ids(warehouse, db, table) == before_schemas
+    assert sql_rows(spark, f"SELECT * FROM {name}") == before_rows
+
+
+def error_text(excinfo) -> str:
+    """The message of a raised error, whatever its class (Spark's, Lamina's or py4j's)."""
+    e = excinfo.value
+    message = getattr(e, "message", None)
+    if isinstance(message, str) and message:
+        return message + "\n" + str(e)
+    return str(e)
+
+
+def read_json(path) -> dict:
+    import json
+
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def read_schema(warehouse: str, db: str, table: str, schema_id: int) -> dict:
+    """The Paimon schema file `schema/schema-<id>` as a dict."""
+    return read_json(table_path(warehouse, db, table) / "schema" / f"schema-{schema_id}")
+
+
+def read_snapshot(warehouse: str, db: str, table: str, snapshot_id: int) -> dict:
+    """The Paimon snapshot file `snapshot/snapshot-<id>` as a dict."""
+    return read_json(table_path(warehouse, db, table) / "snapshot" / f"snapshot-{snapshot_id}")
+
+
+def field_types(schema: dict) -> dict:
+    """{field name: Paimon type} of a schema file (atomic types as strings, nested as dicts)."""
+    return {f["name"]: f["type"] for f in schema["fields"]}

@@ -1,0 +1,83 @@
+"""Shared fixtures: one SparkSession for the whole run, configured through `lamina.configure` on a
+temporary warehouse, and a fresh namespace for each test."""
+
+import itertools
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+# Python turns JVM timestamps into naive local datetimes: pin the zone so expected values are UTC.
+os.environ["TZ"] = "UTC"
+if hasattr(__import__("time"), "tzset"):
+    __import__("time").tzset()
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+CATALOG = "lamina"
+_namespace_counter = itertools.count()
+
+
+def _ensure_jar() -> str:
+    """The package's jar; copied from sbt's output when that is newer (or the package has none)."""
+    import lamina
+
+    packaged = REPO / "python" / "lamina" / "jars" / "lamina.jar"
+    built = REPO / "target" / "scala-2.13" / "lamina.jar"
+    if built.is_file() and (not packaged.is_file() or built.stat().st_mtime > packaged.stat().st_mtime):
+        packaged.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(built, packaged)
+    return lamina.jar_path()
+
+
+@pytest.fixture(scope="session")
+def warehouse(tmp_path_factory) -> str:
+    return str(tmp_path_factory.mktemp("warehouse"))
+
+
+@pytest.fixture(scope="session")
+def spark(warehouse, tmp_path_factory):
+    _ensure_jar()
+    import lamina
+    from pyspark.sql import SparkSession
+
+    spark_dir = tmp_path_factory.mktemp("spark")
+    builder = (
+        SparkSession.builder.master("local[2]")
+        .appName("lamina-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.sql.warehouse.dir", str(spark_dir / "spark-warehouse"))
+        .config("spark.local.dir", str(spark_dir / "local"))
+    )
+    session = lamina.configure(builder, warehouse=warehouse, catalog=CATALOG).getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture
+def db(spark, request) -> str:
+    """A new, empty namespace for one test; dropped with everything in it afterwards."""
+    module = request.module.__name__.rsplit(".", 1)[-1].removeprefix("test_")
+    name = f"{module}_{next(_namespace_counter)}"
+    spark.sql(f"CREATE NAMESPACE {CATALOG}.{name}")
+    yield name
+    try:
+        spark.sql(f"DROP NAMESPACE IF EXISTS {CATALOG}.{name} CASCADE")
+    except Exception:  # a failing drop must not hide the test's own result
+        pass
+
+
+@pytest.fixture
+def paimon_catalog(warehouse):
+    """pypaimon's filesystem catalog on the same warehouse, the interop oracle."""
+    from pypaimon import CatalogFactory
+
+    return CatalogFactory.create({"warehouse": warehouse})

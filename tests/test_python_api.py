@@ -1,0 +1,174 @@
+"""The Python surface: lamina.configure, lamina.jar_path, the error mapping and the CLI."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from pyspark.sql import SparkSession
+
+import lamina
+import lamina._config
+import lamina.errors
+from lamina.__main__ import build_command
+
+FAKE_JAR = "/opt/fake/lamina.jar"
+
+
+@pytest.fixture
+def fake_jar(monkeypatch):
+    monkeypatch.setattr(lamina._config, "jar_path", lambda: FAKE_JAR)
+    return FAKE_JAR
+
+
+def test_exported_names_are_few():
+    assert sorted(lamina.__all__) == sorted([
+        "configure", "jar_path", "LaminaException", "BadInputException", "NotFoundException",
+        "AlreadyExistsException", "CorruptFileException", "CommitConflictException",
+        "CommitStateUnknownException",
+    ])
+
+
+def test_configure_sets_jar_catalog_and_warehouse(fake_jar, tmp_path):
+    builder = SparkSession.Builder()
+    returned = lamina.configure(builder, warehouse=str(tmp_path), catalog="lake")
+    assert returned is builder
+    assert builder._options["spark.jars"] == FAKE_JAR
+    assert builder._options["spark.sql.catalog.lake"] == "lamina.spark.LaminaCatalog"
+    assert builder._options["spark.sql.catalog.lake.warehouse"] == str(tmp_path)
+
+
+def test_configure_keeps_existing_jars_and_does_not_repeat_its_own(fake_jar, tmp_path):
+    builder = SparkSession.Builder().config("spark.jars", "/a/x.jar,/b/y.jar")
+    lamina.configure(builder, warehouse=str(tmp_path))
+    lamina.configure(builder, warehouse=str(tmp_path))
+    assert builder._options["spark.jars"] == f"/a/x.jar,/b/y.jar,{FAKE_JAR}"
+    assert builder._options["spark.sql.catalog.lamina"] == "lamina.spark.LaminaCatalog"
+
+
+def test_configure_makes_local_paths_absolute_and_keeps_uris(fake_jar, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    builder = lamina.configure(SparkSession.Builder(), warehouse="wh")
+    assert builder._options["spark.sql.catalog.lamina.warehouse"] == str(tmp_path / "wh")
+    builder = lamina.configure(SparkSession.Builder(), warehouse=tmp_path / "p")
+    assert builder._options["spark.sql.catalog.lamina.warehouse"] == str(tmp_path / "p")
+    builder = lamina.configure(SparkSession.Builder(), warehouse="s3a://bucket/wh")
+    assert builder._options["spark.sql.catalog.lamina.warehouse"] == "s3a://bucket/wh"
+
+
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        (dict(builder="not a builder", warehouse="/w"), "builder must be"),
+        (dict(warehouse=""), "warehouse must not be empty"),
+        (dict(warehouse=42), "warehouse must be a path"),
+        (dict(warehouse=" /w"), "warehouse must not start or end with whitespace"),
+        (dict(warehouse="/w", catalog="my-cat"), "catalog must be a name"),
+        (dict(warehouse="/w", catalog="1cat"), "catalog must be a name"),
+        (dict(warehouse="/w", catalog=None), "catalog must be a name"),
+    ],
+)
+def test_configure_rejects_bad_arguments(fake_jar, kwargs, needle):
+    kwargs.setdefault("builder", SparkSession.Builder())
+    with pytest.raises(ValueError, match=needle):
+        lamina.configure(**kwargs)
+
+
+def test_jar_path_names_the_missing_jar(monkeypatch, tmp_path):
+    monkeypatch.setattr(lamina._config, "__file__", str(tmp_path / "_config.py"))
+    with pytest.raises(FileNotFoundError) as excinfo:
+        lamina.jar_path()
+    assert str(tmp_path / "jars" / "lamina.jar") in str(excinfo.value)
+    assert "make jar" in str(excinfo.value)
+
+
+def test_exception_hierarchy():
+    assert issubclass(lamina.NotFoundException, lamina.BadInputException)
+    assert issubclass(lamina.AlreadyExistsException, lamina.BadInputException)
+    for cls in (lamina.BadInputException, lamina.CorruptFileException,
+                lamina.CommitConflictException, lamina.CommitStateUnknownException):
+        assert issubclass(cls, lamina.LaminaException)
+    e = lamina.BadInputException("unknown option 'x'")
+    assert str(e) == "unknown option 'x'" and e.message == "unknown option 'x'" and e.java_class is None
+
+
+@pytest.mark.parametrize("name", [
+    "BadInputException", "NotFoundException", "AlreadyExistsException",
+    "CommitConflictException", "CommitStateUnknownException",
+])
+def test_java_errors_map_to_python_classes(spark, name):
+    jvm = spark._jvm
+    java_error = getattr(jvm.lamina.errors, name)(f"table db.t: {name}", None)
+    converted = lamina.errors.convert(java_error)
+    assert type(converted) is getattr(lamina, name)
+    assert converted.message == f"table db.t: {name}"
+    assert converted.java_class == f"lamina.errors.{name}"
+
+    # Raised through py4j, wrapped the way a failed task wraps it: still the Lamina class.
+    wrapped = jvm.org.apache.spark.SparkException("Job aborted", java_error)
+    failed = jvm.java.util.concurrent.CompletableFuture.failedFuture(wrapped)
+    with pytest.raises(getattr(lamina, name)) as excinfo:
+        failed.get()
+    assert f"table db.t: {name}" in str(excinfo.value)
+
+
+def test_corrupt_file_error_maps_with_its_details(spark):
+    jvm = spark._jvm
+    java_error = jvm.lamina.errors.CorruptFileException("/w/f.parquet", 12, "PAR1", "0000", "", None)
+    failed = jvm.java.util.concurrent.CompletableFuture.failedFuture(java_error)
+    with pytest.raises(lamina.CorruptFileException) as excinfo:
+        failed.get()
+    assert excinfo.value.message == "Corrupt file /w/f.parquet at offset 12: expected PAR1, found 0000"
+
+
+def test_other_java_errors_are_left_to_pyspark(spark):
+    jvm = spark._jvm
+    assert lamina.errors.convert(jvm.java.lang.IllegalStateException("plain")) is None
+    failed = jvm.java.util.concurrent.CompletableFuture.failedFuture(
+        jvm.java.lang.IllegalStateException("plain"))
+    with pytest.raises(Exception) as excinfo:
+        failed.get()
+    assert not isinstance(excinfo.value, lamina.LaminaException)
+    assert "plain" in str(excinfo.value)
+
+
+# -- CLI ---------------------------------------------------------------------------------------
+
+def test_compact_command_line(fake_jar, tmp_path):
+    command = build_command([
+        "compact", "--warehouse", str(tmp_path), "--table", "db.events",
+        "--partition", "dt=2024-01-01,hr=3", "--partition", "dt=2024-01-02", "--full",
+        "--master", "local[2]", "--conf", "spark.driver.memory=2g",
+    ])
+    assert os.path.basename(command[0]) == "spark-submit"
+    assert os.path.isfile(command[0])
+    assert command[1:] == [
+        "--class", "lamina.jobs.Compact", "--master", "local[2]",
+        "--conf", "spark.driver.memory=2g", FAKE_JAR,
+        "--warehouse", str(tmp_path), "--table", "db.events",
+        "--partition", "dt=2024-01-01,hr=3", "--partition", "dt=2024-01-02", "--full",
+    ]
+
+
+def test_compact_command_line_minimal(fake_jar, tmp_path):
+    command = build_command(["compact", "--warehouse", str(tmp_path), "--table", "db.t"])
+    assert command[1:] == ["--class", "lamina.jobs.Compact", FAKE_JAR,
+                           "--warehouse", str(tmp_path), "--table", "db.t"]
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["compact", "--warehouse", "/w"], "the following arguments are required: --table"),
+    (["compact", "--table", "db.t"], "the following arguments are required: --warehouse"),
+    (["compact", "--warehouse", "/w", "--table", "t"], "table must be <database>.<table>"),
+    (["compact", "--warehouse", "/w", "--table", "a.b.c"], "table must be <database>.<table>"),
+    (["compact", "--warehouse", "/w", "--table", "db.t", "--partition", "dt"],
+     "partition must be key=value"),
+    (["compact", "--warehouse", "/w", "--table", "db.t", "--partition", "a=1,a=2"],
+     "partition key 'a' given twice"),
+    (["compact", "--warehouse", "", "--table", "db.t"], "warehouse must not be empty"),
+    (["vacuum"], "invalid choice: 'vacuum'"),
+])
+def test_cli_rejects_bad_arguments(args, needle):
+    result = subprocess.run([sys.executable, "-m", "lamina", *args], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert needle in result.stderr

@@ -1,0 +1,125 @@
+"""System tables `t$snapshots`, `$schemas`, `$options`, `$files`, `$manifests`, `$partitions`."""
+
+import json
+import os
+
+import pytest
+
+from _support import data_files, error_text, read_snapshot, sql_rows, table_path
+
+CAT = "lamina"
+
+COLUMNS = {
+    "snapshots": ["snapshot_id", "schema_id", "commit_user", "commit_identifier", "commit_kind",
+                  "commit_time", "base_manifest_list", "delta_manifest_list",
+                  "changelog_manifest_list", "total_record_count", "delta_record_count",
+                  "changelog_record_count", "watermark"],
+    "schemas": ["schema_id", "fields", "partition_keys", "primary_keys", "options", "comment",
+                "update_time"],
+    "options": ["key", "value"],
+    "files": ["partition", "bucket", "file_path", "file_format", "schema_id", "level", "record_count",
+              "file_size_in_bytes", "min_key", "max_key", "null_value_counts", "min_value_stats",
+              "max_value_stats", "min_sequence_number", "max_sequence_number", "creation_time"],
+    "manifests": ["file_name", "file_size", "num_added_files", "num_deleted_files", "schema_id"],
+    "partitions": ["partition", "record_count", "file_size_in_bytes", "file_count", "last_update_time"],
+}
+
+
+@pytest.fixture
+def table(spark, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"""CREATE TABLE {name} (id INT, v STRING, p STRING) PARTITIONED BY (p)
+                  COMMENT 'sys' TBLPROPERTIES ('file.compression' = 'zstd')""")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 'x'), (2, 'b', 'x'), (3, 'c', 'y')")
+    spark.sql(f"INSERT INTO {name} VALUES (4, NULL, 'y')")
+    return name
+
+
+def system(spark, db, which):
+    return spark.sql(f"SELECT * FROM {CAT}.{db}.`t${which}`")
+
+
+@pytest.mark.parametrize("which", sorted(COLUMNS))
+def test_columns(spark, db, table, which):
+    assert system(spark, db, which).columns == COLUMNS[which]
+
+
+def test_snapshots(spark, warehouse, db, table):
+    got = [r.asDict() for r in system(spark, db, "snapshots").orderBy("snapshot_id").collect()]
+    assert [(r["snapshot_id"], r["schema_id"], r["commit_kind"], r["total_record_count"],
+             r["delta_record_count"]) for r in got] == [(1, 0, "APPEND", 3, 3), (2, 0, "APPEND", 4, 1)]
+    on_disk = read_snapshot(warehouse, db, "t", 2)
+    assert got[1]["commit_user"] == on_disk["commitUser"]
+    assert got[1]["commit_identifier"] == on_disk["commitIdentifier"]
+    assert got[1]["base_manifest_list"] == on_disk["baseManifestList"]
+    assert got[1]["delta_manifest_list"] == on_disk["deltaManifestList"]
+    assert got[1]["commit_time"] is not None
+
+
+def test_schemas(spark, db, table):
+    spark.sql(f"ALTER TABLE {table} ADD COLUMN n INT")
+    got = [r.asDict() for r in system(spark, db, "schemas").orderBy("schema_id").collect()]
+    assert [r["schema_id"] for r in got] == [0, 1]
+    assert json.loads(got[0]["partition_keys"]) == ["p"]
+    assert json.loads(got[0]["primary_keys"]) == []
+    assert [f["name"] for f in json.loads(got[0]["fields"])] == ["id", "v", "p"]
+    assert [f["name"] for f in json.loads(got[1]["fields"])] == ["id", "v", "p", "n"]
+    assert json.loads(got[1]["options"])["file.compression"] == "zstd"
+    assert got[0]["comment"] == "sys"
+
+
+def test_options(spark, db, table):
+    options = dict(sql_rows(spark, f"SELECT key, value FROM {CAT}.{db}.`t$options`"))
+    assert options["file.compression"] == "zstd"
+    spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ('snapshot.num-retained.min' = '5')")
+    options = dict(sql_rows(spark, f"SELECT key, value FROM {CAT}.{db}.`t$options`"))
+    assert options["snapshot.num-retained.min"] == "5"
+
+
+def test_files(spark, warehouse, db, table):
+    got = [r.asDict() for r in system(spark, db, "files").collect()]
+    on_disk = data_files(warehouse, db, "t")
+    assert sorted(os.path.basename(r["file_path"]) for r in got) == sorted(os.path.basename(f) for f in on_disk)
+    assert sum(r["record_count"] for r in got) == 4
+    assert {r["file_format"] for r in got} == {"parquet"}
+    assert {r["bucket"] for r in got} == {0}
+    assert {r["schema_id"] for r in got} == {0}
+    for r in got:
+        local = next(f for f in on_disk if f.endswith(os.path.basename(r["file_path"])))
+        assert r["file_size_in_bytes"] == (table_path(warehouse, db, "t") / local).stat().st_size
+        assert ("x" in r["partition"]) == local.startswith("p=x/")
+
+
+def test_manifests(spark, warehouse, db, table):
+    got = [r.asDict() for r in system(spark, db, "manifests").collect()]
+    assert got
+    manifest_dir = table_path(warehouse, db, "t") / "manifest"
+    for r in got:
+        assert r["file_size"] == (manifest_dir / r["file_name"]).stat().st_size
+        assert r["schema_id"] == 0
+    assert sum(r["num_added_files"] for r in got) - sum(r["num_deleted_files"] for r in got) == len(
+        data_files(warehouse, db, "t"))
+
+
+def test_partitions(spark, warehouse, db, table):
+    got = sorted((r.asDict() for r in system(spark, db, "partitions").collect()), key=lambda r: r["partition"])
+    assert len(got) == 2
+    assert "x" in got[0]["partition"] and "y" in got[1]["partition"]
+    assert [r["record_count"] for r in got] == [2, 2]
+    files = data_files(warehouse, db, "t")
+    assert [r["file_count"] for r in got] == [
+        sum(f.startswith("p=x/") for f in files), sum(f.startswith("p=y/") for f in files)]
+    assert got[0]["file_size_in_bytes"] == sum(
+        (table_path(warehouse, db, "t") / f).stat().st_size for f in files if f.startswith("p=x/"))
+
+
+def test_system_table_of_missing_table_names_it(spark, db):
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"SELECT * FROM {CAT}.{db}.`nope$snapshots`").collect()
+    assert "nope" in error_text(excinfo)
+
+
+def test_unknown_system_table_names_it(spark, db, table):
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"SELECT * FROM {CAT}.{db}.`t$bogus`").collect()
+    assert "bogus" in error_text(excinfo)
