@@ -231,9 +231,8 @@ object BinaryRowCodec {
       case _: DoubleType => buf.getDouble(slot)
       case d: DecimalType if d.isCompact =>
         val unscaled = buf.getLong(slot)
-        val v = Decimal(unscaled, d.precision, d.scale)
-        checkDecimal(v.toJavaBigDecimal, d, slot, pos)
-        v
+        checkDecimal(JBigDecimal.valueOf(unscaled, d.scale), d, slot, pos)
+        Decimal(unscaled, d.precision, d.scale)
       case d: DecimalType =>
         val word = buf.getLong(slot)
         val start = word >>> 32
