@@ -35,8 +35,9 @@ import org.apache.spark.unsafe.types.UTF8String
  *  - TIMESTAMP(p > 3): `offset << 32 | nanoOfMillisecond`, the epoch millis (8 bytes) at `offset`.
  *
  *  Spark values: strings are UTF8String, decimals Decimal, dates Int days, timestamps Long
- *  microseconds (both kinds), TIME Int milliseconds. Nested ARRAY/MAP/ROW/MULTISET, VARIANT and BLOB
- *  fields raise UnsupportedOperationException: partitions, keys and stats only hold atomic types.
+ *  microseconds (both kinds), TIME Int milliseconds. Non-null nested ARRAY/MAP/ROW/MULTISET, VARIANT
+ *  and BLOB values raise UnsupportedOperationException: partitions and keys hold atomic types only, and
+ *  stats rows hold nulls for such columns (so null values of those types are accepted).
  *
  *  The serialized form used in manifests (Paimon's `SerializationUtils.serializeBinaryRow`) prefixes
  *  the row bytes with the arity as a 4-byte big-endian int.
@@ -188,7 +189,6 @@ object BinaryRowCodec {
    *  raises [[MalformedRowException]] (offsets relative to `offset`) instead of returning a wrong row. */
   def decode(bytes: Array[Byte], offset: Int, length: Int, types: Seq[DataType]): InternalRow = {
     val ts = types.toIndexedSeq
-    ts.foreach(checkSupported)
     if (offset < 0 || length < 0 || offset.toLong + length > bytes.length)
       throw new IllegalArgumentException(s"Row range [$offset, ${offset.toLong + length}) is outside an array of ${bytes.length} bytes")
     val arity = ts.length
@@ -208,11 +208,6 @@ object BinaryRowCodec {
       i += 1
     }
     new GenericInternalRow(values)
-  }
-
-  private def checkSupported(t: DataType): Unit = t match {
-    case _: ArrayType | _: MapType | _: RowType | _: MultisetType | _: VariantType | _: BlobType => unsupported(t)
-    case _ =>
   }
 
   private def readField(buf: ByteBuffer, slot: Int, fixed: Int, length: Int, t: DataType, pos: Int): Any = {

@@ -1,0 +1,135 @@
+package lamina.format
+
+import lamina.types._
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
+import org.apache.spark.sql.types.Decimal
+import org.apache.spark.unsafe.types.UTF8String
+
+/** Accumulates Paimon SimpleStats (min, max, null count per column) over Spark rows, one data file at
+ *  a time. Column j of the stats is field `ordinals(j)` of each row, read as `types(j)`.
+ *
+ *  Bounds follow Paimon: exact min and max in [[PaimonOrdering]], then the column's [[StatsMode]]
+ *  applied to the result (as Paimon does to the footer stats of Parquet and ORC files). Binary, nested,
+ *  VARIANT and BLOB columns get null bounds because Paimon keeps none for them; their nulls are still
+ *  counted. Values are copied, so rows may be reused buffers. Not thread-safe.
+ */
+final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Seq[StatsMode]) {
+  def this(types: Seq[DataType], ordinals: Array[Int]) = this(types, ordinals, Seq.fill(types.size)(StatsMode.Default))
+
+  private val ts = types.toIndexedSeq
+  private val ms = modes.toIndexedSeq
+  require(ordinals.length == ts.length, s"${ordinals.length} ordinals but ${ts.length} types")
+  require(ms.length == ts.length, s"${ms.length} stats modes but ${ts.length} types")
+
+  private val n = ts.length
+  private val bounded = Array.tabulate(n)(j => hasBounds(ts(j)) && (ms(j) match {
+    case StatsMode.NoStats | StatsMode.Counts => false
+    case _ => true
+  }))
+  private val mins = new Array[Any](n)
+  private val maxs = new Array[Any](n)
+  private val nulls = new Array[Long](n)
+  private var rows = 0L
+
+  def rowCount: Long = rows
+
+  def update(row: InternalRow): Unit = {
+    var j = 0
+    while (j < n) {
+      val pos = ordinals(j)
+      if (row.isNullAt(pos)) nulls(j) += 1
+      else if (bounded(j)) {
+        val t = ts(j)
+        val v = read(row, pos, t)
+        if (mins(j) == null || PaimonOrdering.compare(t, v, mins(j)) < 0) mins(j) = copy(v)
+        if (maxs(j) == null || PaimonOrdering.compare(t, v, maxs(j)) > 0) maxs(j) = copy(v)
+      }
+      j += 1
+    }
+    rows += 1
+  }
+
+  /** The stats so far, with each column's mode applied. */
+  def result(): DecodedStats = {
+    val min = new Array[Any](n)
+    val max = new Array[Any](n)
+    val counts = new Array[java.lang.Long](n)
+    for (j <- 0 until n) {
+      ms(j) match {
+        case StatsMode.NoStats =>
+        case StatsMode.Counts => counts(j) = nulls(j)
+        case StatsMode.Full => counts(j) = nulls(j); min(j) = mins(j); max(j) = maxs(j)
+        case StatsMode.Truncate(len) =>
+          counts(j) = nulls(j)
+          (mins(j), maxs(j)) match {
+            case (lo: UTF8String, hi: UTF8String) =>
+              StatsCollector.truncateMax(hi, len).foreach { m =>
+                min(j) = StatsCollector.truncateMin(lo, len)
+                max(j) = m
+              }
+            case (lo, hi) => min(j) = lo; max(j) = hi
+          }
+      }
+    }
+    DecodedStats(new GenericInternalRow(min), new GenericInternalRow(max), counts)
+  }
+
+  /** [[result]] in the form stored in manifests. */
+  def resultSerialized(): SimpleStats = {
+    val r = result()
+    SimpleStatsCodec.encode(r.minValues, r.maxValues, r.nullCounts, ts)
+  }
+
+  private def hasBounds(t: DataType): Boolean = t match {
+    case _: BinaryType | _: VarBinaryType => false
+    case other => PaimonOrdering.isOrdered(other)
+  }
+
+  private def read(row: InternalRow, pos: Int, t: DataType): Any = t match {
+    case _: BooleanType => row.getBoolean(pos)
+    case _: TinyIntType => row.getByte(pos)
+    case _: SmallIntType => row.getShort(pos)
+    case _: IntType | _: DateType | _: TimeType => row.getInt(pos)
+    case _: BigIntType | _: TimestampType | _: LocalZonedTimestampType => row.getLong(pos)
+    case _: FloatType => row.getFloat(pos)
+    case _: DoubleType => row.getDouble(pos)
+    case d: DecimalType => row.getDecimal(pos, d.precision, d.scale)
+    case _: CharType | _: VarCharType => row.getUTF8String(pos)
+    case other => throw new IllegalStateException(s"no bounds for ${other.asSQLString}")
+  }
+
+  private def copy(v: Any): Any = v match {
+    case s: UTF8String => s.clone()
+    case d: Decimal => d.clone()
+    case other => other
+  }
+}
+
+object StatsCollector {
+  /** The first `length` code points: a lower bound of `s`. */
+  def truncateMin(s: UTF8String, length: Int): UTF8String = s.substring(0, length)
+
+  /** An upper bound of `s` of at most `length` code points: `s` itself when it is short enough, else
+   *  its prefix with the last code point that can be incremented incremented (and the rest dropped);
+   *  None when no code point can be (Paimon then keeps no bounds for the column). */
+  def truncateMax(s: UTF8String, length: Int): Option[UTF8String] = {
+    val truncated = s.substring(0, length)
+    if (truncated.numBytes() == s.numBytes()) Some(s)
+    else {
+      val sb = new java.lang.StringBuilder(truncated.toString)
+      var i = length - 1
+      while (i >= 0) {
+        val at = sb.offsetByCodePoints(0, i)
+        val next = sb.codePointAt(at) + 1
+        if (next != 0 && Character.isValidCodePoint(next)) {
+          sb.setLength(at)
+          sb.appendCodePoint(next)
+          return Some(UTF8String.fromString(sb.toString))
+        }
+        i -= 1
+      }
+      None
+    }
+  }
+}
