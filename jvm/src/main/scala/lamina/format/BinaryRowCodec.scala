@@ -39,6 +39,12 @@ import org.apache.spark.unsafe.types.UTF8String
  *  and BLOB values raise UnsupportedOperationException: partitions and keys hold atomic types only, and
  *  stats rows hold nulls for such columns (so null values of those types are accepted).
  *
+ *  A null field has its null bit set and a zero slot, except that Paimon's Java writers (the code
+ *  generated projections that build partition and key rows) keep a zeroed variable-part chunk for a null
+ *  DECIMAL(p > 18) (16 bytes) or TIMESTAMP(p > 3) (8 bytes) and point the slot at it (`offset << 32`);
+ *  pypaimon does not. Both decode alike, but bytes and hashes differ, so encoding defaults to the Java
+ *  layout ([[NullLayout.Reserved]]) that partitions and buckets of Java-written tables use.
+ *
  *  The serialized form used in manifests (Paimon's `SerializationUtils.serializeBinaryRow`) prefixes
  *  the row bytes with the arity as a 4-byte big-endian int.
  */
@@ -56,19 +62,24 @@ object BinaryRowCodec {
 
   // ---------------------------------------------------------------------------------------- encode
 
-  /** Raw BinaryRow bytes of `row` (row kind +I), reading field i of `row` as `types(i)`. */
-  def encode(row: InternalRow, types: Seq[DataType]): Array[Byte] = {
+  /** Raw BinaryRow bytes of `row` (row kind +I), reading field i of `row` as `types(i)`, with null
+   *  wide fields laid out as Paimon's Java writers do ([[NullLayout.Reserved]]). */
+  def encode(row: InternalRow, types: Seq[DataType]): Array[Byte] = encode(row, types, NullLayout.Reserved)
+
+  def encode(row: InternalRow, types: Seq[DataType], nullLayout: NullLayout): Array[Byte] = {
     if (row.numFields < types.length)
       throw new IllegalArgumentException(s"Row has ${row.numFields} fields but ${types.length} types were given")
-    encode(row, Array.tabulate(types.length)(identity), types)
+    encode(row, Array.tabulate(types.length)(identity), types, nullLayout)
   }
 
   /** Raw BinaryRow bytes of the projection of `row` onto `ordinals`: field i of the result is field
    *  `ordinals(i)` of `row`, read as `types(i)`. */
-  def encode(row: InternalRow, ordinals: Array[Int], types: Seq[DataType]): Array[Byte] = {
+  def encode(row: InternalRow, ordinals: Array[Int], types: Seq[DataType],
+      nullLayout: NullLayout = NullLayout.Reserved): Array[Byte] = {
     val ts = types.toIndexedSeq
     val arity = ts.length
     require(ordinals.length == arity, s"${ordinals.length} ordinals but $arity types")
+    val reserveNulls = nullLayout == NullLayout.Reserved
     val nullBits = nullBitsSizeInBytes(arity)
     val fixed = nullBits + 8 * arity
     val prepared = new Array[Any](arity)
@@ -79,7 +90,7 @@ object BinaryRowCodec {
         val v = prepare(row, ordinals(i), ts(i))
         prepared(i) = v
         varSize += variableBytes(ts(i), v)
-      }
+      } else if (reserveNulls) varSize += reservedForNull(ts(i))
       i += 1
     }
     val out = new Array[Byte](fixed + varSize)
@@ -92,6 +103,11 @@ object BinaryRowCodec {
       if (v == null) {
         val bit = i + HeaderBits
         out(bit >> 3) = (out(bit >> 3) | (1 << (bit & 7))).toByte
+        val reserved = if (reserveNulls) reservedForNull(ts(i)) else 0
+        if (reserved > 0) {
+          buf.putLong(slot, cursor.toLong << 32)
+          cursor += reserved
+        }
       } else ts(i) match {
         case _: BooleanType => out(slot) = if (v.asInstanceOf[Boolean]) 1 else 0
         case _: TinyIntType => out(slot) = v.asInstanceOf[Byte]
@@ -157,6 +173,14 @@ object BinaryRowCodec {
     case _: CharType | _: VarCharType | _: BinaryType | _: VarBinaryType =>
       val n = v.asInstanceOf[Array[Byte]].length
       if (n <= MaxInlineBytes) 0 else roundToWord(n)
+    case _ => 0
+  }
+
+  /** Zeroed variable-part bytes Paimon's Java writers reserve for a null field of type `t`. */
+  private def reservedForNull(t: DataType): Int = t match {
+    case d: DecimalType if !d.isCompact => 16
+    case t: TimestampType if !t.isCompact => 8
+    case t: LocalZonedTimestampType if !t.isCompact => 8
     case _ => 0
   }
 
@@ -295,8 +319,10 @@ object BinaryRowCodec {
 
   /** `encode` prefixed with the arity as a big-endian int: the bytes stored in manifests for
    *  `_PARTITION`, `_MIN_KEY`, `_MAX_KEY` and stats rows. */
-  def serialize(row: InternalRow, types: Seq[DataType]): Array[Byte] = {
-    val raw = encode(row, types)
+  def serialize(row: InternalRow, types: Seq[DataType]): Array[Byte] = serialize(row, types, NullLayout.Reserved)
+
+  def serialize(row: InternalRow, types: Seq[DataType], nullLayout: NullLayout): Array[Byte] = {
+    val raw = encode(row, types, nullLayout)
     val out = new Array[Byte](ArityPrefixBytes + raw.length)
     ByteBuffer.wrap(out).putInt(types.length)
     System.arraycopy(raw, 0, out, ArityPrefixBytes, raw.length)
