@@ -18,7 +18,7 @@ import org.apache.spark.unsafe.types.UTF8String
  *  | W = ((n + 71) / 64) * 8  | 8 bytes per field (n * 8) | 8-byte aligned chunks          |
  *  +--------------------------+---------------------------+-------------------------------+
  *  byte 0: row kind (0 +I, 1 -U, 2 +U, 3 -D); bit (i + 8) of the header (byte (i+8)/8, bit (i+8)%8,
- *  LSB first) is set when field i is null, and a null field's 8 fixed bytes are zero.
+ *  LSB first) is set when field i is null; a null field's slot is zero (but see null wide fields below).
  *  }}}
  *
  *  Fixed-part slot of field i, at W + 8 * i:
