@@ -18,7 +18,7 @@ import org.apache.spark.unsafe.types.UTF8String
  *  | W = ((n + 71) / 64) * 8  | 8 bytes per field (n * 8) | 8-byte aligned chunks          |
  *  +--------------------------+---------------------------+-------------------------------+
  *  byte 0: row kind (0 +I, 1 -U, 2 +U, 3 -D); bit (i + 8) of the header (byte (i+8)/8, bit (i+8)%8,
- *  LSB first) is set when field i is null, and a null field's 8 fixed bytes are zero.
+ *  LSB first) is set when field i is null; a null field's slot is zero (but see null wide fields below).
  *  }}}
  *
  *  Fixed-part slot of field i, at W + 8 * i:
@@ -35,8 +35,15 @@ import org.apache.spark.unsafe.types.UTF8String
  *  - TIMESTAMP(p > 3): `offset << 32 | nanoOfMillisecond`, the epoch millis (8 bytes) at `offset`.
  *
  *  Spark values: strings are UTF8String, decimals Decimal, dates Int days, timestamps Long
- *  microseconds (both kinds), TIME Int milliseconds. Nested ARRAY/MAP/ROW/MULTISET, VARIANT and BLOB
- *  fields raise UnsupportedOperationException: partitions, keys and stats only hold atomic types.
+ *  microseconds (both kinds), TIME Int milliseconds. Non-null nested ARRAY/MAP/ROW/MULTISET, VARIANT
+ *  and BLOB values raise UnsupportedOperationException: partitions and keys hold atomic types only, and
+ *  stats rows hold nulls for such columns (so null values of those types are accepted).
+ *
+ *  A null field has its null bit set and a zero slot, except that Paimon's Java writers (the code
+ *  generated projections that build partition and key rows) keep a zeroed variable-part chunk for a null
+ *  DECIMAL(p > 18) (16 bytes) or TIMESTAMP(p > 3) (8 bytes) and point the slot at it (`offset << 32`);
+ *  pypaimon does not. Both decode alike, but bytes and hashes differ, so encoding defaults to the Java
+ *  layout ([[NullLayout.Reserved]]) that partitions and buckets of Java-written tables use.
  *
  *  The serialized form used in manifests (Paimon's `SerializationUtils.serializeBinaryRow`) prefixes
  *  the row bytes with the arity as a 4-byte big-endian int.
@@ -55,19 +62,24 @@ object BinaryRowCodec {
 
   // ---------------------------------------------------------------------------------------- encode
 
-  /** Raw BinaryRow bytes of `row` (row kind +I), reading field i of `row` as `types(i)`. */
-  def encode(row: InternalRow, types: Seq[DataType]): Array[Byte] = {
+  /** Raw BinaryRow bytes of `row` (row kind +I), reading field i of `row` as `types(i)`, with null
+   *  wide fields laid out as Paimon's Java writers do ([[NullLayout.Reserved]]). */
+  def encode(row: InternalRow, types: Seq[DataType]): Array[Byte] = encode(row, types, NullLayout.Reserved)
+
+  def encode(row: InternalRow, types: Seq[DataType], nullLayout: NullLayout): Array[Byte] = {
     if (row.numFields < types.length)
       throw new IllegalArgumentException(s"Row has ${row.numFields} fields but ${types.length} types were given")
-    encode(row, Array.tabulate(types.length)(identity), types)
+    encode(row, Array.tabulate(types.length)(identity), types, nullLayout)
   }
 
   /** Raw BinaryRow bytes of the projection of `row` onto `ordinals`: field i of the result is field
    *  `ordinals(i)` of `row`, read as `types(i)`. */
-  def encode(row: InternalRow, ordinals: Array[Int], types: Seq[DataType]): Array[Byte] = {
+  def encode(row: InternalRow, ordinals: Array[Int], types: Seq[DataType],
+      nullLayout: NullLayout = NullLayout.Reserved): Array[Byte] = {
     val ts = types.toIndexedSeq
     val arity = ts.length
     require(ordinals.length == arity, s"${ordinals.length} ordinals but $arity types")
+    val reserveNulls = nullLayout == NullLayout.Reserved
     val nullBits = nullBitsSizeInBytes(arity)
     val fixed = nullBits + 8 * arity
     val prepared = new Array[Any](arity)
@@ -78,7 +90,7 @@ object BinaryRowCodec {
         val v = prepare(row, ordinals(i), ts(i))
         prepared(i) = v
         varSize += variableBytes(ts(i), v)
-      }
+      } else if (reserveNulls) varSize += reservedForNull(ts(i))
       i += 1
     }
     val out = new Array[Byte](fixed + varSize)
@@ -91,6 +103,11 @@ object BinaryRowCodec {
       if (v == null) {
         val bit = i + HeaderBits
         out(bit >> 3) = (out(bit >> 3) | (1 << (bit & 7))).toByte
+        val reserved = if (reserveNulls) reservedForNull(ts(i)) else 0
+        if (reserved > 0) {
+          buf.putLong(slot, cursor.toLong << 32)
+          cursor += reserved
+        }
       } else ts(i) match {
         case _: BooleanType => out(slot) = if (v.asInstanceOf[Boolean]) 1 else 0
         case _: TinyIntType => out(slot) = v.asInstanceOf[Byte]
@@ -159,6 +176,14 @@ object BinaryRowCodec {
     case _ => 0
   }
 
+  /** Zeroed variable-part bytes Paimon's Java writers reserve for a null field of type `t`. */
+  private def reservedForNull(t: DataType): Int = t match {
+    case d: DecimalType if !d.isCompact => 16
+    case t: TimestampType if !t.isCompact => 8
+    case t: LocalZonedTimestampType if !t.isCompact => 8
+    case _ => 0
+  }
+
   private def rescale(d: Decimal, t: DecimalType, pos: Int): Decimal =
     if (d.scale == t.scale && d.precision <= t.precision) d
     else {
@@ -188,7 +213,6 @@ object BinaryRowCodec {
    *  raises [[MalformedRowException]] (offsets relative to `offset`) instead of returning a wrong row. */
   def decode(bytes: Array[Byte], offset: Int, length: Int, types: Seq[DataType]): InternalRow = {
     val ts = types.toIndexedSeq
-    ts.foreach(checkSupported)
     if (offset < 0 || length < 0 || offset.toLong + length > bytes.length)
       throw new IllegalArgumentException(s"Row range [$offset, ${offset.toLong + length}) is outside an array of ${bytes.length} bytes")
     val arity = ts.length
@@ -210,11 +234,6 @@ object BinaryRowCodec {
     new GenericInternalRow(values)
   }
 
-  private def checkSupported(t: DataType): Unit = t match {
-    case _: ArrayType | _: MapType | _: RowType | _: MultisetType | _: VariantType | _: BlobType => unsupported(t)
-    case _ =>
-  }
-
   private def readField(buf: ByteBuffer, slot: Int, fixed: Int, length: Int, t: DataType, pos: Int): Any = {
     /** Checks that `[start, start + size)` lies in the variable part. */
     def checkVar(start: Long, size: Long, what: String): Unit =
@@ -231,9 +250,8 @@ object BinaryRowCodec {
       case _: DoubleType => buf.getDouble(slot)
       case d: DecimalType if d.isCompact =>
         val unscaled = buf.getLong(slot)
-        val v = Decimal(unscaled, d.precision, d.scale)
-        checkDecimal(v.toJavaBigDecimal, d, slot, pos)
-        v
+        checkDecimal(JBigDecimal.valueOf(unscaled, d.scale), d, slot, pos)
+        Decimal(unscaled, d.precision, d.scale)
       case d: DecimalType =>
         val word = buf.getLong(slot)
         val start = word >>> 32
@@ -301,8 +319,10 @@ object BinaryRowCodec {
 
   /** `encode` prefixed with the arity as a big-endian int: the bytes stored in manifests for
    *  `_PARTITION`, `_MIN_KEY`, `_MAX_KEY` and stats rows. */
-  def serialize(row: InternalRow, types: Seq[DataType]): Array[Byte] = {
-    val raw = encode(row, types)
+  def serialize(row: InternalRow, types: Seq[DataType]): Array[Byte] = serialize(row, types, NullLayout.Reserved)
+
+  def serialize(row: InternalRow, types: Seq[DataType], nullLayout: NullLayout): Array[Byte] = {
+    val raw = encode(row, types, nullLayout)
     val out = new Array[Byte](ArityPrefixBytes + raw.length)
     ByteBuffer.wrap(out).putInt(types.length)
     System.arraycopy(raw, 0, out, ArityPrefixBytes, raw.length)

@@ -1,119 +1,135 @@
 package lamina.format
 
+import lamina.types._
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
-import org.apache.spark.sql.catalyst.types.PhysicalDataType
+import org.apache.spark.sql.types.Decimal
 import org.apache.spark.unsafe.types.UTF8String
 
-import lamina.errors.BadInputException
-import lamina.types._
+/** Accumulates Paimon SimpleStats (min, max, null count per column) over Spark rows, one data file at
+ *  a time. Column j of the stats is field `ordinals(j)` of each row, read as `types(j)`.
+ *
+ *  Bounds follow Paimon: exact min and max in [[PaimonOrdering]], then the column's [[StatsMode]]
+ *  applied to the result (as Paimon does to the footer stats of Parquet and ORC files). Binary, nested,
+ *  VARIANT and BLOB columns get null bounds because Paimon keeps none for them; their nulls are still
+ *  counted. Values are copied, so rows may be reused buffers. Not thread-safe.
+ */
+final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Seq[StatsMode]) {
+  def this(types: Seq[DataType], ordinals: Array[Int]) = this(types, ordinals, Seq.fill(types.size)(StatsMode.Default))
 
-/** Accumulates per-column min, max and null count over rows, as Paimon's `metadata.stats-mode`
- *  defines them: `none` (no stats), `counts` (null counts only), `full`, or `truncate(N)` (strings
- *  cut to N characters; a cut max is rounded up so it still bounds every value, or dropped when it
- *  cannot be). Only atomic columns get min/max; nested ones get null counts.
- *  Invariant: for each column, min <= every non-null value seen <= max. */
-final class StatsCollector private (types: Seq[DataType], ordinals: Array[Int], mode: StatsCollector.Mode) {
-  private val n = ordinals.length
-  private val sparkTypes = types.map(SparkTypes.toSpark).toArray
-  private val orderings = sparkTypes.map(t => if (StatsCollector.hasMinMax(t)) PhysicalDataType.ordering(t) else null)
+  private val ts = types.toIndexedSeq
+  private val ms = modes.toIndexedSeq
+  require(ordinals.length == ts.length, s"${ordinals.length} ordinals but ${ts.length} types")
+  require(ms.length == ts.length, s"${ms.length} stats modes but ${ts.length} types")
+
+  private val n = ts.length
+  private val bounded = Array.tabulate(n)(j => hasBounds(ts(j)) && (ms(j) match {
+    case StatsMode.NoStats | StatsMode.Counts => false
+    case _ => true
+  }))
   private val mins = new Array[Any](n)
   private val maxs = new Array[Any](n)
   private val nulls = new Array[Long](n)
+  private var rows = 0L
+
+  def rowCount: Long = rows
 
   def update(row: InternalRow): Unit = {
-    if (mode == StatsCollector.None) return
-    var i = 0
-    while (i < n) {
-      val o = ordinals(i)
-      if (row.isNullAt(o)) nulls(i) += 1
-      else if (mode != StatsCollector.Counts && orderings(i) != null) {
-        val v = row.get(o, sparkTypes(i))
-        if (mins(i) == null || orderings(i).lt(v, mins(i))) mins(i) = StatsCollector.copyValue(v)
-        if (maxs(i) == null || orderings(i).gt(v, maxs(i))) maxs(i) = StatsCollector.copyValue(v)
+    var j = 0
+    while (j < n) {
+      val pos = ordinals(j)
+      if (row.isNullAt(pos)) nulls(j) += 1
+      else if (bounded(j)) {
+        val t = ts(j)
+        val v = read(row, pos, t)
+        if (mins(j) == null || PaimonOrdering.compare(t, v, mins(j)) < 0) mins(j) = copy(v)
+        if (maxs(j) == null || PaimonOrdering.compare(t, v, maxs(j)) > 0) maxs(j) = copy(v)
       }
-      i += 1
+      j += 1
     }
+    rows += 1
   }
 
-  /** (min row, max row, null counts), each serialized as Paimon stores them; None in mode `none`. */
-  def result(): Option[(Array[Byte], Array[Byte], Seq[Option[Long]])] = {
-    if (mode == StatsCollector.None) return Option.empty
-    val minRow = new GenericInternalRow(n)
-    val maxRow = new GenericInternalRow(n)
-    (0 until n).foreach { i =>
-      mode match {
-        case StatsCollector.Truncate(len) =>
-          minRow.update(i, truncateMin(mins(i), len))
-          maxRow.update(i, truncateMax(maxs(i), len))
-        case _ =>
-          minRow.update(i, mins(i))
-          maxRow.update(i, maxs(i))
+  /** The stats so far, with each column's mode applied. */
+  def result(): DecodedStats = {
+    val min = new Array[Any](n)
+    val max = new Array[Any](n)
+    val counts = new Array[java.lang.Long](n)
+    for (j <- 0 until n) {
+      ms(j) match {
+        case StatsMode.NoStats =>
+        case StatsMode.Counts => counts(j) = nulls(j)
+        case StatsMode.Full => counts(j) = nulls(j); min(j) = mins(j); max(j) = maxs(j)
+        case StatsMode.Truncate(len) =>
+          counts(j) = nulls(j)
+          (mins(j), maxs(j)) match {
+            case (lo: UTF8String, hi: UTF8String) =>
+              StatsCollector.truncateMax(hi, len).foreach { m =>
+                min(j) = StatsCollector.truncateMin(lo, len)
+                max(j) = m
+              }
+            case (lo, hi) => min(j) = lo; max(j) = hi
+          }
       }
     }
-    val statTypes = types.map(t => if (StatsCollector.hasMinMax(SparkTypes.toSpark(t))) t else IntType())
-    Some((BinaryRowCodec.serialize(minRow, statTypes), BinaryRowCodec.serialize(maxRow, statTypes),
-      nulls.toSeq.map(Some(_))))
+    DecodedStats(new GenericInternalRow(min), new GenericInternalRow(max), counts)
   }
 
-  private def truncateMin(v: Any, len: Int): Any = v match {
-    case s: UTF8String if s.numChars() > len => s.substring(0, len)
-    case other => other
+  /** [[result]] in the form stored in manifests. */
+  def resultSerialized(): SimpleStats = {
+    val r = result()
+    SimpleStatsCodec.encode(r.minValues, r.maxValues, r.nullCounts, ts)
   }
 
-  private def truncateMax(v: Any, len: Int): Any = v match {
-    case s: UTF8String if s.numChars() > len =>
-      // round the last kept code point up so the cut value is still >= the original
-      val cut = s.substring(0, len).toString
-      val cps = cut.codePoints().toArray
-      var i = cps.length - 1
-      while (i >= 0 && cps(i) >= Character.MAX_CODE_POINT) i -= 1
-      if (i < 0) null
-      else {
-        cps(i) += 1
-        if (cps(i) >= Character.MIN_SURROGATE && cps(i) <= Character.MAX_SURROGATE) cps(i) = Character.MAX_SURROGATE + 1
-        UTF8String.fromString(new String(cps, 0, i + 1))
-      }
+  private def hasBounds(t: DataType): Boolean = t match {
+    case _: BinaryType | _: VarBinaryType => false
+    case other => PaimonOrdering.isOrdered(other)
+  }
+
+  private def read(row: InternalRow, pos: Int, t: DataType): Any = t match {
+    case _: BooleanType => row.getBoolean(pos)
+    case _: TinyIntType => row.getByte(pos)
+    case _: SmallIntType => row.getShort(pos)
+    case _: IntType | _: DateType | _: TimeType => row.getInt(pos)
+    case _: BigIntType | _: TimestampType | _: LocalZonedTimestampType => row.getLong(pos)
+    case _: FloatType => row.getFloat(pos)
+    case _: DoubleType => row.getDouble(pos)
+    case d: DecimalType => row.getDecimal(pos, d.precision, d.scale)
+    case _: CharType | _: VarCharType => row.getUTF8String(pos)
+    case other => throw new IllegalStateException(s"no bounds for ${other.asSQLString}")
+  }
+
+  private def copy(v: Any): Any = v match {
+    case s: UTF8String => s.clone()
+    case d: Decimal => d.clone()
     case other => other
   }
 }
 
 object StatsCollector {
-  sealed trait Mode
-  case object None extends Mode
-  case object Counts extends Mode
-  case object Full extends Mode
-  final case class Truncate(length: Int) extends Mode
+  /** The first `length` code points: a lower bound of `s`. */
+  def truncateMin(s: UTF8String, length: Int): UTF8String = s.substring(0, length)
 
-  def parseMode(s: String): Mode = s.trim.toLowerCase match {
-    case "none" => None
-    case "counts" => Counts
-    case "full" => Full
-    case t if t.startsWith("truncate(") && t.endsWith(")") =>
-      t.drop(9).dropRight(1).trim.toIntOption.filter(_ > 0).map(Truncate).getOrElse(
-        throw new BadInputException(s"Invalid value '$s' for option 'metadata.stats-mode': expected none, counts, full or truncate(N)"))
-    case _ => throw new BadInputException(s"Invalid value '$s' for option 'metadata.stats-mode': expected none, counts, full or truncate(N)")
-  }
-
-  def forMode(mode: String, types: Seq[DataType]): StatsCollector =
-    new StatsCollector(types, types.indices.toArray, parseMode(mode))
-
-  def apply(types: Seq[DataType], ordinals: Array[Int]): StatsCollector = new StatsCollector(types, ordinals, Full)
-
-  def hasMinMax(t: org.apache.spark.sql.types.DataType): Boolean = {
-    import org.apache.spark.sql.{types => st}
-    t match {
-      case st.BooleanType | st.ByteType | st.ShortType | st.IntegerType | st.LongType | st.FloatType |
-           st.DoubleType | st.DateType | st.TimestampType | st.TimestampNTZType | st.BinaryType => true
-      case _: st.DecimalType | _: st.StringType => true
-      case _ => false
+  /** An upper bound of `s` of at most `length` code points: `s` itself when it is short enough, else
+   *  its prefix with the last code point that can be incremented incremented (and the rest dropped);
+   *  None when no code point can be (Paimon then keeps no bounds for the column). */
+  def truncateMax(s: UTF8String, length: Int): Option[UTF8String] = {
+    val truncated = s.substring(0, length)
+    if (truncated.numBytes() == s.numBytes()) Some(s)
+    else {
+      val sb = new java.lang.StringBuilder(truncated.toString)
+      var i = length - 1
+      while (i >= 0) {
+        val at = sb.offsetByCodePoints(0, i)
+        val next = sb.codePointAt(at) + 1
+        if (next != 0 && Character.isValidCodePoint(next)) {
+          sb.setLength(at)
+          sb.appendCodePoint(next)
+          return Some(UTF8String.fromString(sb.toString))
+        }
+        i -= 1
+      }
+      None
     }
-  }
-
-  private def copyValue(v: Any): Any = v match {
-    case s: UTF8String => s.copy()
-    case b: Array[Byte] => b.clone()
-    case d: org.apache.spark.sql.types.Decimal => d.clone()
-    case other => other
   }
 }

@@ -10,7 +10,7 @@ import org.apache.spark.sql.execution.datasources.OutputWriter
 import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.table.options.CoreOptions
-import lamina.format.StatsCollector
+import lamina.format.{StatsCollector, StatsMode}
 
 /** Writes the rows of one (partition, bucket) into data files of about `targetFileSize` bytes
  *  (estimated from the in-memory row size, since Spark's writers buffer row groups), recording row
@@ -25,7 +25,7 @@ final class RollingFileWriter(
     taskId: Int) {
 
   private val uuid = FileStorePaths.newUuid()
-  private val statsMode = CoreOptions.StatsMode.getOrDefault(table.options)
+  private val statsMode = StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options))
   private val types = table.schema.fields.map(_.dataType)
   private val done = ArrayBuffer.empty[DataFileMeta]
   private var counter = 0
@@ -68,7 +68,7 @@ final class RollingFileWriter(
     writer = writers.open(new Path(dir, fileName).toString, taskId)
     rows = 0
     bytes = 0
-    stats = StatsCollector.forMode(statsMode, types)
+    stats = new StatsCollector(types, types.indices.toArray, Seq.fill(types.size)(statsMode))
   }
 
   private def closeFile(): Unit = {
@@ -77,10 +77,9 @@ final class RollingFileWriter(
     writer = null
     val path = new Path(dir, fileName)
     val size = table.fileIO.fileSize(path)
-    val (valueStats, statsCols) = stats.result() match {
-      case None => (SimpleStats.Empty, Some(Seq.empty[String]))
-      case Some((min, max, nulls)) => (SimpleStats(min, max, nulls), None)
-    }
+    val (valueStats, statsCols) =
+      if (statsMode == StatsMode.NoStats) (SimpleStats.Empty, Some(Seq.empty[String]))
+      else (SimpleStats.from(stats.resultSerialized()), None)
     done += DataFileMeta(
       fileName = fileName,
       fileSize = size,

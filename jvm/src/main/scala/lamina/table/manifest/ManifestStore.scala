@@ -4,7 +4,7 @@ import scala.collection.mutable.ArrayBuffer
 
 import org.apache.spark.sql.catalyst.InternalRow
 
-import lamina.format.{BinaryRowCodec, StatsCollector}
+import lamina.format.{BinaryRowCodec, StatsCollector, StatsMode}
 import lamina.io.FileIO
 import lamina.table.FileStorePaths
 import lamina.types.DataType
@@ -48,14 +48,14 @@ final class ManifestStore(fileIO: FileIO, paths: FileStorePaths, compression: St
 
   private def partitionStats(entries: Seq[ManifestEntry]): SimpleStats = {
     if (partitionTypes.isEmpty) return SimpleStats.Empty
-    val collector = StatsCollector(partitionTypes, partitionTypes.indices.toArray)
+    val collector = new StatsCollector(partitionTypes, partitionTypes.indices.toArray,
+      Seq.fill(partitionTypes.size)(StatsMode.Full))
     val seen = new java.util.HashSet[java.nio.ByteBuffer]()
     entries.foreach { e =>
       if (seen.add(java.nio.ByteBuffer.wrap(e.partition)))
         collector.update(BinaryRowCodec.deserialize(e.partition, partitionTypes))
     }
-    val (min, max, nulls) = collector.result().get
-    SimpleStats(min, max, nulls)
+    SimpleStats.from(collector.resultSerialized())
   }
 
   def deleteQuietly(name: String): Unit = fileIO.deleteQuietly(paths.manifestPath(name))

@@ -27,6 +27,9 @@ object SimpleStats {
     SimpleStats(empty, empty, Seq.empty)
   }
 
+  def from(s: lamina.format.SimpleStats): SimpleStats =
+    SimpleStats(s.minValues, s.maxValues, s.nullCounts.toSeq.map(c => Option(c).map(_.longValue())))
+
   def fromAvro(r: GenericRecord): SimpleStats = {
     val counts = r.get("_NULL_COUNTS") match {
       case null => Seq.empty
