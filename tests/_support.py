@@ -9,17 +9,9 @@ from typing import Iterable, List
 CATALOG = "lamina"
 
 
-def _cell_key(x):
-    # None first, then plain values in their natural order; unorderable values (maps, rows) by repr
-    if x is None:
-        return (0, 0)
-    if isinstance(x, (bool, int, float, str, bytes, bytearray)) or hasattr(x, "isoformat") or type(x).__name__ == "Decimal":
-        return (1, x)
-    return (2, repr(x))
-
-
 def _sort_key(row):
-    return tuple(_cell_key(x) for x in row)
+    # Rows may hold None and mixed types; repr orders them deterministically.
+    return repr(tuple(row))
 
 
 def rows(df) -> List[tuple]:

@@ -110,14 +110,14 @@ def test_ctas(spark, warehouse, db):
 
 def test_set_and_unset_tblproperties_write_new_schemas(spark, warehouse, db):
     create_events(spark, db)
-    spark.sql(f"ALTER TABLE {CAT}.{db}.events SET TBLPROPERTIES ('snapshot.num-retained.max' = '20')")
+    spark.sql(f"ALTER TABLE {CAT}.{db}.events SET TBLPROPERTIES ('target-file-size' = '20')")
     assert schema_ids(warehouse, db, "events") == [0, 1]
-    assert read_schema(warehouse, db, "events", 1)["options"]["snapshot.num-retained.max"] == "20"
+    assert read_schema(warehouse, db, "events", 1)["options"]["target-file-size"] == "20"
     props = {r.key: r.value for r in spark.sql(f"SHOW TBLPROPERTIES {CAT}.{db}.events").collect()}
-    assert props["snapshot.num-retained.max"] == "20"
-    spark.sql(f"ALTER TABLE {CAT}.{db}.events UNSET TBLPROPERTIES ('snapshot.num-retained.max')")
+    assert props["target-file-size"] == "20"
+    spark.sql(f"ALTER TABLE {CAT}.{db}.events UNSET TBLPROPERTIES ('target-file-size')")
     assert schema_ids(warehouse, db, "events") == [0, 1, 2]
-    assert "snapshot.num-retained.max" not in read_schema(warehouse, db, "events", 2)["options"]
+    assert "target-file-size" not in read_schema(warehouse, db, "events", 2)["options"]
     assert read_schema(warehouse, db, "events", 2)["options"]["file.compression"] == "zstd"
 
 

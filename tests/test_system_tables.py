@@ -71,9 +71,9 @@ def test_schemas(spark, db, table):
 def test_options(spark, db, table):
     options = dict(sql_rows(spark, f"SELECT key, value FROM {CAT}.{db}.`t$options`"))
     assert options["file.compression"] == "zstd"
-    spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ('snapshot.num-retained.min' = '5')")
+    spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ('manifest.merge-min-count' = '5')")
     options = dict(sql_rows(spark, f"SELECT key, value FROM {CAT}.{db}.`t$options`"))
-    assert options["snapshot.num-retained.min"] == "5"
+    assert options["manifest.merge-min-count"] == "5"
 
 
 def test_files(spark, warehouse, db, table):

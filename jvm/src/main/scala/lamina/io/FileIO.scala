@@ -74,7 +74,7 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
     val tmp = new Path(path.getParent, s".${path.getName}.${UUID.randomUUID()}.tmp")
     writeBytes(tmp, text.getBytes(StandardCharsets.UTF_8))
     try {
-      if (f.getScheme == "file") {
+      if (f.getUri.getScheme == "file") {
         val target = Paths.get(f.pathToFile(path).toURI)
         val source = Paths.get(f.pathToFile(tmp).toURI)
         try { Files.createLink(target, source); true }

@@ -30,8 +30,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     val wh = options.get("warehouse")
     if (wh == null || wh.trim.isEmpty)
       throw new BadInputException(s"Catalog '$name' needs the option 'warehouse': set spark.sql.catalog.$name.warehouse=PATH")
-    val conf = SparkSession.active.sessionState.newHadoopConf()
-    warehouse = Warehouse(new Path(wh), conf)
+    warehouse = Warehouse(new Path(wh), Warehouse.hadoopConf(SparkSession.active))
   }
 
   override def name(): String = catalogName
@@ -146,7 +145,11 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
 
   override def renameTable(oldIdent: Identifier, newIdent: Identifier): Unit = {
     if (!tableExists(oldIdent)) throw new NoSuchTableException(oldIdent)
-    val target = if (newIdent.namespace().isEmpty) Identifier.of(oldIdent.namespace(), newIdent.name()) else newIdent
+    val ns = newIdent.namespace()
+    val target =
+      if (ns.isEmpty) Identifier.of(oldIdent.namespace(), newIdent.name())
+      else if (ns.length == 2 && ns.head == catalogName) Identifier.of(ns.tail, newIdent.name())
+      else newIdent
     if (tableExists(target)) throw new TableAlreadyExistsException(target)
     if (!namespaceExists(target.namespace())) throw new NoSuchNamespaceException(target.namespace())
     warehouse.renameTable(dbOf(oldIdent), oldIdent.name(), dbOf(target), target.name())

@@ -33,9 +33,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
 
   override def name(): String = displayName
 
-  override def schema(): StructType = SparkTypes.toSparkStruct(readTable.schema.fields).copy(
-    fields = SparkTypes.toSparkStruct(readTable.schema.fields).fields.map(f =>
-      f.copy(metadata = LaminaTable.userMetadata(f.metadata))))
+  override def schema(): StructType = LaminaTable.userSchema(readTable.schema.fields)
 
   override def partitioning(): Array[Transform] =
     readTable.schema.partitionKeys.map(k => Expressions.identity(k): Transform).toArray
@@ -83,10 +81,29 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
 }
 
 object LaminaTable {
+  /** The schema users see: CHAR/VARCHAR as Spark's own types (Spark enforces their lengths on
+   *  writes), comments kept, internal metadata (field ids) dropped. */
+  def userSchema(fields: Seq[lamina.types.DataField]): StructType =
+    StructType(SparkTypes.toSparkStruct(fields).fields.map { f =>
+      val raw = if (f.metadata.contains(SparkTypes.CharVarcharKey))
+        org.apache.spark.sql.types.DataType.fromDDL(f.metadata.getString(SparkTypes.CharVarcharKey)) else f.dataType
+      f.copy(dataType = stripNested(raw), metadata = userMetadata(f.metadata))
+    })
+
+  private def stripNested(t: org.apache.spark.sql.types.DataType): org.apache.spark.sql.types.DataType = {
+    import org.apache.spark.sql.{types => st}
+    t match {
+      case s: st.StructType => st.StructType(s.fields.map(f => f.copy(dataType = stripNested(f.dataType), metadata = userMetadata(f.metadata))))
+      case a: st.ArrayType => a.copy(elementType = stripNested(a.elementType))
+      case m: st.MapType => m.copy(keyType = stripNested(m.keyType), valueType = stripNested(m.valueType))
+      case other => other
+    }
+  }
+
   /** Keeps only the metadata a user should see in the table schema (comments). */
   def userMetadata(m: org.apache.spark.sql.types.Metadata): org.apache.spark.sql.types.Metadata = {
     val b = new org.apache.spark.sql.types.MetadataBuilder()
-    Seq("comment", "__CHAR_VARCHAR_TYPE_STRING").foreach(k => if (m.contains(k)) b.putString(k, m.getString(k)))
+    if (m.contains("comment")) b.putString("comment", m.getString("comment"))
     b.build()
   }
 }

@@ -58,7 +58,12 @@ object DataFileReaders {
     val fileCols = wanted.flatten.distinct
     val fileColumns = StructType(fileCols.map(n => fileStruct(n)))
     val outputFromFile = wanted.map(_.map(n => fileCols.indexOf(n)).getOrElse(-1))
-    val pushable = if (fileSchema.id == current.id) filters else Seq.empty
+    // only value filters on columns this read returns: partition filters were applied exactly
+    // to whole files already, and a Parquet row-group filter on an unread column drops row groups
+    val readNames = fileColumns.fieldNames.toSet
+    val pushable =
+      if (fileSchema.id != current.id) Seq.empty
+      else filters.filter(f => f.references.forall(r => readNames.contains(r) && !current.partitionKeys.contains(r)))
     val format = DataFileFormats.forName(lamina.table.options.CoreOptions.FileFormat.getOrDefault(fileSchema.options))
     val read = format.buildReaderWithPartitionValues(spark, fileStruct, new StructType(), fileColumns, pushable,
       Map("returning_batch" -> "false"), spark.sessionState.newHadoopConf())

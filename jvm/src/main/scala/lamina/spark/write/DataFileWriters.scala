@@ -32,7 +32,7 @@ object DataFileWriters {
   def prepare(spark: SparkSession, table: FileStoreTable): DataFileWriters = {
     val format = table.fileFormat
     val fileSchema = SparkTypes.toSparkStruct(table.schema.fields)
-    val job = Job.getInstance(spark.sessionState.newHadoopConf())
+    val job = Job.getInstance(lamina.table.Warehouse.hadoopConf(spark))
     val codec = CoreOptions.FileCompression.getOrDefault(table.options)
     val factory = DataFileFormats.forName(format).prepareWrite(spark, job,
       Map(DataFileFormats.compressionOption(format, codec)), fileSchema)
