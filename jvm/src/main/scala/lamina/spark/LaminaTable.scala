@@ -81,13 +81,13 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
 }
 
 object LaminaTable {
-  /** The schema users see: CHAR/VARCHAR as Spark's own types (Spark enforces their lengths on
-   *  writes), comments kept, internal metadata (field ids) dropped. */
+  /** The schema users see: comments kept, internal metadata (field ids) dropped. CHAR(n) and
+   *  VARCHAR(n) are STRING to Spark, as in Paimon's Spark connector (Spark 4.0's optimizer fails on
+   *  writes of queries into tables mixing its CHAR/VARCHAR types with STRUCT columns); Lamina's writer
+   *  enforces their lengths and pads CHAR values itself ([[lamina.spark.write.CharVarcharRules]]). */
   def userSchema(fields: Seq[lamina.types.DataField]): StructType =
     StructType(SparkTypes.toSparkStruct(fields).fields.map { f =>
-      val raw = if (f.metadata.contains(SparkTypes.CharVarcharKey))
-        org.apache.spark.sql.types.DataType.fromDDL(f.metadata.getString(SparkTypes.CharVarcharKey)) else f.dataType
-      f.copy(dataType = stripNested(raw), metadata = userMetadata(f.metadata))
+      f.copy(dataType = stripNested(f.dataType), metadata = userMetadata(f.metadata))
     })
 
   private def stripNested(t: org.apache.spark.sql.types.DataType): org.apache.spark.sql.types.DataType = {

@@ -45,7 +45,19 @@ final case class FileSchemaReader(
 }
 
 object DataFileReaders {
-  private def plain(s: StructType): StructType = StructType(s.fields.map(f => StructField(f.name, f.dataType, f.nullable)))
+  /** Names, types and nullability only: files are matched by name here, never by Parquet field id
+   *  (files written by other writers may have none). */
+  private def plain(s: StructType): StructType = StructType(s.fields.map(f => StructField(f.name, plainType(f.dataType), f.nullable)))
+
+  private def plainType(t: org.apache.spark.sql.types.DataType): org.apache.spark.sql.types.DataType = {
+    import org.apache.spark.sql.{types => st}
+    t match {
+      case s: st.StructType => plain(s)
+      case a: st.ArrayType => a.copy(elementType = plainType(a.elementType))
+      case m: st.MapType => m.copy(keyType = plainType(m.keyType), valueType = plainType(m.valueType))
+      case other => other
+    }
+  }
 
   def forSchema(spark: SparkSession, table: FileStoreTable, fileSchema: TableSchema, required: StructType,
       filters: Seq[Filter]): FileSchemaReader = {

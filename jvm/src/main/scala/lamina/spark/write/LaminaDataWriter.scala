@@ -36,7 +36,10 @@ class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: 
   private val emptyPartition = new UnsafeRow(0)
   private val nonNullOrdinals = schema.fields.indices.filter(i => !schema.fields(i).dataType.nullable)
 
-  override def write(row: InternalRow): Unit = {
+  private val charRules = new CharVarcharRules(schema, table.name)
+
+  override def write(input: InternalRow): Unit = {
+    val row = if (charRules.isEmpty) input else charRules(input)
     nonNullOrdinals.foreach { i =>
       if (row.isNullAt(i))
         throw new lamina.errors.BadInputException(
