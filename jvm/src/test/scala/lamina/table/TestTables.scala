@@ -71,6 +71,12 @@ object TestTables {
   def stringPartition(v: String): Array[Byte] =
     BinaryRowCodec.serialize(InternalRow(if (v == null) null else UTF8String.fromString(v)), Seq(VarCharType.string()))
 
+  /** Inverse of [[stringPartition]]. */
+  def stringPartitionValue(bytes: Array[Byte]): String = {
+    val row = BinaryRowCodec.deserialize(bytes, Seq(VarCharType.string()))
+    if (row.isNullAt(0)) null else row.getUTF8String(0).toString
+  }
+
   def file(name: String, rows: Long = 10L, valueStats: SimpleStats = SimpleStats.Empty,
       statsCols: Option[Seq[String]] = Some(Nil), schemaId: Long = 0L, level: Int = 0): DataFileMeta =
     DataFileMeta(
