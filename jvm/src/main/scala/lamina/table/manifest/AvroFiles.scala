@@ -3,6 +3,7 @@ package lamina.table.manifest
 import java.io.ByteArrayOutputStream
 
 import scala.collection.mutable.ArrayBuffer
+import scala.util.control.NonFatal
 
 import org.apache.avro.Schema
 import org.apache.avro.file.{CodecFactory, DataFileReader, DataFileWriter, SeekableByteArrayInput}
@@ -37,13 +38,29 @@ object AvroFiles {
     out.toByteArray
   }
 
-  def read(fileIO: FileIO, path: Path): Seq[GenericRecord] = {
-    val bytes = fileIO.readBytes(path)
+  def read(fileIO: FileIO, path: Path): Seq[GenericRecord] = read(fileIO, path, identity[GenericRecord])
+
+  /** Every record of the file, turned into a value by `decode`. Cut or flipped bytes make Avro's
+   *  reader raise IOExceptions, runtime exceptions and even NullPointerExceptions, and a damaged
+   *  header can make `decode` fail: all of them are a [[CorruptFileException]] naming the file. */
+  def read[T](fileIO: FileIO, path: Path, decode: GenericRecord => T): Seq[T] = {
+    val bytes =
+      try fileIO.readBytes(path)
+      catch {
+        case e: org.apache.hadoop.fs.ChecksumException =>
+          throw new CorruptFileException(path.toString, e.getPos, "bytes matching their checksum", "a mismatch", "", e)
+      }
     try {
       val reader = new DataFileReader[GenericRecord](new SeekableByteArrayInput(bytes), new GenericDatumReader[GenericRecord]())
       try {
-        val out = ArrayBuffer.empty[GenericRecord]
-        while (reader.hasNext) out += reader.next()
+        val out = ArrayBuffer.empty[T]
+        while (reader.hasNext) out += decode(reader.next())
+        // Avro's reader takes a cut inside a block header for the end of the file: every byte must
+        // belong to a block it read
+        val end = reader.previousSync()
+        if (end != bytes.length)
+          throw new CorruptFileException(path.toString, end, s"the end of the file or a whole block",
+            s"${bytes.length - end} more bytes that are not")
         out.toSeq
       } finally reader.close()
     } catch {
@@ -51,6 +68,8 @@ object AvroFiles {
         throw new CorruptFileException(path.toString, 0, "an Avro object container file", e.toString, "", e)
       case e: org.apache.avro.AvroRuntimeException =>
         throw new CorruptFileException(path.toString, 0, "a valid Avro record", e.toString, "", e)
+      case NonFatal(e) =>
+        throw new CorruptFileException(path.toString, 0, "a readable Avro record", e.toString, "", e)
     }
   }
 }

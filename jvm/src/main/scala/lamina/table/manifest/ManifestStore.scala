@@ -14,10 +14,10 @@ final class ManifestStore(fileIO: FileIO, paths: FileStorePaths, compression: St
     partitionTypes: Seq[DataType]) extends Serializable {
 
   def readList(name: String): Seq[ManifestFileMeta] =
-    AvroFiles.read(fileIO, paths.manifestPath(name)).map(ManifestFileMeta.fromAvro)
+    AvroFiles.read(fileIO, paths.manifestPath(name), ManifestFileMeta.fromAvro)
 
   def readManifest(name: String): Seq[ManifestEntry] =
-    AvroFiles.read(fileIO, paths.manifestPath(name)).map(ManifestEntry.fromAvro)
+    AvroFiles.read(fileIO, paths.manifestPath(name), ManifestEntry.fromAvro)
 
   def writeList(name: String, metas: Seq[ManifestFileMeta]): Long = {
     val schema = ManifestFileMeta.AvroSchema

@@ -57,7 +57,7 @@ object OptionKind {
           case "g" => 1L << 30
           case "t" => 1L << 40
         }
-        Right(n.toLong * mult)
+        exactProduct(n, mult).toRight("size out of range")
       case _ => Left("expected a size such as 128 mb")
     }
   }
@@ -74,10 +74,14 @@ object OptionKind {
           case "h" => 3600000L
           case "d" => 86400000L
         }
-        Right(n.toLong * mult)
+        exactProduct(n, mult).toRight("duration out of range")
       case _ => Left("expected a duration such as 1 h")
     }
   }
+
+  /** `digits * mult`, or None when it does not fit in a long. */
+  private def exactProduct(digits: String, mult: Long): Option[Long] =
+    digits.toLongOption.flatMap(n => scala.util.Try(Math.multiplyExact(n, mult)).toOption)
 
   def enumOf(values: String*): OptionKind[String] = simple(values.mkString("|"))(s =>
     values.find(_.equalsIgnoreCase(s)).toRight(s"expected one of ${values.mkString(", ")}"))

@@ -3,12 +3,12 @@ package lamina.table.scan
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.sources.Filter
 
-import lamina.format.BinaryRowCodec
+import lamina.format.{BinaryRowCodec, StatsCollector}
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats}
 import lamina.table.schema.TableSchema
 import lamina.table.snapshot.Snapshot
-import lamina.types.SparkTypes
+import lamina.types.{IntType, SparkTypes}
 
 /** Plans the reading of one snapshot: the live files, pruned by partition filters (first with the
  *  manifests' partition stats, then per entry) and by value filters on file statistics, grouped into
@@ -59,8 +59,10 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     val statsFields = statsCols.flatMap(fileSchema.field)
     if (statsFields.size != statsCols.size) return true
     val types = statsFields.map(_.dataType)
+    // nested columns have only null counts: their min/max slots are always-null INT placeholders
+    val rowTypes = types.map(t => if (StatsCollector.hasMinMax(SparkTypes.toSpark(t))) t else IntType())
     val decoded = try {
-      Some((BinaryRowCodec.deserialize(f.valueStats.minValues, types), BinaryRowCodec.deserialize(f.valueStats.maxValues, types)))
+      Some((BinaryRowCodec.deserialize(f.valueStats.minValues, rowTypes), BinaryRowCodec.deserialize(f.valueStats.maxValues, rowTypes)))
     } catch { case _: Exception => None }
     decoded match {
       case None => true

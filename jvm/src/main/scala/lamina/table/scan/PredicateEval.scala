@@ -15,39 +15,64 @@ object PredicateEval {
    *  row count (None when unknown). */
   final case class ColumnStats(min: Any, max: Any, nullCount: Option[Long], rowCount: Long, dataType: SparkType)
 
-  /** Exact evaluation on a row; None when the filter references a column `lookup` does not know. */
-  def eval(f: Filter, value: String => Option[(Any, SparkType)]): Option[Boolean] = {
-    def cmp(attr: String, lit: Any)(ok: Int => Boolean): Option[Boolean] = value(attr).map {
-      case (null, _) => false
-      case (v, t) => compare(v, lit, t).forall(ok)
+  /** Exact evaluation on a row, with SQL's three-valued logic: a filter whose value is NULL (a
+   *  comparison with a null, `NOT` of one, ...) does not match, so Some(false). None when the filter
+   *  references a column `value` does not know or compares with a literal of another type. */
+  def eval(f: Filter, value: String => Option[(Any, SparkType)]): Option[Boolean] =
+    eval3(f, value).map(_.getOrElse(false))
+
+  /** Some(Some(b)): the filter is b; Some(None): it is NULL; None: unknown. */
+  private def eval3(f: Filter, value: String => Option[(Any, SparkType)]): Option[Option[Boolean]] = {
+    val Null: Option[Option[Boolean]] = Some(None)
+    def known(b: Boolean): Option[Option[Boolean]] = Some(Some(b))
+    def cmp(attr: String, lit: Any)(ok: Int => Boolean): Option[Option[Boolean]] = value(attr).flatMap {
+      case (null, _) => Null
+      case _ if lit == null => Null
+      case (v, t) => compare(v, lit, t).map(c => Some(ok(c)))
+    }
+    def str(attr: String)(test: String => Boolean): Option[Option[Boolean]] = value(attr).map {
+      case (null, _) => None
+      case (x, _) => Some(test(x.toString))
     }
     f match {
       case EqualTo(a, v) => cmp(a, v)(_ == 0)
-      case EqualNullSafe(a, v) => value(a).map { case (x, t) =>
-        if (x == null || v == null) x == null && v == null else compare(x, v, t).forall(_ == 0) }
+      case EqualNullSafe(a, v) => value(a).flatMap { case (x, t) =>
+        if (x == null || v == null) known(x == null && v == null) else compare(x, v, t).map(c => Some(c == 0)) }
       case GreaterThan(a, v) => cmp(a, v)(_ > 0)
       case GreaterThanOrEqual(a, v) => cmp(a, v)(_ >= 0)
       case LessThan(a, v) => cmp(a, v)(_ < 0)
       case LessThanOrEqual(a, v) => cmp(a, v)(_ <= 0)
-      case In(a, vs) => value(a).map { case (x, t) => x != null && vs.exists(v => v != null && compare(x, v, t).forall(_ == 0)) }
-      case IsNull(a) => value(a).map(_._1 == null)
-      case IsNotNull(a) => value(a).map(_._1 != null)
-      case StringStartsWith(a, p) => value(a).map { case (x, _) => x != null && x.toString.startsWith(p) }
-      case StringEndsWith(a, p) => value(a).map { case (x, _) => x != null && x.toString.endsWith(p) }
-      case StringContains(a, p) => value(a).map { case (x, _) => x != null && x.toString.contains(p) }
-      case And(l, r) => (eval(l, value), eval(r, value)) match {
-        case (Some(false), _) | (_, Some(false)) => Some(false)
-        case (Some(true), Some(true)) => Some(true)
-        case _ => None
+      case In(a, vs) => value(a).flatMap { case (x, t) =>
+        if (vs.isEmpty) known(false)
+        else if (x == null) Null
+        else {
+          val each = vs.toSeq.map(v => if (v == null) Null else compare(x, v, t).map(c => Some(c == 0)))
+          if (each.contains(known(true))) known(true)
+          else if (each.contains(None)) None
+          else if (each.contains(Null)) Null
+          else known(false)
+        }
       }
-      case Or(l, r) => (eval(l, value), eval(r, value)) match {
-        case (Some(true), _) | (_, Some(true)) => Some(true)
-        case (Some(false), Some(false)) => Some(false)
-        case _ => None
+      case IsNull(a) => value(a).map(v => Some(v._1 == null))
+      case IsNotNull(a) => value(a).map(v => Some(v._1 != null))
+      case StringStartsWith(a, p) => str(a)(_.startsWith(p))
+      case StringEndsWith(a, p) => str(a)(_.endsWith(p))
+      case StringContains(a, p) => str(a)(_.contains(p))
+      case And(l, r) => (eval3(l, value), eval3(r, value)) match {
+        case (Some(Some(false)), _) | (_, Some(Some(false))) => known(false)
+        case (None, _) | (_, None) => None
+        case (Some(Some(true)), Some(Some(true))) => known(true)
+        case _ => Null
       }
-      case Not(c) => eval(c, value).map(!_)
-      case AlwaysTrue() => Some(true)
-      case AlwaysFalse() => Some(false)
+      case Or(l, r) => (eval3(l, value), eval3(r, value)) match {
+        case (Some(Some(true)), _) | (_, Some(Some(true))) => known(true)
+        case (None, _) | (_, None) => None
+        case (Some(Some(false)), Some(Some(false))) => known(false)
+        case _ => Null
+      }
+      case Not(c) => eval3(c, value).map(_.map(!_))
+      case AlwaysTrue() => known(true)
+      case AlwaysFalse() => known(false)
       case _ => None
     }
   }

@@ -25,6 +25,9 @@ object SchemaEvolution {
         throw new BadInputException(s"Cannot $action partition column '$name' of table $table")
       if (current.primaryKeys.contains(name))
         throw new BadInputException(s"Cannot $action primary-key column '$name' of table $table")
+      // rows already sit in the bucket this column's value hashed to
+      if (CoreOptions.BucketKey.get(current.options).exists(_.contains(name)))
+        throw new BadInputException(s"Cannot $action bucket-key column '$name' of table $table")
     }
 
     changes.foreach {
@@ -32,7 +35,7 @@ object SchemaEvolution {
         CoreOptions.validate(Map(k -> v), table)
         if (Set("bucket", "primary-key", "partition").contains(k) && options.get(k).exists(_ != v))
           throw new BadInputException(s"Cannot change option '$k' of existing table $table")
-        if (k == "bucket" && !options.contains(k) && v != "-1")
+        if ((k == "bucket" && !options.contains(k) && v != "-1") || (k == "bucket-key" && !options.get(k).contains(v)))
           throw new BadInputException(s"Cannot change option '$k' of existing table $table")
         options += k -> v
       case RemoveOption(k) =>
