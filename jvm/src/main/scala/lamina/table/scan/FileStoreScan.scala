@@ -59,8 +59,8 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     val statsFields = statsCols.flatMap(fileSchema.field)
     if (statsFields.size != statsCols.size) return true
     val types = statsFields.map(_.dataType)
-    // nested columns have only null counts: their min/max slots are always-null INT placeholders
-    val rowTypes = types.map(t => if (StatsCollector.hasMinMax(SparkTypes.toSpark(t))) t else IntType())
+    // nested columns have only null counts: their min/max slots are null, which the codec accepts
+    val rowTypes = types
     val decoded = try {
       Some((BinaryRowCodec.deserialize(f.valueStats.minValues, rowTypes), BinaryRowCodec.deserialize(f.valueStats.maxValues, rowTypes)))
     } catch { case _: Exception => None }

@@ -29,10 +29,9 @@ class FileStoreScanTest extends AnyFunSuite with BeforeAndAfterAll {
 
   /** Value stats of the rows, as Lamina's writer records them (all columns, valueStatsCols None). */
   private def statsOf(types: Seq[DataType], rows: Seq[InternalRow]): SimpleStats = {
-    val c = StatsCollector.forMode("full", types)
+    val c = new StatsCollector(types, types.indices.toArray, Seq.fill(types.size)(lamina.format.StatsMode.Full))
     rows.foreach(c.update)
-    val (min, max, nulls) = c.result().get
-    SimpleStats(min, max, nulls)
+    SimpleStats.from(c.resultSerialized())
   }
 
   private val eventTypes = TestTables.eventsSchema().fields.map(_.dataType)
