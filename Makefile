@@ -16,7 +16,7 @@ VENV_STAMP := $(VENV)/.lamina-installed
 # Pinned so that a fresh machine gets what the tests were written against.
 PY_DEPS := pyspark==4.0.4 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==2.3.3
 
-.PHONY: help venv jar test pytest demo bench clean distclean
+.PHONY: help venv jar test pytest demo bench docs clean distclean
 
 help:
 	@echo "make demo   install everything, build the jar, run examples/quickstart.py on a temp warehouse"
@@ -64,6 +64,10 @@ bench: venv jar
 	  echo "== $$f"; $(PY) "$$f"; \
 	done
 	$(SBT) "Test/runMain lamina.bench.LookupBench --quick --out bench/results"
+
+# Regenerates docs/options.md from the option registry (a JVM test checks it is current).
+docs:
+	$(SBT) "runMain lamina.tools.OptionsDoc docs/options.md"
 
 clean:
 	rm -rf target project/target python/lamina/jars python/build python/*.egg-info \

@@ -7,7 +7,7 @@ import sys
 import threading
 from pathlib import Path
 
-from _support import read_snapshot, snapshot_ids, sql_rows
+from _support import read_snapshot, snapshot_ids, sorted_tuples, sql_rows
 
 CAT = "lamina"
 HERE = Path(__file__).resolve().parent
@@ -54,7 +54,7 @@ def test_threads_appending_through_one_session(spark, warehouse, db):
 
     run_threads([writer(w) for w in range(writers)])
     total = writers * inserts * per_insert
-    assert sql_rows(spark, f"SELECT id FROM {name}") == [(i,) for i in range(total)]
+    assert sql_rows(spark, f"SELECT id FROM {name}") == sorted_tuples([(i,) for i in range(total)])
     assert sql_rows(spark, f"SELECT writer, count(*) FROM {name} GROUP BY writer") == [
         ("w0", 20), ("w1", 20), ("w2", 20)]
     assert len(assert_snapshots_consistent(warehouse, db, "t", total)) == writers * inserts
@@ -68,7 +68,7 @@ def test_threads_appending_to_a_fixed_bucket_table(spark, warehouse, db):
         return lambda: [spark.sql(f"INSERT INTO {name} VALUES ({w * 10 + n}, 'w{w}')") for n in range(3)]
 
     run_threads([writer(w) for w in range(3)])
-    assert sql_rows(spark, f"SELECT id FROM {name}") == [(w * 10 + n,) for w in range(3) for n in range(3)]
+    assert sql_rows(spark, f"SELECT id FROM {name}") == sorted_tuples([(w * 10 + n,) for w in range(3) for n in range(3)])
     assert_snapshots_consistent(warehouse, db, "b", 9)
 
 
@@ -87,7 +87,7 @@ def test_separate_processes_and_the_session_append_together(spark, warehouse, db
         out, _ = p.communicate(timeout=600)
         assert p.returncode == 0, out.decode(errors="replace")[-4000:]
     expected = sorted(list(range(12)) + list(range(1000, 1012)) + list(range(2000, 2012)))
-    assert sql_rows(spark, f"SELECT id FROM {name}") == [(i,) for i in expected]
+    assert sql_rows(spark, f"SELECT id FROM {name}") == sorted_tuples([(i,) for i in expected])
     assert sql_rows(spark, f"SELECT source, count(*) FROM {name} GROUP BY source") == [
         ("proc", 24), ("session", 12)]
     assert len(assert_snapshots_consistent(warehouse, db, "p", 36)) == 9

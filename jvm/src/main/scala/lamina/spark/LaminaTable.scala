@@ -51,10 +51,15 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
     TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC).asJava
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
-    val opts = options.asCaseSensitiveMap().asScala.toMap
-    val snapshotOpt = CoreOptions.ScanSnapshotId.get(lowerKeys(opts))
-    val tsOpt = CoreOptions.ScanTimestampMillis.get(lowerKeys(opts))
-    val pinned = if (snapshotOpt.isDefined || tsOpt.isDefined) TimeTravel.resolve(table, snapshotOpt, tsOpt) else pinnedSnapshot
+    val query = options.asCaseSensitiveMap().asScala.toMap.map { case (k, v) => k.toLowerCase -> v }
+    val scanKeys = Seq(CoreOptions.ScanSnapshotId.key, CoreOptions.ScanTimestampMillis.key)
+    // a query or session that names a scan option overrides both the table's and the time travel's
+    val explicit = OptionScopes.merged(Map.empty, query).filter { case (k, _) => scanKeys.contains(k) }
+    val pinned =
+      if (explicit.nonEmpty)
+        TimeTravel.resolve(table, CoreOptions.ScanSnapshotId.get(explicit), CoreOptions.ScanTimestampMillis.get(explicit))
+      else if (pinnedSnapshot.isDefined) pinnedSnapshot
+      else TimeTravel.resolve(table, CoreOptions.ScanSnapshotId.get(table.options), CoreOptions.ScanTimestampMillis.get(table.options))
     val t = if (pinned == pinnedSnapshot) this else new LaminaTable(table, pinned, displayName)
     new LaminaScanBuilder(t.readTable, pinned, t.schema())
   }
@@ -76,8 +81,6 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
     if (table.isPrimaryKeyTable)
       throw new BadInputException(s"Writing to primary-key table $displayName is not supported yet")
   }
-
-  private def lowerKeys(m: Map[String, String]): Map[String, String] = m.map { case (k, v) => k.toLowerCase -> v }
 }
 
 object LaminaTable {

@@ -1,0 +1,32 @@
+package lamina.tools
+
+import java.nio.charset.StandardCharsets
+import java.nio.file.{Files, Paths}
+
+import lamina.table.options.CoreOptions
+
+/** Generates `docs/options.md` from the option registry: `OptionsDoc.render` is the text, `main`
+ *  writes it to the path given (default `docs/options.md`). */
+object OptionsDoc {
+  def render(): String = {
+    val sb = new StringBuilder
+    sb.append("# Options\n\n")
+    sb.append("Generated from `lamina.table.options.CoreOptions` by `lamina.tools.OptionsDoc`; do not edit by hand.\n\n")
+    sb.append("Table options are set with `TBLPROPERTIES` at `CREATE TABLE` or `ALTER TABLE ... SET TBLPROPERTIES`; ")
+    sb.append("read and write options with `spark.read.option(...)` / `df.writeTo(...).option(...)`. ")
+    sb.append("An unknown key is an error that suggests the closest known key. Keys of the form ")
+    sb.append("`fields.<column>.<setting>` are accepted for per-column settings.\n\n")
+    sb.append("| key | type | default | description |\n|---|---|---|---|\n")
+    CoreOptions.all.sortBy(_.key).foreach { d =>
+      val default = d.default.map(v => s"`$v`").getOrElse("(none)")
+      sb.append(s"| `${d.key}` | ${d.kind.name.replace("|", " \\| ")} | $default | ${d.doc.replace("|", "\\|")} |\n")
+    }
+    sb.toString
+  }
+
+  def main(args: Array[String]): Unit = {
+    val out = Paths.get(args.headOption.getOrElse("docs/options.md"))
+    Files.createDirectories(out.toAbsolutePath.getParent)
+    Files.write(out, render().getBytes(StandardCharsets.UTF_8))
+  }
+}
