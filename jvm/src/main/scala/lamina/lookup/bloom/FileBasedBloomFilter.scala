@@ -1,0 +1,44 @@
+package lamina.lookup.bloom
+
+import java.io.Closeable
+
+import lamina.lookup.cache.{CacheKey, CacheManager}
+
+/** A bloom filter whose bits live in a file and are read through the index pool of a [[CacheManager]]:
+ *  loaded on first use, dropped when the manager evicts them, loaded again on demand.
+ *
+ * `load` reads and verifies the stored bits (the bytes of length `numBytes` at `key`).
+ * Invariant: `filter`, when set, wraps the bytes the manager held under `key` when they were fetched.
+ * Safe for concurrent use.
+ */
+final class FileBasedBloomFilter(
+    manager: CacheManager,
+    key: CacheKey,
+    expectedEntries: Long,
+    load: () => Array[Byte]) extends Closeable {
+  require(key.isIndex, "bloom filter pages belong to the index pool")
+
+  @volatile private var filter: BloomFilter = _
+  @volatile private var accessCount = 0
+  private val drop: CacheKey => Unit = _ => filter = null
+
+  def testHash(hash: Long): Boolean = {
+    var f = filter
+    if (f == null || accessCount >= CacheManager.RefreshCount) {
+      val bits = manager.getPage(key, _ => load(), drop)
+      f = new BloomFilter(bits, BloomFilter.numHashFunctions(expectedEntries, bits.length))
+      filter = f
+      accessCount = 0
+    }
+    accessCount += 1
+    f.testHash(hash)
+  }
+
+  /** Whether the bits are currently held. */
+  def isLoaded: Boolean = filter != null
+
+  override def close(): Unit = {
+    manager.invalidPage(key)
+    filter = null
+  }
+}
