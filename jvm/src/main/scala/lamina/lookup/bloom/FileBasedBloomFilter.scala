@@ -25,9 +25,19 @@ final class FileBasedBloomFilter(
   def testHash(hash: Long): Boolean = {
     var f = filter
     if (f == null || accessCount >= CacheManager.RefreshCount) {
-      val bits = manager.getPage(key, _ => load(), drop)
-      f = new BloomFilter(bits, BloomFilter.numHashFunctions(expectedEntries, bits.length))
-      filter = f
+      // As in BlockCache: on a miss the filter is published inside the loader, so that a page evicted
+      // by its own insertion is dropped by the callback rather than kept here.
+      var loaded: BloomFilter = null
+      val bits = manager.getPage(key, _ => {
+        val b = load()
+        loaded = new BloomFilter(b, BloomFilter.numHashFunctions(expectedEntries, b.length))
+        filter = loaded
+        b
+      }, drop)
+      if (loaded == null) {
+        f = new BloomFilter(bits, BloomFilter.numHashFunctions(expectedEntries, bits.length))
+        filter = f
+      } else f = loaded
       accessCount = 0
     }
     accessCount += 1

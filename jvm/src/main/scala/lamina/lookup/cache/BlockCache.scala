@@ -31,8 +31,18 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager) ext
   def getPage(key: CacheKey, load: () => Array[Byte]): Array[Byte] = {
     var ref = pages.get(key)
     if (ref == null || ref.accessCount >= CacheManager.RefreshCount) {
-      ref = new PageRef(manager.getPage(key, _ => load(), dropRef))
-      pages.put(key, ref)
+      // On a miss the reference is registered inside the loader, before the manager inserts the page:
+      // if the insertion evicts the page at once (it exceeds its pool), the removal callback drops it.
+      var loaded: PageRef = null
+      val bytes = manager.getPage(key, _ => {
+        loaded = new PageRef(load())
+        pages.put(key, loaded)
+        loaded.bytes
+      }, dropRef)
+      if (loaded == null) {
+        ref = new PageRef(bytes)
+        pages.put(key, ref)
+      } else ref = loaded
     }
     ref.accessCount += 1 // a lost increment only delays the next refresh
     ref.bytes
