@@ -19,7 +19,7 @@ final class FileBasedBloomFilter(
   require(key.isIndex, "bloom filter pages belong to the index pool")
 
   @volatile private var filter: BloomFilter = _
-  @volatile private var accessCount = 0
+  private var accessCount = 0 // approximate, like BlockCache's counts
   private val drop: CacheKey => Unit = _ => filter = null
 
   def testHash(hash: Long): Boolean = {

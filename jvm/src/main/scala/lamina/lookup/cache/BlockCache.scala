@@ -15,7 +15,9 @@ import lamina.lookup.io.LocalFileInput
  */
 final class BlockCache(val input: LocalFileInput, val manager: CacheManager) extends Closeable {
   private final class PageRef(val bytes: Array[Byte]) {
-    @volatile var accessCount: Int = 0
+    // Plain field: a stale or lost count only shifts the next refresh, and a volatile write per
+    // access would cost more than the refresh it schedules.
+    var accessCount: Int = 0
   }
 
   private val pages = new ConcurrentHashMap[CacheKey, PageRef]()

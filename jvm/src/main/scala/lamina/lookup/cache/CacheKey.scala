@@ -9,10 +9,16 @@ sealed trait CacheKey {
 }
 
 /** A byte range of a file: a block of a sort lookup file, a slot page of a hash lookup file. */
-final case class PositionCacheKey(file: String, offset: Long, length: Int, isIndex: Boolean) extends CacheKey
+final case class PositionCacheKey(file: String, offset: Long, length: Int, isIndex: Boolean) extends CacheKey {
+  // Computed once: keys are hashed on every cache access, and the generated hash boxes each field.
+  override val hashCode: Int =
+    ((file.hashCode * 31 + java.lang.Long.hashCode(offset)) * 31 + length) * 31 + (if (isIndex) 1 else 0)
+}
 
 /** Page `pageIndex` of a file cut into pages of `pageSize` bytes. */
-final case class PageIndexCacheKey(file: String, pageSize: Int, pageIndex: Int, isIndex: Boolean) extends CacheKey
+final case class PageIndexCacheKey(file: String, pageSize: Int, pageIndex: Int, isIndex: Boolean) extends CacheKey {
+  override val hashCode: Int = ((file.hashCode * 31 + pageSize) * 31 + pageIndex) * 31 + (if (isIndex) 3 else 2)
+}
 
 object CacheKey {
   def forPosition(file: String, offset: Long, length: Int, isIndex: Boolean): CacheKey =

@@ -26,6 +26,8 @@ final class HashLookupStoreWriter(file: File) extends LookupStoreWriter {
   private val crcBytes = new Array[Byte](LittleEndian.IntBytes)
   private val crc = new CRC32C()
   private var recordCount = 0L
+  /** Buffer of the previous key's length: consecutive keys usually share a length. */
+  private var lastKeys: KeyBuffer = _
   private var finished = -1L
 
   override def put(key: Array[Byte], value: Array[Byte]): Unit = {
@@ -43,7 +45,9 @@ final class HashLookupStoreWriter(file: File) extends LookupStoreWriter {
     out.write(header, 0, headerLen)
     out.write(value)
     out.write(crcBytes)
-    sections.getOrElseUpdate(key.length, new KeyBuffer(key.length)).add(key, offset)
+    if (lastKeys == null || lastKeys.keyLength != key.length)
+      lastKeys = sections.getOrElseUpdate(key.length, new KeyBuffer(key.length))
+    lastKeys.add(key, offset)
     recordCount += 1
   }
 

@@ -43,8 +43,13 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   private def readBlock(h: BlockHandle, isIndex: Boolean): Array[Byte] =
     blockCache.getBlock(h.offset, h.storedLength, isIndex, stored => StoredBlock.decode(stored, path, h.offset))
 
+  // The index block is read on every lookup: its key and loader are built once.
+  private val indexKey = CacheKey.forPosition(path, indexHandle.offset, indexHandle.storedLength, isIndex = true)
+  private val loadIndex: () => Array[Byte] =
+    () => StoredBlock.decode(input.read(indexHandle.offset, indexHandle.storedLength), path, indexHandle.offset)
+
   private def indexReader(): BlockReader =
-    new BlockReader(readBlock(indexHandle, isIndex = true), comparator, path, indexHandle.offset)
+    new BlockReader(blockCache.getPage(indexKey, loadIndex), comparator, path, indexHandle.offset)
 
   private def dataReader(h: BlockHandle): BlockReader =
     new BlockReader(readBlock(h, isIndex = false), comparator, path, h.offset)
