@@ -1,6 +1,6 @@
 package lamina.lookup.compression
 
-import com.github.luben.zstd.{Zstd => ZstdJni}
+import com.github.luben.zstd.{Zstd => ZstdJni, ZstdCompressCtx, ZstdDecompressCtx, ZstdException}
 import net.jpountz.lz4.LZ4Factory
 
 /** Block compression codec; `id` is the byte stored in a block trailer. */
@@ -28,19 +28,18 @@ object CompressionType {
       srcLen == dst.length && { System.arraycopy(src, srcOff, dst, 0, srcLen); true }
   }
 
-  /** zstd at level 1: fast enough for spilling, and most of zstd's ratio. */
+  /** zstd at level 1: fast enough for spilling, and most of zstd's ratio. Native contexts are kept
+   *  per thread: creating one per block costs more than compressing a small block. */
   case object Zstd extends CompressionType("zstd", 1) {
     val Level = 1
+    private val compressCtx = ThreadLocal.withInitial[ZstdCompressCtx](() => new ZstdCompressCtx().setLevel(Level))
+    private val decompressCtx = ThreadLocal.withInitial[ZstdDecompressCtx](() => new ZstdDecompressCtx())
     override def maxCompressedLength(len: Int): Int = ZstdJni.compressBound(len.toLong).toInt
-    override def compress(src: Array[Byte], srcOff: Int, len: Int, dst: Array[Byte], dstOff: Int): Int = {
-      val r = ZstdJni.compressByteArray(dst, dstOff, dst.length - dstOff, src, srcOff, len, Level)
-      if (ZstdJni.isError(r)) throw new IllegalStateException(s"zstd compression failed: ${ZstdJni.getErrorName(r)}")
-      r.toInt
-    }
-    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean = {
-      val r = ZstdJni.decompressByteArray(dst, 0, dst.length, src, srcOff, srcLen)
-      !ZstdJni.isError(r) && r == dst.length
-    }
+    override def compress(src: Array[Byte], srcOff: Int, len: Int, dst: Array[Byte], dstOff: Int): Int =
+      compressCtx.get().compressByteArray(dst, dstOff, dst.length - dstOff, src, srcOff, len)
+    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean =
+      try decompressCtx.get().decompressByteArray(dst, 0, dst.length, src, srcOff, srcLen) == dst.length
+      catch { case _: ZstdException => false }
   }
 
   case object Lz4 extends CompressionType("lz4", 2) {
