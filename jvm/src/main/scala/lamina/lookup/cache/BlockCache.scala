@@ -53,7 +53,7 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager) ext
   /** Number of pages this file currently references. */
   def referencedPages: Int = pages.size()
 
-  /** Invalidates every page of this file that it referenced. */
+  /** Invalidates every page of this file that it referenced. Call after the last read of the file. */
   override def close(): Unit = {
     val keys = new java.util.ArrayList[CacheKey](pages.keySet())
     keys.forEach(k => manager.invalidPage(k))

@@ -29,9 +29,10 @@ final class HashLookupStoreWriter(file: File) extends LookupStoreWriter {
   /** Buffer of the previous key's length: consecutive keys usually share a length. */
   private var lastKeys: KeyBuffer = _
   private var finished = -1L
+  private var closed = false
 
   override def put(key: Array[Byte], value: Array[Byte]): Unit = {
-    if (finished >= 0) throw new IllegalStateException(s"Lookup file ${file.getPath} is already finished")
+    if (closed) throw new IllegalStateException(s"Lookup file ${file.getPath} is already finished")
     if (key.length > HashSection.MaxKeyLength)
       throw new BadInputException(s"Key of ${key.length} bytes is longer than the ${HashSection.MaxKeyLength} " +
         s"bytes a hash lookup file supports (${file.getPath})")
@@ -52,15 +53,22 @@ final class HashLookupStoreWriter(file: File) extends LookupStoreWriter {
   }
 
   override def finish(): Long = {
-    if (finished < 0) {
-      val dataEnd = out.position
-      val written = sections.values.map(writeSection).toSeq
-      val tableOffset = out.position
-      val table = HashSection.encodeTable(written)
-      out.write(table)
-      out.write(HashFooter(tableOffset, table.length, recordCount, dataEnd).encode())
-      finished = out.position
-      out.close()
+    if (closed && finished < 0)
+      throw new IllegalStateException(s"Writing lookup file ${file.getPath} failed; it is incomplete")
+    if (!closed) {
+      closed = true
+      try {
+        val dataEnd = out.position
+        val written = sections.values.map(writeSection).toSeq
+        val tableOffset = out.position
+        val table = HashSection.encodeTable(written)
+        out.write(table)
+        out.write(HashFooter(tableOffset, table.length, recordCount, dataEnd).encode())
+        finished = out.position
+      } finally {
+        sections.clear()
+        out.close()
+      }
     }
     finished
   }

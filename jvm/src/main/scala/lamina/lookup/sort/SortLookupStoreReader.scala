@@ -55,7 +55,8 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
     new BlockReader(readBlock(h, isIndex = false), comparator, path, h.offset)
 
   // Reading the index block once at open rejects a damaged index before the first lookup.
-  indexReader()
+  try indexReader()
+  catch { case e: Throwable => try blockCache.close() finally input.close(); throw e }
 
   def recordCount: Long = footer.recordCount
 

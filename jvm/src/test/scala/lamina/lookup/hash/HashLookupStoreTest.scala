@@ -65,6 +65,8 @@ class HashLookupStoreTest extends AnyFunSuite with LookupTestSupport {
       w.put(Array[Byte](9, 9), Array[Byte](2))
       val e = intercept[BadInputException](w.finish())
       assert(e.getMessage == s"Duplicate key 0x0909 in hash lookup file ${file.getPath}")
+      val again = intercept[IllegalStateException](w.close())
+      assert(again.getMessage == s"Writing lookup file ${file.getPath} failed; it is incomplete")
     }
   }
 }
