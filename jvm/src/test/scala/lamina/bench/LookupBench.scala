@@ -38,7 +38,7 @@ object LookupBench {
       keyCounts: Seq[Int] = Seq(1000000, 10000000),
       valueSizes: Seq[Int] = Seq(0, 64, 500),
       lookups: Int = 2000000,
-      coldLookups: Int = 20000,
+      coldLookups: Int = 50000,
       rocksdb: Boolean = true,
       warmCacheBytes: Long = 1800L << 20)
 
@@ -223,6 +223,10 @@ object LookupBench {
       val s = open("warmup", file, o, 64L << 20)
       measureLookups(s, hits, expectHit = true)
       s.close()
+      // The cold path (loads, eviction, decoding) must be compiled before it is measured too.
+      val cold = open("warmup", file, o.copy(highPriorityPoolRatio = 0.5), 2L << 20)
+      measureLookups(cold, hits.take(50000), expectHit = true)
+      cold.close()
       file.delete()
     }
     measureLookups(inMemory(data), hits, expectHit = true)
