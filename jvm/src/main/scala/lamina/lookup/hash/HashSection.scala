@@ -19,8 +19,12 @@ object HashSection {
   val MaxKeyLength: Int = 65535
   val OffsetBytes: Int = LittleEndian.LongBytes
   val CrcBytes: Int = LittleEndian.IntBytes
-  /** u32 key length, u64 key count, u64 slot count, u64 slots offset. */
-  val EncodedLength: Int = LittleEndian.IntBytes + 3 * LittleEndian.LongBytes
+  // Section encoding: u32 key length, u64 key count, u64 slot count, u64 slots offset.
+  val KeyLengthField: Int = 0
+  val KeyCountField: Int = KeyLengthField + LittleEndian.IntBytes
+  val SlotCountField: Int = KeyCountField + LittleEndian.LongBytes
+  val SlotsOffsetField: Int = SlotCountField + LittleEndian.LongBytes
+  val EncodedLength: Int = SlotsOffsetField + LittleEndian.LongBytes
 
   def slotSize(keyLength: Int): Int = keyLength + OffsetBytes + CrcBytes
 
@@ -30,10 +34,10 @@ object HashSection {
     LittleEndian.putInt(b, 0, sections.size)
     var p = LittleEndian.IntBytes
     sections.foreach { s =>
-      LittleEndian.putInt(b, p, s.keyLength)
-      LittleEndian.putLong(b, p + 4, s.keyCount)
-      LittleEndian.putLong(b, p + 12, s.slotCount)
-      LittleEndian.putLong(b, p + 20, s.slotsOffset)
+      LittleEndian.putInt(b, p + KeyLengthField, s.keyLength)
+      LittleEndian.putLong(b, p + KeyCountField, s.keyCount)
+      LittleEndian.putLong(b, p + SlotCountField, s.slotCount)
+      LittleEndian.putLong(b, p + SlotsOffsetField, s.slotsOffset)
       p += EncodedLength
     }
     LittleEndian.putInt(b, p, Checksums.crc32c(b, 0, p))
@@ -58,8 +62,8 @@ object HashSection {
     var lastLength = -1
     (0 until count).map { i =>
       val p = LittleEndian.IntBytes + i * EncodedLength
-      val s = HashSection(LittleEndian.getInt(b, p), LittleEndian.getLong(b, p + 4), LittleEndian.getLong(b, p + 12),
-        LittleEndian.getLong(b, p + 20))
+      val s = HashSection(LittleEndian.getInt(b, p + KeyLengthField), LittleEndian.getLong(b, p + KeyCountField),
+        LittleEndian.getLong(b, p + SlotCountField), LittleEndian.getLong(b, p + SlotsOffsetField))
       if (s.keyLength <= lastLength || s.keyLength > MaxKeyLength || s.keyCount < 1 || s.slotCount <= s.keyCount ||
           s.slotsOffset != next || s.slotCount > (fileOffset - s.slotsOffset) / s.slotSize)
         corrupt(p, s"section ${i} within [$next, $fileOffset) after key length $lastLength", s.toString)

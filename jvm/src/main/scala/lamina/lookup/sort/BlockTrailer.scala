@@ -9,21 +9,22 @@ import lamina.lookup.io.{Checksums, LittleEndian}
 final case class BlockTrailer(compression: CompressionType, crc: Int) {
   def encode(b: Array[Byte], off: Int): Unit = {
     b(off) = compression.id
-    LittleEndian.putInt(b, off + 1, crc)
+    LittleEndian.putInt(b, off + BlockTrailer.CompressionBytes, crc)
   }
 }
 
 object BlockTrailer {
+  val CompressionBytes: Int = 1
   /** u8 compression type, u32 CRC32C. */
-  val EncodedLength: Int = 1 + LittleEndian.IntBytes
+  val EncodedLength: Int = CompressionBytes + LittleEndian.IntBytes
 
   /** CRC of a stored block: payload b[off, off+len) and the compression byte right after it. */
-  def checksum(b: Array[Byte], off: Int, len: Int): Int = Checksums.crc32c(b, off, len + 1)
+  def checksum(b: Array[Byte], off: Int, len: Int): Int = Checksums.crc32c(b, off, len + CompressionBytes)
 
   /** Decodes the trailer at b[payloadLen..] of a stored block read from `fileOffset`, and verifies the
    *  payload b[0, payloadLen) against it. */
   def verify(b: Array[Byte], payloadLen: Int, path: String, fileOffset: Long): BlockTrailer = {
-    val expected = LittleEndian.getInt(b, payloadLen + 1)
+    val expected = LittleEndian.getInt(b, payloadLen + CompressionBytes)
     val actual = checksum(b, 0, payloadLen)
     if (expected != actual)
       throw new CorruptFileException(path, fileOffset, s"CRC32C ${Checksums.hex(expected)}",

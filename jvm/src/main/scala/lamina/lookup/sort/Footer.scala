@@ -52,11 +52,10 @@ object Footer {
       throw new CorruptFileException(path, fileOffset + VersionOffset, s"format version $FormatVersion",
         s"format version $version", "footer")
     val index = BlockHandle.decode(b, IndexOffset, fileOffset, path, fileOffset + IndexOffset)
-    val bloomSize = LittleEndian.getInt(b, BloomOffset + LittleEndian.LongBytes)
-    val bloomOffset = LittleEndian.getLong(b, BloomOffset)
+    val bloomAbsent = (0 until BloomFilterHandle.EncodedLength).forall(i => b(BloomOffset + i) == 0)
     val expectedEntries = LittleEndian.getLong(b, BloomOffset + BlockHandle.EncodedLength)
     val bloom =
-      if (bloomOffset == 0 && bloomSize == 0 && expectedEntries == 0) None
+      if (bloomAbsent) None
       else {
         if (expectedEntries < 1)
           throw new CorruptFileException(path, fileOffset + BloomOffset, "bloom filter expected entries >= 1",
