@@ -72,6 +72,10 @@ final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Do
 
 object CacheManager {
 
+  /** A manager sized by `lookup.cache-max-memory-size` and `lookup.cache.high-priority-pool-ratio`. */
+  def fromOptions(options: lamina.lookup.LookupOptions): CacheManager =
+    new CacheManager(options.cacheMaxMemorySize, options.highPriorityPoolRatio)
+
   /** A reader refreshes a page's recency in the manager once every this many accesses it served from
    *  its own reference: touching the shared cache on every access costs, never touching it lets a hot
    *  page age out. */

@@ -30,6 +30,12 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
     assert(n.getMessage == "Cache size must be at least 0 bytes, got -1")
   }
 
+  test("sized from lookup options") {
+    val m = CacheManager.fromOptions(lamina.lookup.LookupOptions.fromMap(Map(
+      "lookup.cache-max-memory-size" -> "1 mb", "lookup.cache.high-priority-pool-ratio" -> "0.5")))
+    assert(m.maxMemoryBytes == (1L << 20) && m.indexPoolBytes == (1L << 19) && m.dataPoolBytes == (1L << 19))
+  }
+
   test("pool split follows the ratio; ratio 0 shares one pool") {
     val m = new CacheManager(1000, 0.25)
     assert(m.indexPoolBytes == 250 && m.dataPoolBytes == 750)
