@@ -19,7 +19,9 @@ lazy val root = (project in file("."))
     libraryDependencies ++= Seq(
       "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
       "com.github.ben-manes.caffeine" % "caffeine" % "3.1.8",
-      "org.scalatest" %% "scalatest" % "3.2.19" % Test
+      "org.scalatest" %% "scalatest" % "3.2.19" % Test,
+      // Baseline of the lookup benchmark only (jvm/src/test/scala/lamina/bench/LookupBench.scala).
+      "org.rocksdb" % "rocksdbjni" % "9.8.4" % Test
     ),
     Test / fork := true,
     Test / javaOptions ++= Seq(

@@ -1,0 +1,94 @@
+package lamina.lookup.cache
+
+import java.util.concurrent.atomic.AtomicLong
+
+import com.github.benmanes.caffeine.cache.{Cache, Caffeine, RemovalCause}
+
+import lamina.errors.BadInputException
+
+/** Process-wide cache of decoded pages, bounded by bytes held.
+ *
+ * Invariant: after maintenance (which runs on the calling thread, see `cleanUp`), each pool holds at
+ * most its share of `maxMemoryBytes`, counted as the length of the cached arrays.
+ *
+ * The budget is split into an index pool (`highPriorityPoolRatio` of it: index blocks, bloom filters,
+ * hash slots) and a data pool (the rest), so scans over data cannot evict the pages that locate data.
+ * With ratio 0 both kinds share one pool. Eviction and removal callbacks run synchronously on the
+ * thread whose insertion triggered them: no background threads, deterministic tests.
+ */
+final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Double) {
+  if (maxMemoryBytes < 0)
+    throw new BadInputException(s"Cache size must be at least 0 bytes, got $maxMemoryBytes")
+  if (!(highPriorityPoolRatio >= 0 && highPriorityPoolRatio < 1))
+    throw new BadInputException(
+      s"The high priority pool ratio should be in the range [0, 1), got $highPriorityPoolRatio")
+
+  val indexPoolBytes: Long = (maxMemoryBytes * highPriorityPoolRatio).toLong
+  val dataPoolBytes: Long = if (highPriorityPoolRatio == 0) maxMemoryBytes else maxMemoryBytes - indexPoolBytes
+
+  private val loads = new AtomicLong()
+  private val dataPool: Cache[CacheKey, CacheManager.CachedPage] = CacheManager.pool(dataPoolBytes)
+  private val indexPool: Cache[CacheKey, CacheManager.CachedPage] =
+    if (highPriorityPoolRatio == 0) dataPool else CacheManager.pool(indexPoolBytes)
+
+  private def poolOf(key: CacheKey) = if (key.isIndex) indexPool else dataPool
+
+  /** The page under `key`, loaded with `loader` on a miss (once, even when threads race).
+   *  `onRemoval` runs when the page loaded by this call leaves the cache (evicted or invalidated). */
+  def getPage(key: CacheKey, loader: CacheKey => Array[Byte], onRemoval: CacheKey => Unit): Array[Byte] = {
+    val page = poolOf(key).get(key, k => {
+      loads.incrementAndGet()
+      val bytes = loader(k)
+      if (bytes == null) throw new IllegalStateException(s"Loader returned null for $k")
+      new CacheManager.CachedPage(bytes, onRemoval)
+    })
+    page.bytes
+  }
+
+  def invalidPage(key: CacheKey): Unit = poolOf(key).invalidate(key)
+
+  /** Number of pages loaded (cache misses) since creation. */
+  def loadCount: Long = loads.get()
+
+  /** Runs pending maintenance, then returns the bytes held by the index pool (0 if shared). */
+  def indexPoolUsedBytes: Long = if (indexPool eq dataPool) 0L else usedBytes(indexPool)
+
+  /** Runs pending maintenance, then returns the bytes held by the data (or shared) pool. */
+  def dataPoolUsedBytes: Long = usedBytes(dataPool)
+
+  def cleanUp(): Unit = {
+    dataPool.cleanUp()
+    indexPool.cleanUp()
+  }
+
+  private def usedBytes(c: Cache[CacheKey, CacheManager.CachedPage]): Long = {
+    c.cleanUp()
+    c.policy().eviction().get().weightedSize().getAsLong
+  }
+
+  override def toString: String =
+    s"CacheManager(index pool $indexPoolBytes bytes, data pool $dataPoolBytes bytes, shared=${indexPool eq dataPool})"
+}
+
+object CacheManager {
+
+  /** A manager sized by `lookup.cache-max-memory-size` and `lookup.cache.high-priority-pool-ratio`. */
+  def fromOptions(options: lamina.lookup.LookupOptions): CacheManager =
+    new CacheManager(options.cacheMaxMemorySize, options.highPriorityPoolRatio)
+
+  /** A reader refreshes a page's recency in the manager once every this many accesses it served from
+   *  its own reference: touching the shared cache on every access costs, never touching it lets a hot
+   *  page age out. */
+  val RefreshCount: Int = 10
+
+  private final class CachedPage(val bytes: Array[Byte], val onRemoval: CacheKey => Unit)
+
+  private def pool(maxWeight: Long): Cache[CacheKey, CachedPage] =
+    Caffeine.newBuilder()
+      .maximumWeight(maxWeight)
+      .weigher[CacheKey, CachedPage]((_: CacheKey, v: CachedPage) => v.bytes.length)
+      .executor((r: Runnable) => r.run())
+      .removalListener[CacheKey, CachedPage]((k: CacheKey, v: CachedPage, _: RemovalCause) =>
+        if (k != null && v != null) v.onRemoval(k))
+      .build[CacheKey, CachedPage]()
+}

@@ -1,0 +1,60 @@
+package lamina.lookup.compression
+
+import com.github.luben.zstd.{Zstd => ZstdJni, ZstdCompressCtx, ZstdDecompressCtx, ZstdException}
+import net.jpountz.lz4.LZ4Factory
+
+/** Block compression codec; `id` is the byte stored in a block trailer. */
+sealed abstract class CompressionType(val name: String, val id: Byte) {
+
+  /** Upper bound of compressed bytes for `len` input bytes. */
+  def maxCompressedLength(len: Int): Int
+
+  /** Compresses src[srcOff, srcOff+len) into dst at dstOff; returns the compressed length. */
+  def compress(src: Array[Byte], srcOff: Int, len: Int, dst: Array[Byte], dstOff: Int): Int
+
+  /** Decompresses exactly `dstLen` bytes; returns false when the input does not decode to that. */
+  def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean
+}
+
+object CompressionType {
+
+  case object None extends CompressionType("none", 0) {
+    override def maxCompressedLength(len: Int): Int = len
+    override def compress(src: Array[Byte], srcOff: Int, len: Int, dst: Array[Byte], dstOff: Int): Int = {
+      System.arraycopy(src, srcOff, dst, dstOff, len)
+      len
+    }
+    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean =
+      srcLen == dst.length && { System.arraycopy(src, srcOff, dst, 0, srcLen); true }
+  }
+
+  /** zstd at level 1: fast enough for spilling, and most of zstd's ratio. Native contexts are kept
+   *  per thread: creating one per block costs more than compressing a small block. */
+  case object Zstd extends CompressionType("zstd", 1) {
+    val Level = 1
+    private val compressCtx = ThreadLocal.withInitial[ZstdCompressCtx](() => new ZstdCompressCtx().setLevel(Level))
+    private val decompressCtx = ThreadLocal.withInitial[ZstdDecompressCtx](() => new ZstdDecompressCtx())
+    override def maxCompressedLength(len: Int): Int = ZstdJni.compressBound(len.toLong).toInt
+    override def compress(src: Array[Byte], srcOff: Int, len: Int, dst: Array[Byte], dstOff: Int): Int =
+      compressCtx.get().compressByteArray(dst, dstOff, dst.length - dstOff, src, srcOff, len)
+    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean =
+      try decompressCtx.get().decompressByteArray(dst, 0, dst.length, src, srcOff, srcLen) == dst.length
+      catch { case _: ZstdException => false }
+  }
+
+  case object Lz4 extends CompressionType("lz4", 2) {
+    private lazy val factory = LZ4Factory.fastestInstance()
+    override def maxCompressedLength(len: Int): Int = factory.fastCompressor().maxCompressedLength(len)
+    override def compress(src: Array[Byte], srcOff: Int, len: Int, dst: Array[Byte], dstOff: Int): Int =
+      factory.fastCompressor().compress(src, srcOff, len, dst, dstOff, dst.length - dstOff)
+    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean =
+      try factory.safeDecompressor().decompress(src, srcOff, srcLen, dst, 0, dst.length) == dst.length
+      catch { case _: net.jpountz.lz4.LZ4Exception => false }
+  }
+
+  val values: Seq[CompressionType] = Seq(None, Zstd, Lz4)
+
+  def fromName(name: String): Option[CompressionType] = values.find(_.name == name)
+
+  def fromId(id: Byte): Option[CompressionType] = values.find(_.id == id)
+}

@@ -1,0 +1,60 @@
+package lamina.lookup.hash
+
+import lamina.errors.CorruptFileException
+import lamina.lookup.io.{Checksums, LittleEndian}
+
+/** Last bytes of a hash lookup file.
+ *
+ * Layout (little-endian): u64 section table offset, u32 section table length, u64 record count,
+ * u64 data end (first byte after the data section), u32 format version, u32 CRC32C of the preceding
+ * footer bytes, u64 magic.
+ * Invariant: header length <= dataEnd <= tableOffset and tableOffset + tableLength = footer offset.
+ */
+final case class HashFooter(tableOffset: Long, tableLength: Int, recordCount: Long, dataEnd: Long) {
+  def encode(): Array[Byte] = {
+    val b = new Array[Byte](HashFooter.EncodedLength)
+    LittleEndian.putLong(b, HashFooter.TableOffsetOffset, tableOffset)
+    LittleEndian.putInt(b, HashFooter.TableLengthOffset, tableLength)
+    LittleEndian.putLong(b, HashFooter.RecordCountOffset, recordCount)
+    LittleEndian.putLong(b, HashFooter.DataEndOffset, dataEnd)
+    LittleEndian.putInt(b, HashFooter.VersionOffset, HashFileHeader.FormatVersion)
+    LittleEndian.putInt(b, HashFooter.CrcOffset, Checksums.crc32c(b, 0, HashFooter.CrcOffset))
+    LittleEndian.putLong(b, HashFooter.MagicOffset, HashFileHeader.Magic)
+    b
+  }
+}
+
+object HashFooter {
+  val TableOffsetOffset: Int = 0
+  val TableLengthOffset: Int = TableOffsetOffset + LittleEndian.LongBytes
+  val RecordCountOffset: Int = TableLengthOffset + LittleEndian.IntBytes
+  val DataEndOffset: Int = RecordCountOffset + LittleEndian.LongBytes
+  val VersionOffset: Int = DataEndOffset + LittleEndian.LongBytes
+  val CrcOffset: Int = VersionOffset + LittleEndian.IntBytes
+  val MagicOffset: Int = CrcOffset + LittleEndian.IntBytes
+  val EncodedLength: Int = MagicOffset + LittleEndian.LongBytes
+
+  def decode(b: Array[Byte], path: String, fileOffset: Long): HashFooter = {
+    val magic = LittleEndian.getLong(b, MagicOffset)
+    if (magic != HashFileHeader.Magic)
+      throw new CorruptFileException(path, fileOffset + MagicOffset, f"magic 0x${HashFileHeader.Magic}%016x",
+        f"0x$magic%016x", "not a hash lookup file")
+    val expectedCrc = LittleEndian.getInt(b, CrcOffset)
+    val actualCrc = Checksums.crc32c(b, 0, CrcOffset)
+    if (expectedCrc != actualCrc)
+      throw new CorruptFileException(path, fileOffset + CrcOffset, s"CRC32C ${Checksums.hex(expectedCrc)}",
+        s"CRC32C ${Checksums.hex(actualCrc)}", "footer")
+    val version = LittleEndian.getInt(b, VersionOffset)
+    if (version != HashFileHeader.FormatVersion)
+      throw new CorruptFileException(path, fileOffset + VersionOffset, s"format version ${HashFileHeader.FormatVersion}",
+        s"format version $version", "footer")
+    val f = HashFooter(LittleEndian.getLong(b, TableOffsetOffset), LittleEndian.getInt(b, TableLengthOffset),
+      LittleEndian.getLong(b, RecordCountOffset), LittleEndian.getLong(b, DataEndOffset))
+    if (f.dataEnd < HashFileHeader.EncodedLength || f.dataEnd > f.tableOffset || f.tableLength < 0 ||
+        f.tableOffset + f.tableLength != fileOffset || f.recordCount < 0)
+      throw new CorruptFileException(path, fileOffset, s"section table ending at $fileOffset after the data",
+        s"data end ${f.dataEnd}, table at ${f.tableOffset} of ${f.tableLength} bytes, ${f.recordCount} records",
+        "footer")
+    f
+  }
+}

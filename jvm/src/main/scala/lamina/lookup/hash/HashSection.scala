@@ -1,0 +1,75 @@
+package lamina.lookup.hash
+
+import lamina.errors.CorruptFileException
+import lamina.lookup.io.{Checksums, LittleEndian}
+
+/** The slots of all keys of one length: `slotCount` slots of [[slotSize]] bytes at `slotsOffset`.
+ *
+ * Slot layout: key (keyLength bytes), u64 record offset (0 = empty slot), u32 CRC32C of the key and
+ * offset bytes (empty slots too, so no damaged slot passes for empty).
+ * Invariant: keyCount < slotCount, so linear probing always reaches an empty slot.
+ */
+final case class HashSection(keyLength: Int, keyCount: Long, slotCount: Long, slotsOffset: Long) {
+  val slotSize: Int = HashSection.slotSize(keyLength)
+  def regionLength: Long = slotCount * slotSize
+}
+
+object HashSection {
+  /** Longest key a hash lookup file stores. */
+  val MaxKeyLength: Int = 65535
+  val OffsetBytes: Int = LittleEndian.LongBytes
+  val CrcBytes: Int = LittleEndian.IntBytes
+  // Section encoding: u32 key length, u64 key count, u64 slot count, u64 slots offset.
+  val KeyLengthField: Int = 0
+  val KeyCountField: Int = KeyLengthField + LittleEndian.IntBytes
+  val SlotCountField: Int = KeyCountField + LittleEndian.LongBytes
+  val SlotsOffsetField: Int = SlotCountField + LittleEndian.LongBytes
+  val EncodedLength: Int = SlotsOffsetField + LittleEndian.LongBytes
+
+  def slotSize(keyLength: Int): Int = keyLength + OffsetBytes + CrcBytes
+
+  /** Section table: u32 section count, the sections, u32 CRC32C of everything before it. */
+  def encodeTable(sections: Seq[HashSection]): Array[Byte] = {
+    val b = new Array[Byte](LittleEndian.IntBytes + sections.size * EncodedLength + CrcBytes)
+    LittleEndian.putInt(b, 0, sections.size)
+    var p = LittleEndian.IntBytes
+    sections.foreach { s =>
+      LittleEndian.putInt(b, p + KeyLengthField, s.keyLength)
+      LittleEndian.putLong(b, p + KeyCountField, s.keyCount)
+      LittleEndian.putLong(b, p + SlotCountField, s.slotCount)
+      LittleEndian.putLong(b, p + SlotsOffsetField, s.slotsOffset)
+      p += EncodedLength
+    }
+    LittleEndian.putInt(b, p, Checksums.crc32c(b, 0, p))
+    b
+  }
+
+  /** Decodes the table read at `fileOffset`; checks the CRC and that every section's slots lie in
+   *  [dataEnd, fileOffset) without overlap. */
+  def decodeTable(b: Array[Byte], path: String, fileOffset: Long, dataEnd: Long): IndexedSeq[HashSection] = {
+    def corrupt(off: Long, expected: String, actual: String): Nothing =
+      throw new CorruptFileException(path, fileOffset + off, expected, actual, "hash section table")
+    if (b.length < LittleEndian.IntBytes + CrcBytes) corrupt(0, "a section table", s"${b.length} bytes")
+    val crcAt = b.length - CrcBytes
+    val expectedCrc = LittleEndian.getInt(b, crcAt)
+    val actualCrc = Checksums.crc32c(b, 0, crcAt)
+    if (expectedCrc != actualCrc)
+      corrupt(crcAt, s"CRC32C ${Checksums.hex(expectedCrc)}", s"CRC32C ${Checksums.hex(actualCrc)}")
+    val count = LittleEndian.getInt(b, 0)
+    if (count < 0 || LittleEndian.IntBytes + count.toLong * EncodedLength != crcAt)
+      corrupt(0, s"${(crcAt - LittleEndian.IntBytes) / EncodedLength} sections", s"$count")
+    var next = dataEnd
+    var lastLength = -1
+    (0 until count).map { i =>
+      val p = LittleEndian.IntBytes + i * EncodedLength
+      val s = HashSection(LittleEndian.getInt(b, p + KeyLengthField), LittleEndian.getLong(b, p + KeyCountField),
+        LittleEndian.getLong(b, p + SlotCountField), LittleEndian.getLong(b, p + SlotsOffsetField))
+      if (s.keyLength <= lastLength || s.keyLength > MaxKeyLength || s.keyCount < 1 || s.slotCount <= s.keyCount ||
+          s.slotsOffset != next || s.slotCount > (fileOffset - s.slotsOffset) / s.slotSize)
+        corrupt(p, s"section ${i} within [$next, $fileOffset) after key length $lastLength", s.toString)
+      next = s.slotsOffset + s.regionLength
+      lastLength = s.keyLength
+      s
+    }
+  }
+}

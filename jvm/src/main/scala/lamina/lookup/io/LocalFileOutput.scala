@@ -1,0 +1,48 @@
+package lamina.lookup.io
+
+import java.io.{Closeable, File}
+import java.nio.ByteBuffer
+import java.nio.channels.FileChannel
+import java.nio.file.StandardOpenOption
+
+/** Append-only output to a new file that tracks its position. Not thread-safe; buffers in a plain
+ *  array (no per-call locking, unlike BufferedOutputStream) and writes through a FileChannel. */
+final class LocalFileOutput(file: File, bufferSize: Int = 1 << 20) extends Closeable {
+  private val channel = FileChannel.open(file.toPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+    StandardOpenOption.TRUNCATE_EXISTING)
+  private val buf = new Array[Byte](bufferSize)
+  private var used = 0
+  private var flushed = 0L
+
+  def position: Long = flushed + used
+
+  def write(b: Array[Byte], off: Int, len: Int): Unit =
+    if (len <= buf.length - used) {
+      System.arraycopy(b, off, buf, used, len)
+      used += len
+    } else {
+      flush()
+      if (len >= buf.length) writeFully(ByteBuffer.wrap(b, off, len))
+      else {
+        System.arraycopy(b, off, buf, 0, len)
+        used = len
+      }
+    }
+
+  def write(b: Array[Byte]): Unit = write(b, 0, b.length)
+
+  private def flush(): Unit = if (used > 0) {
+    writeFully(ByteBuffer.wrap(buf, 0, used))
+    used = 0
+  }
+
+  private def writeFully(bb: ByteBuffer): Unit = {
+    val n = bb.remaining()
+    while (bb.hasRemaining) channel.write(bb)
+    flushed += n
+  }
+
+  override def close(): Unit =
+    try flush()
+    finally channel.close()
+}

@@ -1,0 +1,71 @@
+package lamina.lookup.sort
+
+import lamina.errors.CorruptFileException
+import lamina.lookup.io.{Checksums, LittleEndian}
+
+/** Last bytes of a sort lookup file: where the bloom filter and the index block are.
+ *
+ * Layout (little-endian): bloom filter handle (all zero when absent), index block handle,
+ * u64 record count, u32 format version, u32 CRC32C of all preceding footer bytes, u64 magic.
+ * Invariant: the CRC covers every footer byte before it, so a damaged footer is never followed.
+ */
+final case class Footer(bloomFilter: Option[BloomFilterHandle], index: BlockHandle, recordCount: Long) {
+  def encode(): Array[Byte] = {
+    val b = new Array[Byte](Footer.EncodedLength)
+    bloomFilter.foreach(_.encode(b, Footer.BloomOffset))
+    index.encode(b, Footer.IndexOffset)
+    LittleEndian.putLong(b, Footer.RecordCountOffset, recordCount)
+    LittleEndian.putInt(b, Footer.VersionOffset, Footer.FormatVersion)
+    LittleEndian.putInt(b, Footer.CrcOffset, Checksums.crc32c(b, 0, Footer.CrcOffset))
+    LittleEndian.putLong(b, Footer.MagicOffset, Footer.Magic)
+    b
+  }
+}
+
+object Footer {
+  /** "LMNASORT" read as a little-endian u64. */
+  val Magic: Long = LittleEndian.getLong("LMNASORT".getBytes("US-ASCII"), 0)
+  val FormatVersion: Int = 1
+
+  val BloomOffset: Int = 0
+  val IndexOffset: Int = BloomOffset + BloomFilterHandle.EncodedLength
+  val RecordCountOffset: Int = IndexOffset + BlockHandle.EncodedLength
+  val VersionOffset: Int = RecordCountOffset + LittleEndian.LongBytes
+  val CrcOffset: Int = VersionOffset + LittleEndian.IntBytes
+  val MagicOffset: Int = CrcOffset + LittleEndian.IntBytes
+  val EncodedLength: Int = MagicOffset + LittleEndian.LongBytes
+
+  /** Decodes the footer read from `fileOffset` (= file length - EncodedLength); checks magic, CRC,
+   *  version, and that both handles point inside [0, fileOffset). */
+  def decode(b: Array[Byte], path: String, fileOffset: Long): Footer = {
+    val magic = LittleEndian.getLong(b, MagicOffset)
+    if (magic != Magic)
+      throw new CorruptFileException(path, fileOffset + MagicOffset, f"magic 0x$Magic%016x",
+        f"0x$magic%016x", "not a sort lookup file")
+    val expectedCrc = LittleEndian.getInt(b, CrcOffset)
+    val actualCrc = Checksums.crc32c(b, 0, CrcOffset)
+    if (expectedCrc != actualCrc)
+      throw new CorruptFileException(path, fileOffset + CrcOffset, s"CRC32C ${Checksums.hex(expectedCrc)}",
+        s"CRC32C ${Checksums.hex(actualCrc)}", "footer")
+    val version = LittleEndian.getInt(b, VersionOffset)
+    if (version != FormatVersion)
+      throw new CorruptFileException(path, fileOffset + VersionOffset, s"format version $FormatVersion",
+        s"format version $version", "footer")
+    val index = BlockHandle.decode(b, IndexOffset, fileOffset, path, fileOffset + IndexOffset)
+    val bloomAbsent = (0 until BloomFilterHandle.EncodedLength).forall(i => b(BloomOffset + i) == 0)
+    val expectedEntries = LittleEndian.getLong(b, BloomOffset + BlockHandle.EncodedLength)
+    val bloom =
+      if (bloomAbsent) None
+      else {
+        if (expectedEntries < 1)
+          throw new CorruptFileException(path, fileOffset + BloomOffset, "bloom filter expected entries >= 1",
+            s"$expectedEntries", "footer")
+        Some(BloomFilterHandle(BlockHandle.decode(b, BloomOffset, index.offset, path, fileOffset), expectedEntries))
+      }
+    val recordCount = LittleEndian.getLong(b, RecordCountOffset)
+    if (recordCount < 0)
+      throw new CorruptFileException(path, fileOffset + RecordCountOffset, "a record count >= 0",
+        s"$recordCount", "footer")
+    Footer(bloom, index, recordCount)
+  }
+}

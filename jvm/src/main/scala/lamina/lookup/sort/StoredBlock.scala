@@ -1,0 +1,67 @@
+package lamina.lookup.sort
+
+import lamina.errors.CorruptFileException
+import lamina.lookup.compression.CompressionType
+import lamina.lookup.io.LittleEndian
+
+/** Turns a raw block into the bytes stored in the file, and back.
+ *
+ * Stored form: payload, then [[BlockTrailer]]. A compressed payload is the u32 uncompressed length
+ * followed by the codec's output; it is used only when it saves at least 1/8 of the raw size, since
+ * decompression costs on every cache miss.
+ */
+object StoredBlock {
+  val UncompressedLengthBytes: Int = LittleEndian.IntBytes
+
+  /** Reusable output buffer of one writer. */
+  final class Scratch {
+    var bytes: Array[Byte] = new Array[Byte](0)
+    def ensure(n: Int): Array[Byte] = {
+      if (bytes.length < n) bytes = new Array[Byte](math.max(n, bytes.length * 2))
+      bytes
+    }
+  }
+
+  /** Encodes raw b[0, len); returns the number of stored bytes (payload and trailer) in scratch. */
+  def encode(raw: Array[Byte], len: Int, compression: CompressionType, scratch: Scratch): Int = {
+    var out = scratch.ensure(len + BlockTrailer.EncodedLength)
+    var payloadLen = len
+    var used: CompressionType = CompressionType.None
+    if (compression != CompressionType.None) {
+      val bound = UncompressedLengthBytes + compression.maxCompressedLength(len) + BlockTrailer.EncodedLength
+      out = scratch.ensure(bound)
+      LittleEndian.putInt(out, 0, len)
+      val compressed = UncompressedLengthBytes + compression.compress(raw, 0, len, out, UncompressedLengthBytes)
+      if (compressed <= len - len / 8) {
+        payloadLen = compressed
+        used = compression
+      }
+    }
+    if (used == CompressionType.None) System.arraycopy(raw, 0, out, 0, len)
+    out(payloadLen) = used.id
+    BlockTrailer(used, BlockTrailer.checksum(out, 0, payloadLen)).encode(out, payloadLen)
+    payloadLen + BlockTrailer.EncodedLength
+  }
+
+  /** Verifies and decodes `stored` (payload and trailer) read at `fileOffset`; returns the raw block. */
+  def decode(stored: Array[Byte], path: String, fileOffset: Long): Array[Byte] = {
+    val payloadLen = stored.length - BlockTrailer.EncodedLength
+    if (payloadLen < 0)
+      throw new CorruptFileException(path, fileOffset, s"at least ${BlockTrailer.EncodedLength} bytes",
+        s"${stored.length} bytes", "stored block")
+    val trailer = BlockTrailer.verify(stored, payloadLen, path, fileOffset)
+    trailer.compression match {
+      case CompressionType.None => java.util.Arrays.copyOf(stored, payloadLen)
+      case codec =>
+        val rawLen = if (payloadLen >= UncompressedLengthBytes) LittleEndian.getInt(stored, 0) else -1
+        if (rawLen < 0)
+          throw new CorruptFileException(path, fileOffset, "a non-negative uncompressed length",
+            s"$rawLen", "compressed block")
+        val raw = new Array[Byte](rawLen)
+        if (!codec.decompress(stored, UncompressedLengthBytes, payloadLen - UncompressedLengthBytes, raw))
+          throw new CorruptFileException(path, fileOffset, s"${codec.name} data of $rawLen bytes",
+            "undecodable data", "compressed block")
+        raw
+    }
+  }
+}

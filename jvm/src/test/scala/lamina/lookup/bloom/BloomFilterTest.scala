@@ -1,0 +1,44 @@
+package lamina.lookup.bloom
+
+import scala.util.Random
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import lamina.lookup.cache.{CacheKey, CacheManager}
+import lamina.lookup.io.KeyHash
+
+class BloomFilterTest extends AnyFunSuite {
+
+  test("no false negatives and false positives near the target rate") {
+    val rnd = new Random(17)
+    val f = BloomFilter.create(10000, 0.05)
+    val added = Array.fill(10000)(rnd.nextLong())
+    added.foreach(f.addHash)
+    assert(added.forall(f.testHash))
+    val fp = (0 until 20000).count(_ => f.testHash(KeyHash.hash64(Array.fill[Byte](16)(rnd.nextInt().toByte))))
+    assert(fp < 20000 * 0.08, s"$fp false positives")
+    assert(BloomFilter.optimalNumBytes(10000, 0.05) == 7795)
+    assert(BloomFilter.numHashFunctions(10000, 7795) == 4)
+  }
+
+  test("file-based filter loads through the index pool, drops bits on eviction, reloads on demand") {
+    val source = BloomFilter.create(100, 0.01)
+    (0 until 100).foreach(i => source.addHash(i.toLong * 0x9e3779b97f4a7c15L))
+    val m = new CacheManager(source.bits.length * 4L, 0.5)
+    var loads = 0
+    val key = CacheKey.forPosition("/file", 0, source.bits.length, isIndex = true)
+    val f = new FileBasedBloomFilter(m, key, 100, () => { loads += 1; source.bits.clone() })
+    assert(!f.isLoaded)
+    assert(f.testHash(0L))
+    assert(f.isLoaded && loads == 1)
+    assert((0 until 100).forall(i => f.testHash(i.toLong * 0x9e3779b97f4a7c15L)))
+    assert(loads == 1)
+    m.invalidPage(key)
+    assert(!f.isLoaded)
+    assert(f.testHash(99L * 0x9e3779b97f4a7c15L))
+    assert(loads == 2)
+    f.close()
+    assert(!f.isLoaded)
+    assert(m.indexPoolUsedBytes == 0)
+  }
+}

@@ -1,0 +1,114 @@
+package lamina.lookup.cache
+
+import java.io.File
+import java.nio.file.Files
+
+import scala.collection.mutable
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import lamina.errors.BadInputException
+import lamina.lookup.LookupTestSupport
+import lamina.lookup.io.LocalFileInput
+
+class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
+
+  test("cache keys compare by value") {
+    assert(CacheKey.forPosition("/f", 10, 20, isIndex = true) == PositionCacheKey("/f", 10, 20, isIndex = true))
+    assert(CacheKey.forPosition("/f", 10, 20, isIndex = true).hashCode == PositionCacheKey("/f", 10, 20, true).hashCode)
+    assert(CacheKey.forPosition("/f", 10, 20, isIndex = true) != CacheKey.forPosition("/f", 10, 20, isIndex = false))
+    assert(CacheKey.forPosition("/f", 10, 20, isIndex = true) != CacheKey.forPosition("/g", 10, 20, isIndex = true))
+    assert(CacheKey.forPageIndex("/f", 4096, 3) == PageIndexCacheKey("/f", 4096, 3, isIndex = false))
+    assert(CacheKey.forPageIndex("/f", 4096, 3) != CacheKey.forPageIndex("/f", 4096, 4))
+    assert(CacheKey.forPageIndex("/f", 4096, 3) != CacheKey.forPageIndex("/f", 8192, 3))
+  }
+
+  test("ratio outside [0, 1) is rejected") {
+    val e = intercept[BadInputException](new CacheManager(1000, 1.0))
+    assert(e.getMessage == "The high priority pool ratio should be in the range [0, 1), got 1.0")
+    val n = intercept[BadInputException](new CacheManager(-1, 0.5))
+    assert(n.getMessage == "Cache size must be at least 0 bytes, got -1")
+  }
+
+  test("sized from lookup options") {
+    val m = CacheManager.fromOptions(lamina.lookup.LookupOptions.fromMap(Map(
+      "lookup.cache-max-memory-size" -> "1 mb", "lookup.cache.high-priority-pool-ratio" -> "0.5")))
+    assert(m.maxMemoryBytes == (1L << 20) && m.indexPoolBytes == (1L << 19) && m.dataPoolBytes == (1L << 19))
+  }
+
+  test("pool split follows the ratio; ratio 0 shares one pool") {
+    val m = new CacheManager(1000, 0.25)
+    assert(m.indexPoolBytes == 250 && m.dataPoolBytes == 750)
+    m.getPage(CacheKey.forPosition("/f", 0, 100, isIndex = true), _ => new Array[Byte](100), _ => ())
+    m.getPage(CacheKey.forPosition("/f", 0, 100, isIndex = false), _ => new Array[Byte](60), _ => ())
+    assert(m.indexPoolUsedBytes == 100 && m.dataPoolUsedBytes == 60)
+
+    val shared = new CacheManager(1000, 0)
+    assert(shared.dataPoolBytes == 1000)
+    shared.getPage(CacheKey.forPosition("/f", 0, 100, isIndex = true), _ => new Array[Byte](100), _ => ())
+    shared.getPage(CacheKey.forPosition("/f", 0, 100, isIndex = false), _ => new Array[Byte](60), _ => ())
+    assert(shared.dataPoolUsedBytes == 160 && shared.indexPoolUsedBytes == 0)
+  }
+
+  test("a hit does not load; loads are counted") {
+    val m = new CacheManager(10000, 0.5)
+    var loads = 0
+    val key = CacheKey.forPageIndex("/f", 100, 0)
+    val a = m.getPage(key, _ => { loads += 1; Array[Byte](1, 2) }, _ => ())
+    val b = m.getPage(key, _ => { loads += 1; Array[Byte](3) }, _ => ())
+    assert(a eq b)
+    assert(loads == 1 && m.loadCount == 1)
+    m.invalidPage(key)
+    assert(m.getPage(key, _ => Array[Byte](3), _ => ()).toSeq == Seq[Byte](3))
+    assert(m.loadCount == 2)
+  }
+
+  test("filling past the budget keeps the budget and runs eviction callbacks") {
+    val budget = 64 * 1024L
+    val m = new CacheManager(budget, 0.25)
+    val removed = mutable.Set.empty[CacheKey]
+    val pageBytes = 1000
+    for (i <- 0 until 500; isIndex <- Seq(true, false)) {
+      val key = CacheKey.forPosition("/f", i.toLong * pageBytes, pageBytes, isIndex)
+      m.getPage(key, _ => new Array[Byte](pageBytes), k => removed.synchronized(removed += k))
+      assert(m.indexPoolUsedBytes <= m.indexPoolBytes)
+      assert(m.dataPoolUsedBytes <= m.dataPoolBytes)
+    }
+    assert(m.indexPoolUsedBytes + m.dataPoolUsedBytes <= budget)
+    assert(m.indexPoolUsedBytes > m.indexPoolBytes - 2 * pageBytes)
+    assert(m.dataPoolUsedBytes > m.dataPoolBytes - 2 * pageBytes)
+    val held = (budget / pageBytes).toInt
+    assert(removed.size >= 1000 - held)
+    assert(removed.count(_.isIndex) >= 500 - (m.indexPoolBytes / pageBytes).toInt)
+  }
+
+  test("block cache refreshes hot blocks, drops evicted ones, and invalidates its pages on close") {
+    withTempDir { dir =>
+      val file = new File(dir, "blocks")
+      Files.write(file.toPath, Array.tabulate[Byte](10000)(i => (i % 251).toByte))
+      val m = new CacheManager(2500, 0)
+      val input = new LocalFileInput(file)
+      val cache = new BlockCache(input, m)
+      try {
+        val first = cache.getBlock(0, 1000, isIndex = false, identity)
+        assert(first.toSeq == (0 until 1000).map(i => (i % 251).toByte))
+        assert(m.loadCount == 1)
+        (1 until CacheManager.RefreshCount).foreach(_ => cache.getBlock(0, 1000, isIndex = false, identity))
+        assert(m.loadCount == 1)
+        // The next access reaches the manager again (a hit there, so still one load).
+        assert(cache.getBlock(0, 1000, isIndex = false, identity) eq first)
+        assert(m.loadCount == 1)
+        cache.getBlock(1000, 1000, isIndex = false, identity)
+        cache.getBlock(2000, 1000, isIndex = false, identity)
+        cache.getBlock(3000, 1000, isIndex = false, identity)
+        assert(m.dataPoolUsedBytes <= 2500)
+        assert(cache.referencedPages <= 2, "evicted pages are no longer referenced")
+        val decoded = cache.getBlock(5000, 10, isIndex = false, b => b.map(x => (x + 1).toByte))
+        assert(decoded.toSeq == (5000 until 5010).map(i => (i % 251 + 1).toByte))
+        cache.close()
+        assert(m.dataPoolUsedBytes == 0)
+        assert(cache.referencedPages == 0)
+      } finally input.close()
+    }
+  }
+}

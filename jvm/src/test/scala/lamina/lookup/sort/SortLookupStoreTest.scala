@@ -1,0 +1,169 @@
+package lamina.lookup.sort
+
+import java.io.File
+
+import scala.util.Random
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import lamina.errors.BadInputException
+import lamina.lookup._
+import lamina.lookup.compression.CompressionType
+
+class SortLookupStoreTest extends AnyFunSuite with LookupTestSupport {
+
+  private def factory(options: LookupOptions, comparator: KeyComparator = UnsignedBytesComparator) =
+    new SortLookupStoreFactory(options, newCache(), comparator)
+
+  /** Writes `entries`, then checks every hit, `misses` absent keys, and a full ordered scan. */
+  private def roundTrip(options: LookupOptions, entries: IndexedSeq[(Array[Byte], Array[Byte])], seed: Long): SortLookupStoreReader =
+    withTempDir { dir =>
+      val f = factory(options)
+      val file = new File(dir, "data.sort")
+      writeAll(f, file, entries)
+      val reader = f.createReader(file)
+      try {
+        assert(reader.recordCount == entries.size)
+        entries.foreach { case (k, v) => assert(hex(reader.lookup(k)) == hex(v), s"key ${hex(k)}") }
+        val present = entries.map(_._1.toSeq).toSet
+        val rnd = new Random(seed)
+        (0 until 500).foreach { _ =>
+          val k = new Array[Byte](1 + rnd.nextInt(20))
+          rnd.nextBytes(k)
+          if (!present.contains(k.toSeq)) assert(reader.lookup(k) == null)
+        }
+        val scanned = reader.iterator().map { case (k, v) => hex(k) + "=" + hex(v) }.toIndexedSeq
+        assert(scanned == entries.map { case (k, v) => hex(k) + "=" + hex(v) })
+        reader
+      } finally reader.close()
+    }
+
+  for {
+    compression <- CompressionType.values
+    bloom <- Seq(true, false)
+  } test(s"randomized round trip, unaligned blocks, compression ${compression.name}, bloom $bloom") {
+    val entries = randomEntries(seed = 42, n = 5000, minKey = 1, maxKey = 24, minValue = 0, maxValue = 100)
+    roundTrip(LookupOptions(cachePageSize = 1024, bloomFilterEnabled = bloom, compression = compression), entries, 7)
+  }
+
+  test("aligned blocks: fixed-size keys and values") {
+    val entries = randomEntries(seed = 1, n = 3000, minKey = 16, maxKey = 16, minValue = 8, maxValue = 8)
+    roundTrip(LookupOptions(cachePageSize = 512, compression = CompressionType.None), entries, 2)
+    val w = new BlockWriter(64)
+    entries.take(3).foreach { case (k, v) => w.add(k, v) }
+    val block = w.finish()
+    assert(block(w.finishedLength - 1) == BlockWriter.Aligned)
+    w.add(Array[Byte](1), Array.emptyByteArray)
+    assert(w.finish()(w.finishedLength - 1) == BlockWriter.Unaligned)
+  }
+
+  test("compressible blocks are stored compressed and read back") {
+    val entries = (0 until 2000).map(i => (f"key-$i%08d".getBytes, Array.fill[Byte](50)((i % 3).toByte)))
+    withTempDir { dir =>
+      val sizes = CompressionType.values.map { c =>
+        val file = new File(dir, s"${c.name}.sort")
+        c -> writeAll(factory(LookupOptions(compression = c, cachePageSize = 4096)), file, entries)
+      }.toMap
+      assert(sizes(CompressionType.Zstd) < sizes(CompressionType.None) / 4)
+      assert(sizes(CompressionType.Lz4) < sizes(CompressionType.None) / 4)
+    }
+    roundTrip(LookupOptions(compression = CompressionType.Zstd, cachePageSize = 4096), entries, 3)
+  }
+
+  test("incompressible blocks stay uncompressed") {
+    val raw = new Array[Byte](4096)
+    new Random(5).nextBytes(raw)
+    val scratch = new StoredBlock.Scratch
+    val n = StoredBlock.encode(raw, raw.length, CompressionType.Zstd, scratch)
+    assert(n == raw.length + BlockTrailer.EncodedLength)
+    assert(scratch.bytes(raw.length) == CompressionType.None.id)
+  }
+
+  test("empty file") {
+    withTempDir { dir =>
+      val file = new File(dir, "empty.sort")
+      val f = factory(LookupOptions())
+      val len = writeAll(f, file, Nil)
+      assert(len == file.length())
+      val r = f.createReader(file)
+      try {
+        assert(r.lookup(Array[Byte](1, 2, 3)) == null)
+        assert(r.lookup(Array.emptyByteArray) == null)
+        assert(!r.iterator().hasNext)
+        assert(r.recordCount == 0)
+      } finally r.close()
+    }
+  }
+
+  test("single very large value") {
+    val big = new Array[Byte](12 << 20)
+    new Random(9).nextBytes(big)
+    val entries = IndexedSeq(("a".getBytes, "small".getBytes), ("b".getBytes, big), ("c".getBytes, Array.emptyByteArray))
+    roundTrip(LookupOptions(compression = CompressionType.Lz4), entries, 4)
+  }
+
+  test("out-of-order and duplicate keys are rejected") {
+    withTempDir { dir =>
+      val file = new File(dir, "bad.sort")
+      val w = factory(LookupOptions()).createWriter(file, 10)
+      w.put(Array[Byte](1, 2), Array.emptyByteArray)
+      val e = intercept[BadInputException](w.put(Array[Byte](1, 1), Array.emptyByteArray))
+      assert(e.getMessage == s"Keys of lookup file ${file.getPath} must be put in strictly ascending order: " +
+        "key 0x0101 after 0x0102")
+      val d = intercept[BadInputException](w.put(Array[Byte](1, 2), Array.emptyByteArray))
+      assert(d.getMessage == s"Keys of lookup file ${file.getPath} must be put in strictly ascending order: " +
+        "key 0x0102 after 0x0102")
+      w.close()
+    }
+  }
+
+  test("keys compare as unsigned bytes") {
+    val entries = IndexedSeq(Array[Byte](0x01), Array[Byte](0x7f), Array[Byte](0x80.toByte), Array[Byte](0xff.toByte))
+      .map(k => (k, k))
+    roundTrip(LookupOptions(), entries, 5)
+  }
+
+  test("pluggable comparator: descending order") {
+    val descending = new KeyComparator {
+      override def compare(a: Array[Byte], aOff: Int, aLen: Int, b: Array[Byte], bOff: Int, bLen: Int): Int =
+        -UnsignedBytesComparator.compare(a, aOff, aLen, b, bOff, bLen)
+    }
+    val entries = randomEntries(seed = 11, n = 2000, minKey = 4, maxKey = 8, minValue = 1, maxValue = 4).reverse
+    withTempDir { dir =>
+      val f = factory(LookupOptions(cachePageSize = 256), descending)
+      val file = new File(dir, "desc.sort")
+      writeAll(f, file, entries)
+      val r = f.createReader(file)
+      try {
+        entries.foreach { case (k, v) => assert(hex(r.lookup(k)) == hex(v)) }
+        assert(r.iterator().map(e => hex(e._1)).toIndexedSeq == entries.map(e => hex(e._1)))
+      } finally r.close()
+    }
+  }
+
+  test("iterator seeks to the first key at or after the target") {
+    val entries = (0 until 1000).map(i => (f"k$i%05d".getBytes, s"v$i".getBytes)).filter(_ => true)
+      .zipWithIndex.filter(_._2 % 2 == 0).map(_._1)
+    withTempDir { dir =>
+      val f = factory(LookupOptions(cachePageSize = 128))
+      val file = new File(dir, "seek.sort")
+      writeAll(f, file, entries)
+      val r = f.createReader(file)
+      try {
+        val it = r.iterator()
+        it.seek("k00501".getBytes)
+        assert(new String(it.next()._1) == "k00502")
+        assert(new String(it.next()._1) == "k00504")
+        it.seek("k00000".getBytes)
+        assert(new String(it.next()._1) == "k00000")
+        it.seek("k00998".getBytes)
+        assert(new String(it.next()._1) == "k00998")
+        assert(!it.hasNext)
+        it.seek("k00999".getBytes)
+        assert(!it.hasNext)
+        it.seek("a".getBytes)
+        assert(it.size == entries.size)
+      } finally r.close()
+    }
+  }
+}
