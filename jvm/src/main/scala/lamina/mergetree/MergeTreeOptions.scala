@@ -1,0 +1,73 @@
+package lamina.mergetree
+
+import lamina.table.options.{CoreOptions, OptionDef, OptionKind}
+import lamina.table.options.OptionKind._
+
+/** Options of primary-key tables (merge engines, write buffer, compaction), with Paimon's keys.
+ *  [[register]] adds them to [[CoreOptions]] so that tables accept them. Per-field options
+ *  (`fields.<f>.aggregate-function`, `fields.<f>.sequence-group`, ...) are patterns that
+ *  CoreOptions accepts already; [[MergeFunctions.create]] checks them against the schema. */
+object MergeTreeOptions {
+  private val defs = scala.collection.mutable.ArrayBuffer.empty[OptionDef[_]]
+
+  private def define[T](key: String, kind: OptionKind[T], default: String, doc: String): OptionDef[T] = {
+    val d = OptionDef(key, kind, Option(default), doc)
+    defs += d
+    d
+  }
+
+  val MergeEngines: Seq[String] = Seq("deduplicate", "partial-update", "aggregation", "first-row")
+
+  val MergeEngine: OptionDef[String] = define("merge-engine", enumOf(MergeEngines: _*), "deduplicate",
+    "How records of one primary key merge: deduplicate keeps the latest, partial-update overwrites " +
+      "with the non-null fields of later records, aggregation applies per-field aggregate functions, " +
+      "first-row keeps the earliest.")
+  val SequenceField: OptionDef[Seq[String]] = define("sequence.field", ListKind, null,
+    "Comma-separated columns that order the records of one key: the larger value is the later " +
+      "record; ties fall back to write order.")
+  val WriteBufferSize: OptionDef[Long] = define("write-buffer-size", MemorySizeKind, "256 mb",
+    "Memory of the sorted write buffer of one writer before it is flushed to a level-0 file.")
+  val WriteBufferSpillable: OptionDef[Boolean] = define("write-buffer-spillable", BooleanKind, "true",
+    "Whether a full write buffer spills to local disk before it is flushed, making fewer, larger level-0 files.")
+  val WriteOnly: OptionDef[Boolean] = define("write-only", BooleanKind, "false",
+    "If true, writers never compact; compaction is left to a separate job.")
+  val CompactionMaxSizeAmplificationPercent: OptionDef[Int] = define(
+    "compaction.max-size-amplification-percent", IntKind, "200",
+    "Full compaction is picked when the sorted runs other than the oldest add up to more than this " +
+      "percentage of the oldest run's size.")
+  val CompactionSizeRatio: OptionDef[Int] = define("compaction.size-ratio", IntKind, "1",
+    "Percentage of flexibility when comparing sorted-run sizes: a run joins the compaction when its " +
+      "size is at most the candidates' total size times (100 + ratio) percent.")
+  val NumSortedRunCompactionTrigger: OptionDef[Int] = define("num-sorted-run.compaction-trigger", IntKind, "5",
+    "Number of sorted runs (each level-0 file counts as one) that triggers compaction.")
+  val NumSortedRunStopTrigger: OptionDef[Int] = define("num-sorted-run.stop-trigger", IntKind, null,
+    "Number of sorted runs above which writes pause until compaction catches up. Defaults to " +
+      "num-sorted-run.compaction-trigger + 3.")
+  val NumLevels: OptionDef[Int] = define("num-levels", IntKind, null,
+    "Number of levels of the merge tree. Defaults to num-sorted-run.compaction-trigger + 1.")
+  val IgnoreDelete: OptionDef[Boolean] = define("ignore-delete", BooleanKind, "false",
+    "Whether delete and update-before records are dropped on write instead of applied.")
+  val PartialUpdateRemoveRecordOnDelete: OptionDef[Boolean] = define(
+    "partial-update.remove-record-on-delete", BooleanKind, "false",
+    "For merge-engine partial-update: whether a delete record removes the whole row; later records " +
+      "of the key start from an empty row.")
+  val DefaultAggregateFunction: OptionDef[String] = define("fields.default-aggregate-function", StringKind, null,
+    "For merge-engine aggregation: the aggregate function of non-key columns without " +
+      "fields.<f>.aggregate-function. Defaults to last_non_null_value.")
+  val ChangelogProducer: OptionDef[String] = define("changelog-producer", enumOf("none"), "none",
+    "How a primary-key table produces its changelog for streaming reads. Only none is supported.")
+
+  def all: Seq[OptionDef[_]] = defs.toSeq
+
+  /** Makes tables accept these keys. Idempotent. */
+  def register(): Unit = all.foreach(CoreOptions.registerExternal)
+
+  def numSortedRunCompactionTrigger(options: Map[String, String]): Int =
+    NumSortedRunCompactionTrigger.getOrDefault(options)
+
+  def numSortedRunStopTrigger(options: Map[String, String]): Int =
+    NumSortedRunStopTrigger.get(options).getOrElse(numSortedRunCompactionTrigger(options) + 3)
+
+  def numLevels(options: Map[String, String]): Int =
+    NumLevels.get(options).getOrElse(numSortedRunCompactionTrigger(options) + 1)
+}

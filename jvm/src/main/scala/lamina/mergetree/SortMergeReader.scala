@@ -1,0 +1,123 @@
+package lamina.mergetree
+
+import org.apache.spark.sql.catalyst.InternalRow
+
+/** K-way merge of sorted runs. Each input iterator yields records in ascending (key, sequence number)
+ *  order; runs may overlap or not. Records are drawn in ascending (key, sequence number, run index)
+ *  order from a binary min-heap of run heads, each key's records are fed to the merge function, and
+ *  one merged record per surviving key is produced, in ascending key order.
+ *
+ *  Input iterators may reuse their KeyValue between `next()` calls: only the current head of each run
+ *  is looked at, and a head is handed to the merge function (which copies what it keeps) before its
+ *  run advances. Returned KeyValues may be reused by the next call: copy to keep. */
+object SortMergeReader {
+
+  /** Merged records with deleted keys left out: the view of a reader or of compaction to the top level. */
+  def merge(runs: Seq[Iterator[KeyValue]], keyOrdering: Ordering[InternalRow], mf: MergeFunction): Iterator[KeyValue] =
+    merge(runs, keyOrdering, mf, dropDelete = true)
+
+  /** With `dropDelete = false` a deleted key yields its retract record (see
+   *  [[MergeFunction.resultKeepingDelete]]), as compaction into a level below the top must. */
+  def merge(
+      runs: Seq[Iterator[KeyValue]],
+      keyOrdering: Ordering[InternalRow],
+      mf: MergeFunction,
+      dropDelete: Boolean): Iterator[KeyValue] =
+    new MergeIterator(runs.toArray, keyOrdering, mf, dropDelete)
+
+  private final class MergeIterator(
+      runs: Array[Iterator[KeyValue]],
+      ord: Ordering[InternalRow],
+      mf: MergeFunction,
+      dropDelete: Boolean) extends Iterator[KeyValue] {
+
+    private val heads = new Array[KeyValue](runs.length)
+    /** Indices of runs with a head, as a binary min-heap on the heads. */
+    private val heap = new Array[Int](runs.length)
+    private var heapSize = 0
+    private var pending: KeyValue = _
+    private var ready = false
+
+    runs.indices.foreach { i =>
+      if (runs(i).hasNext) {
+        heads(i) = runs(i).next()
+        heap(heapSize) = i
+        heapSize += 1
+        siftUp(heapSize - 1)
+      }
+    }
+
+    override def hasNext: Boolean = {
+      if (!ready) advance()
+      pending != null
+    }
+
+    override def next(): KeyValue = {
+      if (!hasNext) throw new NoSuchElementException("no more merged records")
+      ready = false
+      pending
+    }
+
+    private def advance(): Unit = {
+      pending = null
+      while (pending == null && heapSize > 0) {
+        val groupKey = heads(heap(0)).key.copy()
+        mf.reset()
+        var sameKey = true
+        while (sameKey) {
+          val run = heap(0)
+          mf.add(heads(run))
+          if (runs(run).hasNext) {
+            heads(run) = runs(run).next()
+            siftDown(0)
+          } else {
+            heads(run) = null
+            heapSize -= 1
+            if (heapSize > 0) {
+              heap(0) = heap(heapSize)
+              siftDown(0)
+            }
+          }
+          sameKey = heapSize > 0 && ord.compare(heads(heap(0)).key, groupKey) == 0
+        }
+        val merged = if (dropDelete) mf.result() else mf.resultKeepingDelete()
+        if (merged.isDefined) pending = merged.get
+      }
+      ready = true
+    }
+
+    private def less(a: Int, b: Int): Boolean = {
+      val c = ord.compare(heads(a).key, heads(b).key)
+      if (c != 0) c < 0
+      else {
+        val s = java.lang.Long.compare(heads(a).sequenceNumber, heads(b).sequenceNumber)
+        if (s != 0) s < 0 else a < b
+      }
+    }
+
+    private def siftUp(start: Int): Unit = {
+      var i = start
+      while (i > 0) {
+        val parent = (i - 1) >>> 1
+        if (less(heap(i), heap(parent))) { swap(i, parent); i = parent }
+        else return
+      }
+    }
+
+    private def siftDown(start: Int): Unit = {
+      var i = start
+      while (true) {
+        val l = 2 * i + 1
+        if (l >= heapSize) return
+        val r = l + 1
+        val smallest = if (r < heapSize && less(heap(r), heap(l))) r else l
+        if (less(heap(smallest), heap(i))) { swap(i, smallest); i = smallest }
+        else return
+      }
+    }
+
+    private def swap(a: Int, b: Int): Unit = {
+      val t = heap(a); heap(a) = heap(b); heap(b) = t
+    }
+  }
+}
