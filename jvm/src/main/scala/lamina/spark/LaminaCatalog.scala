@@ -26,6 +26,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   private var warehouse: Warehouse = _
 
   override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
+    lamina.mergetree.MergeTreeOptions.register()
     catalogName = name
     val wh = options.get("warehouse")
     if (wh == null || wh.trim.isEmpty)

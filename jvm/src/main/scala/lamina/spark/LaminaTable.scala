@@ -21,7 +21,7 @@ import lamina.types.SparkTypes
 /** A Lamina table as Spark sees it, at the latest snapshot or pinned to one (time travel).
  *  When pinned, schema and reads are those of the pinned snapshot; writes are refused. */
 class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], displayName: String)
-  extends Table with SupportsRead with SupportsWrite with TruncatableTable {
+  extends Table with SupportsRead with SupportsWrite with TruncatableTable with SupportsRowLevelOperations {
 
   /** The schema the pinned snapshot was written with (the latest schema otherwise). */
   lazy val readTable: FileStoreTable = pinnedSnapshot match {
@@ -75,11 +75,18 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
     true
   }
 
+  override def newRowLevelOperationBuilder(info: org.apache.spark.sql.connector.write.RowLevelOperationInfo)
+      : org.apache.spark.sql.connector.write.RowLevelOperationBuilder = {
+    requireWritable()
+    if (!table.isPrimaryKeyTable)
+      throw new BadInputException(
+        s"Table $displayName has no primary key: DELETE, UPDATE and MERGE need a primary-key table ('primary-key' table property)")
+    new LaminaRowLevelOperationBuilder(this, info)
+  }
+
   private def requireWritable(): Unit = {
     if (pinnedSnapshot.isDefined)
       throw new BadInputException(s"Table $displayName is read as of snapshot ${pinnedSnapshot.get}; time-travel reads cannot be written")
-    if (table.isPrimaryKeyTable)
-      throw new BadInputException(s"Writing to primary-key table $displayName is not supported yet")
   }
 }
 

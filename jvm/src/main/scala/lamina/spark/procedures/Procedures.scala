@@ -8,7 +8,8 @@ import lamina.spark.LaminaCatalog
 
 /** The `CALL <catalog>.sys.<name>(...)` procedures this catalog offers. */
 object Procedures {
-  private val registry: Map[String, LaminaCatalog => UnboundProcedure] = Map.empty
+  private val registry: Map[String, LaminaCatalog => UnboundProcedure] = Map(
+    "compact" -> (c => new CompactProcedure(c)))
 
   def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
     val ns = ident.namespace().mkString(".")

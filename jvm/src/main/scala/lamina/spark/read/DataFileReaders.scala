@@ -62,24 +62,33 @@ object DataFileReaders {
   def forSchema(spark: SparkSession, table: FileStoreTable, fileSchema: TableSchema, required: StructType,
       filters: Seq[Filter]): FileSchemaReader = {
     val current = table.schema
-    val fileStruct = plain(SparkTypes.toSparkStruct(fileSchema.fields))
-    val wanted = required.fields.map { f =>
-      val id = current.field(f.name).map(_.id)
-      id.flatMap(fileSchema.fieldById).map(_.name)
-    }
-    val fileCols = wanted.flatten.distinct
-    val fileColumns = StructType(fileCols.map(n => fileStruct(n)))
-    val outputFromFile = wanted.map(_.map(n => fileCols.indexOf(n)).getOrElse(-1))
-    // only value filters on columns this read returns: partition filters were applied exactly
-    // to whole files already, and a Parquet row-group filter on an unread column drops row groups
-    val readNames = fileColumns.fieldNames.toSet
+    val currentStruct = SparkTypes.toSparkStruct(current.fields)
+    val output = StructType(required.fields.map(f => currentStruct(f.name)))
+    // only value filters: partition filters were applied exactly to whole files already
     val pushable =
       if (fileSchema.id != current.id) Seq.empty
-      else filters.filter(f => f.references.forall(r => readNames.contains(r) && !current.partitionKeys.contains(r)))
+      else filters.filter(f => f.references.forall(r => !current.partitionKeys.contains(r)))
+    forStructs(spark, SparkTypes.toSparkStruct(fileSchema.fields), output, pushable, fileSchema)
+  }
+
+  /** A reader of files whose columns are `fileStruct` producing rows of `output`; columns are
+   *  matched by Paimon field id (the `parquet.field.id` metadata of both structs). */
+  def forStructs(spark: SparkSession, fileStruct: StructType, output: StructType, filters: Seq[Filter],
+      fileSchema: TableSchema): FileSchemaReader = {
+    def id(f: StructField): Long = f.metadata.getLong(SparkTypes.FieldIdKey)
+    val byId = fileStruct.fields.map(f => id(f) -> f).toMap
+    val wanted = output.fields.map(f => byId.get(id(f)).map(_.name))
+    val fileCols = wanted.flatten.distinct
+    val plainFile = plain(fileStruct)
+    val fileColumns = StructType(fileCols.map(n => plainFile(n)))
+    val outputFromFile = wanted.map(_.map(n => fileCols.indexOf(n)).getOrElse(-1))
+    // a Parquet row-group filter on a column this read does not return drops row groups
+    val readNames = fileColumns.fieldNames.toSet
+    val pushable = filters.filter(_.references.forall(readNames.contains))
     val format = DataFileFormats.forName(lamina.table.options.CoreOptions.FileFormat.getOrDefault(fileSchema.options))
-    val read = format.buildReaderWithPartitionValues(spark, fileStruct, new StructType(), fileColumns, pushable,
+    val read = format.buildReaderWithPartitionValues(spark, plainFile, new StructType(), fileColumns, pushable,
       Map("returning_batch" -> "false"), spark.sessionState.newHadoopConf())
-    FileSchemaReader(read, fileColumns, outputFromFile, plain(required))
+    FileSchemaReader(read, fileColumns, outputFromFile, plain(output))
   }
 
   def factory(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], required: StructType,
@@ -95,8 +104,17 @@ object DataFileReaders {
 /** Reads append-table splits: the files of a split, one after the other, no merging. */
 class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: String) extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
-    val split = partition.asInstanceOf[LaminaInputPartition].split
-    val rows = split.files.iterator.flatMap { f =>
+    val rows = rowsOf(partition.asInstanceOf[LaminaInputPartition].split)
+    new PartitionReader[InternalRow] {
+      private var current: InternalRow = _
+      override def next(): Boolean = if (rows.hasNext) { current = rows.next(); true } else false
+      override def get(): InternalRow = current
+      override def close(): Unit = ()
+    }
+  }
+
+  def rowsOf(split: lamina.table.scan.DataSplit): Iterator[InternalRow] = {
+    split.files.iterator.flatMap { f =>
       val r = readers(f.schemaId)
       val path = new Path(split.bucketPath, f.fileName)
       val pf = PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
@@ -106,12 +124,6 @@ class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Strin
           throw new CorruptFileException(path.toString, 0, s"data file of table $tableName", "missing file", "", e)
       }
       it.map(proj)
-    }
-    new PartitionReader[InternalRow] {
-      private var current: InternalRow = _
-      override def next(): Boolean = if (rows.hasNext) { current = rows.next(); true } else false
-      override def get(): InternalRow = current
-      override def close(): Unit = ()
     }
   }
 }

@@ -68,7 +68,18 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
 
   override def createReaderFactory(): PartitionReaderFactory = {
     val schemaIds = splits.flatMap(_.files.map(_.schemaId)).distinct
-    DataFileReaders.factory(SparkSession.active, table, schemaIds, required, filters)
+    val spark = SparkSession.active
+    if (!table.isPrimaryKeyTable) DataFileReaders.factory(spark, table, schemaIds, required, filters)
+    else {
+      // below the merge only key filters are safe: a value filter could hide the newest version
+      val keyFilters = filters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
+      val kv = KeyValueReaders.build(spark, table, schemaIds, keyFilters)
+      val direct = schemaIds.map { id =>
+        val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
+        id -> DataFileReaders.forSchema(spark, table, s, required, keyFilters)
+      }.toMap
+      new MergeReaderFactory(kv, required, direct)
+    }
   }
 }
 

@@ -29,9 +29,17 @@ final case class DataFileWriters(
 }
 
 object DataFileWriters {
+  /** Writers for the table's data files: the table's columns, or the key-value layout of a
+   *  primary-key table. */
   def prepare(spark: SparkSession, table: FileStoreTable): DataFileWriters = {
+    val fileSchema =
+      if (table.isPrimaryKeyTable) lamina.table.KeyValueLayout(table.schema).fileStruct
+      else SparkTypes.toSparkStruct(table.schema.fields)
+    prepare(spark, table, fileSchema)
+  }
+
+  def prepare(spark: SparkSession, table: FileStoreTable, fileSchema: StructType): DataFileWriters = {
     val format = table.fileFormat
-    val fileSchema = SparkTypes.toSparkStruct(table.schema.fields)
     val job = Job.getInstance(lamina.table.Warehouse.hadoopConf(spark))
     val codec = CoreOptions.FileCompression.getOrDefault(table.options)
     val factory = DataFileFormats.forName(format).prepareWrite(spark, job,

@@ -12,14 +12,24 @@ import lamina.table.commit.CommitMessage
 import lamina.table.options.CoreOptions
 import lamina.types.SparkTypes
 
-class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters) extends DataWriterFactory {
-  override def createWriter(partitionId: Int, taskId: Long): DataWriter[InternalRow] =
-    new LaminaDataWriter(table, writers, partitionId)
+class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
+    sequenceBases: Map[(scala.collection.immutable.ArraySeq[Byte], Int), Long] = Map.empty) extends DataWriterFactory
+  with org.apache.spark.sql.connector.write.DeltaWriterFactory {
+  override def createWriter(partitionId: Int, taskId: Long): org.apache.spark.sql.connector.write.DeltaWriter[InternalRow] =
+    if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId)
+    else new LaminaDataWriter(table, writers, partitionId)
 }
 
 /** Writes the rows of one Spark task of an append table: each row goes to the rolling file writer
  *  of its (partition, bucket). Files are committed by the driver; on abort they are deleted. */
-class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: Int) extends DataWriter[InternalRow] {
+class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: Int)
+  extends org.apache.spark.sql.connector.write.DeltaWriter[InternalRow] {
+  override def insert(row: InternalRow): Unit = write(row)
+  override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit =
+    throw new lamina.errors.BadInputException(s"Table ${table.name} has no primary key: rows cannot be updated in place")
+  override def delete(metadata: InternalRow, id: InternalRow): Unit =
+    throw new lamina.errors.BadInputException(s"Table ${table.name} has no primary key: rows cannot be deleted in place")
+
   private val schema = table.schema
   private val partitionTypes = schema.partitionTypes
   private val partitionOrdinals = schema.partitionKeys.map(schema.indexOf).toArray

@@ -1,6 +1,8 @@
 package lamina.spark.write
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.distributions.{Distribution, Distributions}
+import org.apache.spark.sql.connector.expressions.{Expressions, SortDirection, SortOrder}
 import org.apache.spark.sql.connector.write._
 
 import lamina.table.FileStoreTable
@@ -8,15 +10,30 @@ import lamina.table.commit.CommitMessage
 
 /** The batch write of one query: executors write data files, the driver commits them in one
  *  snapshot (APPEND, or OVERWRITE for INSERT OVERWRITE and TRUNCATE). */
-class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode) extends Write with BatchWrite {
+class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode)
+  extends Write with BatchWrite with RequiresDistributionAndOrdering with DeltaWrite with DeltaBatchWrite {
   private val commitUser = java.util.UUID.randomUUID().toString
 
   override def description(): String = s"LaminaWrite ${table.name} $mode"
 
-  override def toBatch: BatchWrite = this
 
-  override def createBatchWriterFactory(physical: PhysicalWriteInfo): DataWriterFactory =
-    new LaminaDataWriterFactory(table, DataFileWriters.prepare(SparkSession.active, table))
+  override def toBatch: DeltaBatchWrite = this
+
+  override def createBatchWriterFactory(physical: PhysicalWriteInfo): LaminaDataWriterFactory =
+    new LaminaDataWriterFactory(table, DataFileWriters.prepare(SparkSession.active, table),
+      if (table.isPrimaryKeyTable) PrimaryKeyWrites.sequenceBases(table) else Map.empty)
+
+  /** Primary-key tables: all rows of a key reach one task (clustered by partition and bucket key),
+   *  sorted by key there, so each writer's files are sorted runs. Append tables need neither. */
+  override def requiredDistribution(): Distribution =
+    if (!table.isPrimaryKeyTable) Distributions.unspecified()
+    else Distributions.clustered((table.schema.partitionKeys ++ table.schema.bucketKeys).distinct
+      .map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression).toArray)
+
+  override def requiredOrdering(): Array[SortOrder] =
+    if (!table.isPrimaryKeyTable) Array.empty
+    else (table.schema.partitionKeys ++ table.schema.trimmedPrimaryKeys).distinct
+      .map(c => Expressions.sort(Expressions.column(c), SortDirection.ASCENDING)).toArray
 
   override def useCommitCoordinator(): Boolean = false
 
@@ -25,7 +42,7 @@ class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode
       case m: LaminaWriterCommitMessage => m.messages
       case null => Seq.empty
     }
-    mode match {
+    val committed = mode match {
       case WriteMode.Append => TableWriter.commitAppend(table, msgs, commitUser)
       case WriteMode.OverwriteByFilter(filters) =>
         TableWriter.commitOverwrite(table, msgs, WriteModes.partitionFilter(table, filters), commitUser)
@@ -34,7 +51,9 @@ class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode
         val store = table.manifestStore
         if (table.schema.partitionKeys.isEmpty) TableWriter.commitOverwrite(table, msgs, None, commitUser)
         else if (touched.nonEmpty) TableWriter.commitOverwrite(table, msgs, Some(_ => false), commitUser, Some(touched))
+        else None
     }
+    if (table.isPrimaryKeyTable && committed.isDefined) PrimaryKeyWrites.afterCommit(table, msgs, commitUser)
   }
 
   override def abort(messages: Array[WriterCommitMessage]): Unit = {

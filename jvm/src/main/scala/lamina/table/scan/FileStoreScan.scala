@@ -33,7 +33,10 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
   }
 
   def plan(filters: Seq[Filter] = Nil): Seq[DataSplit] = {
+    // On a primary-key table a file's value statistics describe versions the merge may discard:
+    // only filters on key columns (the same in every version of a row) may skip files.
     val valueFilters = filters.filterNot(f => f.references.forall(partitionKeys.contains))
+      .filter(f => !table.isPrimaryKeyTable || f.references.forall(schema.primaryKeys.contains))
     val schemas = scala.collection.mutable.HashMap.empty[Long, TableSchema]
     def schemaOf(id: Long): TableSchema =
       if (id == schema.id) schema else schemas.getOrElseUpdate(id, table.schemaManager.schema(id))

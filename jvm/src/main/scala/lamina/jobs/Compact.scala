@@ -1,0 +1,45 @@
+package lamina.jobs
+
+import org.apache.spark.sql.SparkSession
+
+import lamina.errors.BadInputException
+import lamina.spark.compact.CompactRequest
+import lamina.table.Warehouse
+
+/** `spark-submit --class lamina.jobs.Compact lamina.jar --warehouse W --table db.t
+ *  [--partition k=v[,k2=v2]]... [--full]`: compacts a primary-key table and prints the snapshot. */
+object Compact {
+  final case class Args(warehouse: String, table: String, partitions: Seq[Map[String, String]], full: Boolean)
+
+  def parse(args: Seq[String]): Args = {
+    var warehouse: Option[String] = None
+    var table: Option[String] = None
+    val partitions = Seq.newBuilder[Map[String, String]]
+    var full = false
+    var rest = args.toList
+    def value(flag: String, tail: List[String]): (String, List[String]) = tail match {
+      case v :: more if !v.startsWith("--") => (v, more)
+      case _ => throw new BadInputException(s"$flag needs a value")
+    }
+    while (rest.nonEmpty) rest match {
+      case "--warehouse" :: tail => val (v, r) = value("--warehouse", tail); warehouse = Some(v); rest = r
+      case "--table" :: tail => val (v, r) = value("--table", tail); table = Some(v); rest = r
+      case "--partition" :: tail => val (v, r) = value("--partition", tail); partitions ++= CompactRequest.parsePartitions(v); rest = r
+      case "--full" :: tail => full = true; rest = tail
+      case other :: _ => throw new BadInputException(s"Unknown argument '$other'; usage: --warehouse W --table db.t [--partition k=v]... [--full]")
+      case Nil =>
+    }
+    Args(warehouse.getOrElse(throw new BadInputException("--warehouse is required")),
+      table.getOrElse(throw new BadInputException("--table is required")), partitions.result(), full)
+  }
+
+  def main(argv: Array[String]): Unit = {
+    val a = parse(argv.toSeq)
+    val spark = SparkSession.builder().appName(s"lamina compact ${a.table}").getOrCreate()
+    try {
+      val wh = Warehouse(new org.apache.hadoop.fs.Path(a.warehouse), Warehouse.hadoopConf(spark))
+      val snapshot = CompactRequest(a.table, a.partitions, a.full).run(wh)
+      println(snapshot.map(id => s"compacted ${a.table}: snapshot $id").getOrElse(s"compacted ${a.table}: nothing to compact"))
+    } finally spark.stop()
+  }
+}

@@ -1,0 +1,42 @@
+package lamina.spark
+
+import org.apache.spark.sql.connector.expressions.{Expressions, NamedReference}
+import org.apache.spark.sql.connector.read.ScanBuilder
+import org.apache.spark.sql.connector.write._
+import org.apache.spark.sql.connector.write.RowLevelOperation.Command
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+import lamina.errors.BadInputException
+import lamina.mergetree.MergeFunctions
+import lamina.spark.write.{LaminaWrite, WriteMode}
+
+/** DELETE, UPDATE and MERGE on primary-key tables through Spark's delta-based row-level API: the
+ *  primary key is the row id; Spark hands over the changed rows, and Lamina writes -D and +U/+I
+ *  records into the LSM tree instead of rewriting files. */
+class LaminaRowLevelOperationBuilder(table: LaminaTable, info: RowLevelOperationInfo) extends RowLevelOperationBuilder {
+  override def build(): RowLevelOperation = {
+    val t = table.table
+    val op = info.command() match {
+      case Command.DELETE => Some("DELETE")
+      case Command.UPDATE => Some("UPDATE")
+      case _ => None
+    }
+    op.flatMap(o => MergeFunctions.unsupportedDml(o, Seq.empty, t.schema.fields, t.schema.primaryKeys,
+      t.schema.partitionKeys, t.options, t.name)).foreach(why => throw new BadInputException(why))
+    new LaminaDeltaOperation(table, info.command())
+  }
+}
+
+class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOperation with SupportsDelta {
+  override def command(): Command = cmd
+
+  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = table.newScanBuilder(options)
+
+  override def newWriteBuilder(info: LogicalWriteInfo): DeltaWriteBuilder = new DeltaWriteBuilder {
+    override def build(): DeltaWrite = new LaminaWrite(table.table, info, WriteMode.Append)
+  }
+
+  override def rowId(): Array[NamedReference] = table.table.schema.primaryKeys.map(k => Expressions.column(k)).toArray
+
+  override def representUpdateAsDeleteAndInsert(): Boolean = false
+}

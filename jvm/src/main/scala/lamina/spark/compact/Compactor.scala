@@ -1,0 +1,87 @@
+package lamina.spark.compact
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+
+import lamina.errors.BadInputException
+import lamina.mergetree.{CompactUnit, LevelSortedRun, MergeTreeOptions, RowKind, UniversalCompaction}
+import lamina.spark.read.KeyValueReaders
+import lamina.spark.write.{DataFileWriters, KeyValueFileWriter}
+import lamina.table.FileStoreTable
+import lamina.table.commit.{CommitMessage, FileStoreCommit}
+import lamina.table.manifest.{DataFileMeta, ManifestEntry}
+import lamina.table.scan.{DataSplit, FileStoreScan}
+
+/** One bucket's compaction: the files to merge and the level to write. */
+final case class BucketCompaction(split: DataSplit, inputs: Seq[DataFileMeta], outputLevel: Int, dropDeletes: Boolean)
+
+/** Compaction of primary-key tables: picks, per bucket, the sorted runs to merge (universal or full
+ *  compaction, pure decisions in [[UniversalCompaction]]), merges them in Spark tasks, and commits
+ *  one COMPACT snapshot that deletes the inputs and adds the outputs. A concurrent commit that
+ *  removed an input first makes this commit fail with a conflict; appends are never lost. */
+object Compactor {
+
+  /** Plans and runs compaction of the buckets selected by `buckets` and `partitionFilter` at the
+   *  latest snapshot. Returns the COMPACT snapshot id, or None when nothing needed compaction. */
+  def compactBuckets(table: FileStoreTable, buckets: Option[Set[(java.nio.ByteBuffer, Int)]], full: Boolean,
+      commitUser: String, partitionFilter: Option[InternalRow => Boolean] = None): Option[Long] = {
+    if (!table.isPrimaryKeyTable)
+      throw new BadInputException(s"Table ${table.name} has no primary key: only primary-key tables are compacted")
+    val snapshot = table.snapshotManager.latest().getOrElse(return None)
+    val store = table.manifestStore
+    val splits = new FileStoreScan(table, snapshot).plan().filter { s =>
+      buckets.forall(_.contains((java.nio.ByteBuffer.wrap(s.partition), s.bucket))) &&
+        partitionFilter.forall(f => f(store.decodePartition(s.partition)))
+    }
+    val work = splits.flatMap(s => plan(s, table.options, full))
+    if (work.isEmpty) return None
+    val spark = SparkSession.active
+    val readers = KeyValueReaders.build(spark, table, work.flatMap(_.inputs.map(_.schemaId)), Seq.empty)
+    val writers = DataFileWriters.prepare(spark, table)
+    val results = spark.sparkContext.parallelize(work, math.max(1, math.min(work.size, spark.sparkContext.defaultParallelism)))
+      .map(w => run(table, readers, writers, w)).collect().toSeq
+    new FileStoreCommit(table, commitUser).append(results)
+  }
+
+  /** The compaction one split needs, if any. */
+  def plan(split: DataSplit, options: Map[String, String], full: Boolean): Option[BucketCompaction] = {
+    val runs = sortedRuns(split.files)
+    val numLevels = MergeTreeOptions.numLevels(options)
+    val unit: Option[CompactUnit] =
+      if (full) UniversalCompaction.full(numLevels, runs)
+      else UniversalCompaction.pick(numLevels, runs,
+        MergeTreeOptions.CompactionMaxSizeAmplificationPercent.getOrDefault(options),
+        MergeTreeOptions.CompactionSizeRatio.getOrDefault(options),
+        MergeTreeOptions.numSortedRunCompactionTrigger(options))
+    unit.map { u =>
+      val names = u.runs.flatMap(_.files).toSet
+      val inputs = split.files.filter(f => names.contains(f.fileName))
+      val untouchedAbove = runs.filterNot(r => u.runs.contains(r)).exists(_.level > u.outputLevel)
+      BucketCompaction(split, inputs, u.outputLevel, dropDeletes = u.outputLevel > 0 && !untouchedAbove)
+    }
+  }
+
+  /** Level-0 files one run each, newest first; then one run per higher level. */
+  def sortedRuns(files: Seq[DataFileMeta]): Seq[LevelSortedRun] = {
+    val (l0, upper) = files.partition(_.level == 0)
+    l0.sortBy(f => -f.maxSequenceNumber).map(f => LevelSortedRun(0, f.fileSize, Seq(f.fileName))) ++
+      upper.groupBy(_.level).toSeq.sortBy(_._1).map { case (l, fs) => LevelSortedRun(l, fs.map(_.fileSize).sum, fs.map(_.fileName)) }
+  }
+
+  /** Runs in a Spark task: merges the inputs and writes the output files. */
+  def run(table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction): CommitMessage = {
+    val split = w.split.copy(files = w.inputs)
+    val partitionRow = table.manifestStore.decodePartition(split.partition)
+    val out = new KeyValueFileWriter(table, writers, split.partition, table.paths.bucketDir(partitionRow, split.bucket),
+      split.bucket, 0L, lamina.table.options.CoreOptions.TargetFileSize.getOrDefault(table.options), 0,
+      level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
+    try {
+      readers.mergedRecords(split, skipLevel0 = false, dropDeletes = w.dropDeletes)
+        .foreach(kv => out.write(kv.value, kv.valueKind, kv.sequenceNumber))
+      CommitMessage(split.partition, split.bucket, split.totalBuckets, Seq.empty,
+        compactBefore = w.inputs, compactAfter = out.finish())
+    } catch {
+      case e: Throwable => out.abort(); throw e
+    }
+  }
+}

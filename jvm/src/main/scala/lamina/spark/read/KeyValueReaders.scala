@@ -1,0 +1,125 @@
+package lamina.spark.read
+
+import org.apache.hadoop.fs.Path
+import org.apache.spark.paths.SparkPath
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{Ascending, BoundReference, InterpretedOrdering, SortOrder, UnsafeProjection}
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
+import org.apache.spark.sql.execution.datasources.PartitionedFile
+import org.apache.spark.sql.sources.Filter
+import org.apache.spark.sql.types.StructType
+
+import lamina.errors.CorruptFileException
+import lamina.mergetree.{KeyValue, MergeFunctions, RowKind, SortMergeReader}
+import lamina.table.{FileStoreTable, KeyValueLayout}
+import lamina.table.manifest.DataFileMeta
+import lamina.table.scan.DataSplit
+import lamina.types.SparkTypes
+
+/** Reading the data files of a primary-key table as [[KeyValue]] records in the current schema,
+ *  and merging the sorted runs of a split into rows. Serializable: built on the driver, used in
+ *  executors (and by compaction). */
+final case class KeyValueReaders(
+    readers: Map[Long, FileSchemaReader],
+    table: FileStoreTable) extends Serializable {
+
+  private def layout = KeyValueLayout(table.schema)
+
+  def keyOrdering: Ordering[InternalRow] = {
+    val types = layout.keyFields.map(f => SparkTypes.toSpark(f.dataType))
+    new InterpretedOrdering(types.zipWithIndex.map { case (t, i) => SortOrder(BoundReference(i, t, nullable = false), Ascending) })
+  }
+
+  /** The records of one file, in file order (key, then sequence number); each a fresh copy. */
+  def readFile(bucketPath: String, f: DataFileMeta): Iterator[KeyValue] = {
+    val l = layout
+    val r = readers(f.schemaId)
+    val path = new Path(bucketPath, f.fileName)
+    val pf = PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
+    val proj = r.projection()
+    val keyTypes = l.keyFields.map(x => SparkTypes.toSpark(x.dataType))
+    val valueTypes = table.schema.fields.map(x => SparkTypes.toSpark(x.dataType))
+    val keyProj = UnsafeProjection.create(keyTypes.zipWithIndex.map { case (t, i) => BoundReference(i, t, nullable = true) })
+    val valueProj = UnsafeProjection.create(valueTypes.zipWithIndex.map { case (t, i) =>
+      BoundReference(l.valueOffset + i, t, nullable = true) })
+    val rows = try r.read(pf) catch {
+      case e: java.io.FileNotFoundException =>
+        throw new CorruptFileException(path.toString, 0, s"data file of table ${table.name}", "missing file", "", e)
+    }
+    rows.map { raw =>
+      val row = proj(raw)
+      new KeyValue(keyProj(row).copy(), row.getLong(l.sequenceOrdinal), row.getByte(l.kindOrdinal), valueProj(row).copy())
+    }
+  }
+
+  /** Sorted runs of a split: each level-0 file alone (newest last), then one run per higher level. */
+  def runs(split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] = {
+    val (l0, upper) = split.files.partition(_.level == 0)
+    val level0 = if (skipLevel0) Seq.empty else l0.sortBy(_.maxSequenceNumber).map(Seq(_))
+    val ordering = keyOrdering
+    val keyTypes = layout.keyFields.map(_.dataType)
+    val leveled = upper.groupBy(_.level).toSeq.sortBy(_._1).map { case (_, fs) =>
+      fs.sortWith((a, b) => ordering.lt(
+        lamina.format.BinaryRowCodec.deserialize(a.minKey, keyTypes), lamina.format.BinaryRowCodec.deserialize(b.minKey, keyTypes)))
+    }
+    level0 ++ leveled
+  }
+
+  /** The merged records of a split (the merge function's results; deletes included). */
+  def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean): Iterator[KeyValue] = {
+    val rs = runs(split, skipLevel0)
+    val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
+    val iters = rs.map(run => run.iterator.flatMap(f => readFile(split.bucketPath, f)))
+    val merged = SortMergeReader.merge(iters, keyOrdering, mf)
+    if (dropDeletes) merged.filter(kv => RowKind.isAdd(kv.valueKind)) else merged
+  }
+}
+
+object KeyValueReaders {
+  def build(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], keyFilters: Seq[Filter]): KeyValueReaders = {
+    val current = KeyValueLayout(table.schema).fileStruct
+    val readers = schemaIds.distinct.map { id =>
+      val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
+      id -> DataFileReaders.forStructs(spark, KeyValueLayout(s).fileStruct, current,
+        if (id == table.schema.id) keyFilters else Seq.empty, s)
+    }.toMap
+    KeyValueReaders(readers, table)
+  }
+
+  /** First-row tables (and, in Paimon, tables with deletion vectors) are read without level 0. */
+  def skipsLevel0(table: FileStoreTable): Boolean =
+    table.options.get("merge-engine").exists(_.equalsIgnoreCase("first-row")) ||
+      table.options.get("deletion-vectors.enabled").exists(_.equalsIgnoreCase("true"))
+}
+
+/** Reads primary-key splits: merge-on-read of the split's sorted runs, then the requested columns. */
+class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[Long, FileSchemaReader])
+  extends PartitionReaderFactory {
+
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val split = partition.asInstanceOf[LaminaInputPartition].split
+    val table = kv.table
+    val skip0 = KeyValueReaders.skipsLevel0(table)
+    val files = if (skip0) split.files.filter(_.level > 0) else split.files
+    val needsMerge = !(files.map(_.level).distinct.size <= 1 && files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)))
+    val rows: Iterator[InternalRow] =
+      if (!needsMerge) {
+        // one sorted run of unique keys without deletes: read the value columns directly
+        new AppendReaderFactory(direct, table.name).rowsOf(split.copy(files = files))
+      } else {
+        val types = table.schema.fields.map(f => SparkTypes.toSpark(f.dataType))
+        val proj = UnsafeProjection.create(required.fields.toSeq.map { f =>
+          val i = table.schema.indexOf(f.name)
+          BoundReference(i, types(i), nullable = true)
+        })
+        kv.mergedRecords(split, skip0, dropDeletes = true).map(r => proj(r.value))
+      }
+    new PartitionReader[InternalRow] {
+      private var cur: InternalRow = _
+      override def next(): Boolean = if (rows.hasNext) { cur = rows.next(); true } else false
+      override def get(): InternalRow = cur
+      override def close(): Unit = ()
+    }
+  }
+}

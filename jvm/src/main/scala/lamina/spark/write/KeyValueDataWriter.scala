@@ -1,0 +1,90 @@
+package lamina.spark.write
+
+import scala.collection.mutable
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection, UnsafeRow}
+import org.apache.spark.sql.connector.write.{DeltaWriter, WriterCommitMessage}
+
+import lamina.errors.BadInputException
+import lamina.format.{BinaryRowCodec, Bucket}
+import lamina.mergetree.RowKind
+import lamina.table.FileStoreTable
+import lamina.table.commit.CommitMessage
+import lamina.table.options.CoreOptions
+import lamina.types.SparkTypes
+
+/** Writes the records of one Spark task into a primary-key table: each record goes to the
+ *  [[KeyValueFileWriter]] of its (partition, bucket) with its row kind. Serves INSERT (all +I) and
+ *  the row-level DML of Spark's delta API (insert / update / delete). `sequenceBases` holds, per
+ *  serialized partition and bucket, the highest sequence number already committed there. */
+class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
+    sequenceBases: Map[(scala.collection.immutable.ArraySeq[Byte], Int), Long], taskId: Int) extends DeltaWriter[InternalRow] {
+
+  private val schema = table.schema
+  private val partitionTypes = schema.partitionTypes
+  private val partitionOrdinals = schema.partitionKeys.map(schema.indexOf).toArray
+  private val numBuckets = schema.numBuckets
+  private val bucketOrdinals = schema.bucketKeys.map(schema.indexOf).toArray
+  private val bucketTypes = schema.bucketKeys.map(k => schema.field(k).get.dataType)
+  private val pkOrdinals = schema.primaryKeys.map(schema.indexOf)
+  private val partitionProjection: Option[UnsafeProjection] =
+    if (partitionOrdinals.isEmpty) None
+    else Some(UnsafeProjection.create(partitionOrdinals.toSeq.map { i =>
+      BoundReference(i, SparkTypes.toSpark(schema.fields(i).dataType), nullable = true)
+    }))
+  private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
+  private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
+  private val emptyPartition = new UnsafeRow(0)
+  private val nonNullOrdinals = schema.fields.indices.filter(i => !schema.fields(i).dataType.nullable)
+  private val charRules = new CharVarcharRules(schema, table.name)
+  private val sparkTypes = schema.fields.map(f => SparkTypes.toSpark(f.dataType)).toArray
+
+  override def write(row: InternalRow): Unit = insert(row)
+  override def insert(row: InternalRow): Unit = record(row, RowKind.Insert)
+  override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit = record(row, RowKind.UpdateAfter)
+
+  /** A delete carries only the row id (the primary key): the record's other columns are null. */
+  override def delete(metadata: InternalRow, id: InternalRow): Unit = {
+    val row = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(schema.fields.size)
+    pkOrdinals.zipWithIndex.foreach { case (o, i) => row.update(o, id.get(i, sparkTypes(o))) }
+    record(row, RowKind.Delete, checkNulls = false)
+  }
+
+  private def record(input: InternalRow, kind: Byte, checkNulls: Boolean = true): Unit = {
+    val row = if (charRules.isEmpty || !checkNulls) input else charRules(input)
+    pkOrdinals.foreach { i =>
+      if (row.isNullAt(i))
+        throw new BadInputException(s"Primary-key column '${schema.fields(i).name}' of table ${table.name} is null in a written row")
+    }
+    if (checkNulls) nonNullOrdinals.foreach { i =>
+      if (row.isNullAt(i))
+        throw new BadInputException(s"Column '${schema.fields(i).name}' of table ${table.name} is NOT NULL but a row has null there")
+    }
+    val partition = partitionProjection.map(_.apply(row)).getOrElse(emptyPartition)
+    val bucket = Bucket.bucketOf(row, bucketOrdinals, bucketTypes, numBuckets)
+    val w = open.get((partition, bucket)) match {
+      case Some(w) => w
+      case None =>
+        val key = partition.copy()
+        val bytes = BinaryRowCodec.serialize(key, partitionTypes)
+        val base = sequenceBases.getOrElse((scala.collection.immutable.ArraySeq.unsafeWrapArray(bytes), bucket), -1L)
+        val w = new KeyValueFileWriter(table, writers, bytes, table.paths.bucketDir(key, bucket), bucket,
+          base + 1, targetFileSize, taskId)
+        open.put((key, bucket), w)
+        w
+    }
+    w.write(row, kind)
+  }
+
+  override def commit(): WriterCommitMessage = {
+    val msgs = open.values.toSeq.map(w => CommitMessage(w.partition, w.bucket, numBuckets, w.finish()))
+      .filter(_.newFiles.nonEmpty)
+    open.clear()
+    LaminaWriterCommitMessage(msgs)
+  }
+
+  override def abort(): Unit = { open.values.foreach(_.abort()); open.clear() }
+
+  override def close(): Unit = if (open.nonEmpty) abort()
+}

@@ -1,0 +1,151 @@
+package lamina.spark.write
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, GenericInternalRow, InterpretedOrdering, JoinedRow, UnsafeProjection}
+import org.apache.spark.sql.execution.datasources.OutputWriter
+
+import lamina.format.{BinaryRowCodec, StatsCollector, StatsMode}
+import lamina.mergetree.RowKind
+import lamina.table.{FileStorePaths, FileStoreTable, KeyValueLayout}
+import lamina.table.manifest.{DataFileMeta, SimpleStats}
+import lamina.table.options.CoreOptions
+import lamina.types.SparkTypes
+
+/** Writes the records of one (partition, bucket) of a primary-key table into level-0 data files in
+ *  the key-value layout, assigning sequence numbers from `firstSequence` on. A file is rolled over
+ *  at the target size, and also when a key arrives below the previous one, so that every file stays
+ *  sorted by (key, sequence number). Invariant: each closed file has its [[DataFileMeta]] with
+ *  min/max key, key and value statistics, sequence range and delete count. */
+final class KeyValueFileWriter(
+    table: FileStoreTable,
+    writers: DataFileWriters,
+    val partition: Array[Byte],
+    dir: Path,
+    val bucket: Int,
+    firstSequence: Long,
+    targetFileSize: Long,
+    taskId: Int,
+    level: Int = 0,
+    fileSource: Int = DataFileMeta.FileSourceAppend) {
+
+  private val layout = KeyValueLayout(table.schema)
+  private val types = table.schema.fields.map(_.dataType)
+  private val keyTypes = layout.keyFields.map(_.dataType)
+  private val keySparkTypes = keyTypes.map(SparkTypes.toSpark)
+  private val keyOrdering = new InterpretedOrdering(keySparkTypes.zipWithIndex.map { case (t, i) =>
+    org.apache.spark.sql.catalyst.expressions.SortOrder(BoundReference(i, t, nullable = false),
+      org.apache.spark.sql.catalyst.expressions.Ascending)
+  })
+  private val keyProjection = UnsafeProjection.create(layout.keyOrdinals.toSeq.zip(keySparkTypes).map {
+    case (o, t) => BoundReference(o, t, nullable = false)
+  })
+  private val statsMode = StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options))
+  private val uuid = FileStorePaths.newUuid()
+  private val done = ArrayBuffer.empty[DataFileMeta]
+  private val meta = new GenericInternalRow(2)
+  private val joined = new JoinedRow()
+  private val outer = new JoinedRow()
+
+  private var nextSequence = firstSequence
+  private var counter = 0
+  private var writer: OutputWriter = _
+  private var fileName: String = _
+  private var rows = 0L
+  private var deletes = 0L
+  private var bytes = 0L
+  private var minSeq = 0L
+  private var minKey: InternalRow = _
+  private var lastKey: InternalRow = _
+  private var valueStats: StatsCollector = _
+  private var keyStats: StatsCollector = _
+
+  /** The sequence number the next record would get. */
+  def sequence: Long = nextSequence
+
+  def write(row: InternalRow, kind: Byte): Unit = write(row, kind, -1L)
+
+  /** Writes one record; `sequence` >= 0 keeps a given sequence number (compaction rewrites). */
+  def write(row: InternalRow, kind: Byte, sequence: Long): Unit = {
+    val key = keyProjection(row)
+    if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) < 0) closeFile()
+    if (writer == null) openFile(key)
+    val seq = if (sequence >= 0) { noteSequence(sequence); sequence } else { val s = nextSequence; nextSequence += 1; s }
+    meta.setLong(0, seq)
+    meta.setByte(1, kind)
+    writer.write(outer(joined(key, meta), row))
+    valueStats.update(row)
+    keyStats.update(row)
+    rows += 1
+    if (RowKind.isRetract(kind)) deletes += 1
+    lastKey = key.copy()
+    bytes += (row match {
+      case u: org.apache.spark.sql.catalyst.expressions.UnsafeRow => u.getSizeInBytes
+      case _ => 8L * types.size
+    })
+    if (bytes >= targetFileSize) closeFile()
+  }
+
+  def finish(): Seq[DataFileMeta] = { closeFile(); done.toSeq }
+
+  def abort(): Unit = {
+    if (writer != null) {
+      try writer.close() catch { case _: Exception => () }
+      table.fileIO.deleteQuietly(new Path(dir, fileName))
+      writer = null
+    }
+    done.foreach(f => table.fileIO.deleteQuietly(new Path(dir, f.fileName)))
+    done.clear()
+  }
+
+  private def openFile(key: InternalRow): Unit = {
+    fileName = FileStorePaths.newDataFileName("data", uuid, counter, writers.format)
+    counter += 1
+    writer = writers.open(new Path(dir, fileName).toString, taskId)
+    rows = 0; deletes = 0; bytes = 0
+    minSeq = nextSequence
+    minKey = key.copy()
+    valueStats = new StatsCollector(types, types.indices.toArray, Seq.fill(types.size)(statsMode))
+    keyStats = new StatsCollector(keyTypes, layout.keyOrdinals, Seq.fill(keyTypes.size)(StatsMode.Full))
+  }
+
+  private def closeFile(): Unit = {
+    if (writer == null) return
+    writer.close()
+    writer = null
+    val size = table.fileIO.fileSize(new Path(dir, fileName))
+    val (vStats, statsCols) =
+      if (statsMode == StatsMode.NoStats) (SimpleStats.Empty, Some(Seq.empty[String]))
+      else (SimpleStats.from(valueStats.resultSerialized()), None)
+    val (lo, hi) = seqRange()
+    done += DataFileMeta(
+      fileName = fileName,
+      fileSize = size,
+      rowCount = rows,
+      minKey = BinaryRowCodec.serialize(minKey, keyTypes),
+      maxKey = BinaryRowCodec.serialize(lastKey, keyTypes),
+      keyStats = SimpleStats.from(keyStats.resultSerialized()),
+      valueStats = vStats,
+      minSequenceNumber = lo,
+      maxSequenceNumber = hi,
+      schemaId = table.schema.id,
+      level = level,
+      creationTimeMillis = Some(System.currentTimeMillis()),
+      deleteRowCount = Some(deletes),
+      fileSource = Some(fileSource),
+      valueStatsCols = statsCols)
+    lastKey = null
+  }
+
+  // sequence numbers given explicitly (compaction) are tracked per file
+  private var seqLo = Long.MaxValue
+  private var seqHi = Long.MinValue
+  private def seqRange(): (Long, Long) = {
+    val r = if (seqLo == Long.MaxValue) (minSeq, nextSequence - 1) else (seqLo, seqHi)
+    seqLo = Long.MaxValue; seqHi = Long.MinValue
+    r
+  }
+  def noteSequence(s: Long): Unit = { seqLo = math.min(seqLo, s); seqHi = math.max(seqHi, s) }
+}
