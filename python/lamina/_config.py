@@ -10,12 +10,14 @@ _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 def jar_path() -> str:
-    """Absolute path of the Lamina assembly jar shipped inside this package.
+    """Absolute path of the Lamina assembly jar shipped inside this package (or of the jar that the
+    environment variable LAMINA_JAR names, when set).
 
     Raises FileNotFoundError when the package was installed without its jar (in a source checkout,
     `make jar` builds it and copies it into python/lamina/jars/).
     """
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jars", "lamina.jar")
+    path = os.environ.get("LAMINA_JAR") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "jars", "lamina.jar")
     if not os.path.isfile(path):
         raise FileNotFoundError(
             f"Lamina jar not found at {path}; in a source checkout run `make jar` to build it"
