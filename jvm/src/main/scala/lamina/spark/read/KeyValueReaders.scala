@@ -71,7 +71,7 @@ final case class KeyValueReaders(
     val rs = runs(split, skipLevel0)
     val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
     val iters = rs.map(run => run.iterator.flatMap(f => readFile(split.bucketPath, f)))
-    val merged = SortMergeReader.merge(iters, keyOrdering, mf)
+    val merged = SortMergeReader.merge(iters, keyOrdering, mf, dropDelete = dropDeletes)
     if (dropDeletes) merged.filter(kv => RowKind.isAdd(kv.valueKind)) else merged
   }
 }
@@ -94,15 +94,15 @@ object KeyValueReaders {
 }
 
 /** Reads primary-key splits: merge-on-read of the split's sorted runs, then the requested columns. */
-class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[Long, FileSchemaReader])
-  extends PartitionReaderFactory {
+class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[Long, FileSchemaReader],
+    auditLog: Boolean = false, outputSchema: StructType = null) extends PartitionReaderFactory {
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
     val table = kv.table
     val skip0 = KeyValueReaders.skipsLevel0(table)
     val files = if (skip0) split.files.filter(_.level > 0) else split.files
-    val needsMerge = !(files.map(_.level).distinct.size <= 1 && files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)))
+    val needsMerge = auditLog || !(files.map(_.level).distinct.size <= 1 && files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)))
     val rows: Iterator[InternalRow] =
       if (!needsMerge) {
         // one sorted run of unique keys without deletes: read the value columns directly
@@ -113,13 +113,51 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
           val i = table.schema.indexOf(f.name)
           BoundReference(i, types(i), nullable = true)
         })
-        kv.mergedRecords(split, skip0, dropDeletes = true).map(r => proj(r.value))
+        if (!auditLog) kv.mergedRecords(split, skip0, dropDeletes = true).map(r => proj(r.value))
+        else {
+          val kindAt = outputSchema.fieldNames.indexOf(lamina.spark.read.ScanMode.RowKindColumn)
+          val out = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(outputSchema.size)
+          val valueTypes = required.fields.map(_.dataType)
+          kv.mergedRecords(split, skip0, dropDeletes = false).map { r =>
+            val v = proj(r.value)
+            var j = 0
+            outputSchema.fields.indices.foreach { i =>
+              if (i == kindAt) out.update(i, org.apache.spark.unsafe.types.UTF8String.fromString(RowKind.shortString(r.valueKind)))
+              else { out.update(i, if (v.isNullAt(j)) null else v.get(j, valueTypes(j))); j += 1 }
+            }
+            out: InternalRow
+          }
+        }
       }
     new PartitionReader[InternalRow] {
       private var cur: InternalRow = _
       override def next(): Boolean = if (rows.hasNext) { cur = rows.next(); true } else false
       override def get(): InternalRow = cur
       override def close(): Unit = ()
+    }
+  }
+}
+
+/** `$audit_log` of an append table: every row is an insert. */
+class AuditLogAppendReaderFactory(inner: PartitionReaderFactory, outputSchema: StructType) extends PartitionReaderFactory {
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val r = inner.createReader(partition)
+    val kindAt = outputSchema.fieldNames.indexOf(ScanMode.RowKindColumn)
+    val types = outputSchema.fields.filterNot(_.name == ScanMode.RowKindColumn).map(_.dataType)
+    val out = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(outputSchema.size)
+    val insert = org.apache.spark.unsafe.types.UTF8String.fromString(RowKind.shortString(RowKind.Insert))
+    new PartitionReader[InternalRow] {
+      override def next(): Boolean = r.next()
+      override def get(): InternalRow = {
+        val v = r.get()
+        var j = 0
+        outputSchema.fields.indices.foreach { i =>
+          if (i == kindAt) out.update(i, insert)
+          else { out.update(i, if (v.isNullAt(j)) null else v.get(j, types(j))); j += 1 }
+        }
+        out
+      }
+      override def close(): Unit = r.close()
     }
   }
 }

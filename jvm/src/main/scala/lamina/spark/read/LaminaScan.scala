@@ -11,7 +11,7 @@ import lamina.table.scan.{DataSplit, FileStoreScan}
 /** The planned scan of one snapshot: one input partition per (partition, bucket) split, or per
  *  file group when a split is large. An empty table plans no partitions. */
 class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: StructType, filters: Seq[Filter],
-    limit: Option[Int]) extends Scan with Batch {
+    limit: Option[Int], mode: ScanMode = ScanMode.Normal) extends Scan with Batch {
 
   private lazy val splits: Seq[DataSplit] = {
     val snapshot = snapshotId.map(table.snapshotManager.snapshot).orElse(table.snapshotManager.latest())
@@ -19,7 +19,10 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       case None => Seq.empty
       case Some(s) =>
         val all = new FileStoreScan(table, s).plan(filters)
-        limitSplits(all)
+        if (mode == ScanMode.ReadOptimized && table.isPrimaryKeyTable) {
+          val top = lamina.mergetree.MergeTreeOptions.numLevels(table.options) - 1
+          all.map(sp => sp.copy(files = sp.files.filter(_.level == top))).filter(_.files.nonEmpty)
+        } else limitSplits(all)
     }
   }
 
@@ -50,7 +53,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   override def planInputPartitions(): Array[InputPartition] = {
     val target = 128L * 1024 * 1024
     splits.flatMap { s =>
-      if (table.isPrimaryKeyTable) Seq(LaminaInputPartition(s))
+      if (table.isPrimaryKeyTable && mode != ScanMode.ReadOptimized) Seq(LaminaInputPartition(s))
       else {
         // append files need no merging: pack them into partitions of about `target` bytes
         val groups = Seq.newBuilder[Seq[lamina.table.manifest.DataFileMeta]]
@@ -69,16 +72,20 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   override def createReaderFactory(): PartitionReaderFactory = {
     val schemaIds = splits.flatMap(_.files.map(_.schemaId)).distinct
     val spark = SparkSession.active
-    if (!table.isPrimaryKeyTable) DataFileReaders.factory(spark, table, schemaIds, required, filters)
+    val values = StructType(required.fields.filterNot(f => mode == ScanMode.AuditLog && f.name == ScanMode.RowKindColumn))
+    if (mode == ScanMode.AuditLog && !table.isPrimaryKeyTable)
+      new AuditLogAppendReaderFactory(DataFileReaders.factory(spark, table, schemaIds, values, filters), required)
+    else if (!table.isPrimaryKeyTable || mode == ScanMode.ReadOptimized)
+      DataFileReaders.factory(spark, table, schemaIds, required, filters)
     else {
       // below the merge only key filters are safe: a value filter could hide the newest version
       val keyFilters = filters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
       val kv = KeyValueReaders.build(spark, table, schemaIds, keyFilters)
       val direct = schemaIds.map { id =>
         val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
-        id -> DataFileReaders.forSchema(spark, table, s, required, keyFilters)
+        id -> DataFileReaders.forSchema(spark, table, s, values, keyFilters)
       }.toMap
-      new MergeReaderFactory(kv, required, direct)
+      new MergeReaderFactory(kv, values, direct, auditLog = mode == ScanMode.AuditLog, outputSchema = required)
     }
   }
 }

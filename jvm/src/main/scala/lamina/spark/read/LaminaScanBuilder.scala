@@ -9,7 +9,8 @@ import lamina.table.FileStoreTable
 /** Collects column pruning, filters and LIMIT for a scan. Partition filters are exact (applied to
  *  the partition values of each file); other filters only skip files and row groups, so Spark
  *  re-applies them after the scan. */
-class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSchema: StructType)
+class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSchema: StructType,
+    mode: ScanMode = ScanMode.Normal)
   extends ScanBuilder with SupportsPushDownFilters with SupportsPushDownRequiredColumns with SupportsPushDownLimit {
 
   private var required: StructType = fullSchema
@@ -17,18 +18,18 @@ class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSch
   private var limit: Option[Int] = None
 
   override def pushFilters(fs: Array[Filter]): Array[Filter] = {
-    filters = fs
+    filters = if (mode == ScanMode.AuditLog) fs.filterNot(_.references.contains(ScanMode.RowKindColumn)) else fs
     val partitionKeys = table.schema.partitionKeys.toSet
-    fs.filterNot(f => f.references.nonEmpty && f.references.forall(partitionKeys.contains))
+    fs.filterNot(f => f.references.nonEmpty && f.references.forall(partitionKeys.contains) && filters.contains(f))
   }
 
   override def pushedFilters(): Array[Filter] = filters
 
   override def pruneColumns(requiredSchema: StructType): Unit = required = requiredSchema
 
-  override def pushLimit(n: Int): Boolean = { limit = Some(n); true }
+  override def pushLimit(n: Int): Boolean = { if (mode == ScanMode.Normal) limit = Some(n); mode == ScanMode.Normal }
 
   override def isPartiallyPushed: Boolean = true
 
-  override def build(): Scan = new LaminaScan(table, snapshotId, required, filters.toSeq, limit)
+  override def build(): Scan = new LaminaScan(table, snapshotId, required, filters.toSeq, limit, mode)
 }

@@ -16,7 +16,8 @@ import lamina.types.{DataTypeJson, SparkTypes}
 
 /** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
 object SystemTables {
-  val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions")
+  val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions", "buckets",
+    "audit_log", "ro")
 
   def split(name: String): (String, Option[String]) = {
     val i = name.indexOf('$')
@@ -42,6 +43,9 @@ object SystemTables {
         row(str(m.fileName), m.fileSize, m.numAddedFiles, m.numDeletedFiles, m.schemaId))
     })
     case "partitions" => simple(display, PartitionsSchema, () => partitionsRows(table, pinned))
+    case "buckets" => simple(display, BucketsSchema, () => bucketsRows(table, pinned))
+    case "audit_log" => new ScanModeTable(new lamina.spark.LaminaTable(table, pinned, display), lamina.spark.read.ScanMode.AuditLog, display)
+    case "ro" => new ScanModeTable(new lamina.spark.LaminaTable(table, pinned, display), lamina.spark.read.ScanMode.ReadOptimized, display)
     case other => throw new NotFoundException(
       s"Unknown system table '$other' of ${table.name}; known: ${Kinds.mkString(", ")}")
   }
@@ -108,6 +112,17 @@ object SystemTables {
     }.sortBy(_.getUTF8String(0).toString)
   }
 
+  private def bucketsRows(table: FileStoreTable, pinned: Option[Long]): Seq[InternalRow] = {
+    val store = table.manifestStore
+    val keys = table.schema.partitionKeys
+    val ptypes = table.schema.partitionTypes
+    liveEntries(table, pinned).groupBy(e => (java.nio.ByteBuffer.wrap(e.partition), e.bucket)).toSeq.map { case (_, es) =>
+      val part = store.decodePartition(es.head.partition)
+      row(str(partitionText(part, keys, ptypes)), es.head.bucket, es.map(_.file.rowCount).sum, es.map(_.file.fileSize).sum,
+        es.size.toLong, es.flatMap(_.file.creationTimeMillis).maxOption.map(micros).orNull)
+    }.sortBy(r => (r.getUTF8String(0).toString, r.getInt(1)))
+  }
+
   private def partitionText(part: InternalRow, keys: Seq[String], types: Seq[lamina.types.DataType]): String =
     if (keys.isEmpty) "{}" else PartitionValues.describe(part, keys, types)
 
@@ -150,6 +165,9 @@ object SystemTables {
   val ManifestsSchema: StructType = schema(
     ("file_name", StringType, false), ("file_size", LongType, false), ("num_added_files", LongType, false),
     ("num_deleted_files", LongType, false), ("schema_id", LongType, false))
+  val BucketsSchema: StructType = schema(
+    ("partition", StringType, true), ("bucket", IntegerType, false), ("record_count", LongType, false),
+    ("file_size_in_bytes", LongType, false), ("file_count", LongType, false), ("last_update_time", TimestampNTZType, true))
   val PartitionsSchema: StructType = schema(
     ("partition", StringType, true), ("record_count", LongType, false), ("file_size_in_bytes", LongType, false),
     ("file_count", LongType, false), ("last_update_time", TimestampNTZType, true))

@@ -42,7 +42,19 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
 
   override def write(row: InternalRow): Unit = insert(row)
   override def insert(row: InternalRow): Unit = record(row, RowKind.Insert)
-  override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit = record(row, RowKind.UpdateAfter)
+  /** An update keeps its primary key: a changed key would leave the old row behind under the old
+   *  key, so it is refused (the whole statement fails, nothing is committed). */
+  override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit = {
+    pkOrdinals.zipWithIndex.foreach { case (o, i) =>
+      val before = id.get(i, sparkTypes(o))
+      val after = if (row.isNullAt(o)) null else row.get(o, sparkTypes(o))
+      if (before != after)
+        throw new BadInputException(
+          s"UPDATE cannot change primary-key column '${schema.fields(o).name}' of table ${table.name}: " +
+            "delete the row and insert it under its new key instead")
+    }
+    record(row, RowKind.UpdateAfter)
+  }
 
   /** A delete carries only the row id (the primary key): the record's other columns are null. */
   override def delete(metadata: InternalRow, id: InternalRow): Unit = {
