@@ -60,7 +60,7 @@ object DataFileReaders {
   }
 
   def forSchema(spark: SparkSession, table: FileStoreTable, fileSchema: TableSchema, required: StructType,
-      filters: Seq[Filter]): FileSchemaReader = {
+      filters: Seq[Filter], returningBatch: Boolean = false): FileSchemaReader = {
     val current = table.schema
     val currentStruct = SparkTypes.toSparkStruct(current.fields)
     val output = StructType(required.fields.map(f => currentStruct(f.name)))
@@ -68,13 +68,17 @@ object DataFileReaders {
     val pushable =
       if (fileSchema.id != current.id) Seq.empty
       else filters.filter(f => f.references.forall(r => !current.partitionKeys.contains(r)))
-    forStructs(spark, SparkTypes.toSparkStruct(fileSchema.fields), output, pushable, fileSchema)
+    forStructs(spark, SparkTypes.toSparkStruct(fileSchema.fields), output, pushable, fileSchema, returningBatch)
   }
+
+  /** Whether Spark's reader of the table's format can return columnar batches of `schema`. */
+  def supportsBatch(spark: SparkSession, table: FileStoreTable, schema: StructType): Boolean =
+    schema.nonEmpty && DataFileFormats.forName(table.fileFormat).supportBatch(spark, plain(schema))
 
   /** A reader of files whose columns are `fileStruct` producing rows of `output`; columns are
    *  matched by Paimon field id (the `parquet.field.id` metadata of both structs). */
   def forStructs(spark: SparkSession, fileStruct: StructType, output: StructType, filters: Seq[Filter],
-      fileSchema: TableSchema): FileSchemaReader = {
+      fileSchema: TableSchema, returningBatch: Boolean = false): FileSchemaReader = {
     def id(f: StructField): Long = f.metadata.getLong(SparkTypes.FieldIdKey)
     val byId = fileStruct.fields.map(f => id(f) -> f).toMap
     val wanted = output.fields.map(f => byId.get(id(f)).map(_.name))
@@ -87,7 +91,7 @@ object DataFileReaders {
     val pushable = filters.filter(_.references.forall(readNames.contains))
     val format = DataFileFormats.forName(lamina.table.options.CoreOptions.FileFormat.getOrDefault(fileSchema.options))
     val read = format.buildReaderWithPartitionValues(spark, plainFile, new StructType(), fileColumns, pushable,
-      Map("returning_batch" -> "false"), spark.sessionState.newHadoopConf())
+      Map("returning_batch" -> returningBatch.toString), spark.sessionState.newHadoopConf())
     FileSchemaReader(read, fileColumns, outputFromFile, plain(output))
   }
 
@@ -124,6 +128,34 @@ class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Strin
           throw new CorruptFileException(path.toString, 0, s"data file of table $tableName", "missing file", "", e)
       }
       it.map(proj)
+    }
+  }
+}
+
+/** Reads splits that need no merging and no schema conversion as Spark's columnar batches
+ *  (vectorized Parquet/ORC), the fastest path: append tables and compacted primary-key buckets. */
+class ColumnarReaderFactory(readers: Map[Long, FileSchemaReader], tableName: String) extends PartitionReaderFactory {
+  override def supportColumnarReads(partition: InputPartition): Boolean = true
+
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
+    throw new IllegalStateException("columnar reader factory asked for rows")
+
+  override def createColumnarReader(partition: InputPartition): PartitionReader[org.apache.spark.sql.vectorized.ColumnarBatch] = {
+    val split = partition.asInstanceOf[LaminaInputPartition].split
+    val batches = split.files.iterator.flatMap { f =>
+      val path = new Path(split.bucketPath, f.fileName)
+      val pf = PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
+      // with returning_batch the reader's iterator yields ColumnarBatch objects despite its type
+      try readers(f.schemaId).read(pf).asInstanceOf[Iterator[org.apache.spark.sql.vectorized.ColumnarBatch]] catch {
+        case e: java.io.FileNotFoundException =>
+          throw new CorruptFileException(path.toString, 0, s"data file of table $tableName", "missing file", "", e)
+      }
+    }
+    new PartitionReader[org.apache.spark.sql.vectorized.ColumnarBatch] {
+      private var cur: org.apache.spark.sql.vectorized.ColumnarBatch = _
+      override def next(): Boolean = if (batches.hasNext) { cur = batches.next(); true } else false
+      override def get(): org.apache.spark.sql.vectorized.ColumnarBatch = cur
+      override def close(): Unit = ()
     }
   }
 }

@@ -69,9 +69,30 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     }.toArray
   }
 
+  /** A split is read directly (no merge) when it belongs to an append table, to `$ro`, or is one
+   *  sorted run of a primary-key table without deletes. */
+  private def direct(s: DataSplit): Boolean =
+    !table.isPrimaryKeyTable || mode == ScanMode.ReadOptimized || (mode == ScanMode.Normal && {
+      val files = if (KeyValueReaders.skipsLevel0(table)) s.files.filter(_.level > 0) else s.files
+      files.map(_.level).distinct.size <= 1 && files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L))
+    })
+
+  private lazy val columnar: Boolean = {
+    val spark = SparkSession.active
+    mode != ScanMode.AuditLog && splits.nonEmpty && splits.forall(direct) &&
+      splits.forall(_.files.forall(_.schemaId == table.schema.id)) &&
+      !(table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table) && splits.exists(_.files.exists(_.level == 0))) &&
+      DataFileReaders.supportsBatch(spark, table, required)
+  }
+
   override def createReaderFactory(): PartitionReaderFactory = {
     val schemaIds = splits.flatMap(_.files.map(_.schemaId)).distinct
     val spark = SparkSession.active
+    if (columnar) {
+      val keyOnly = if (table.isPrimaryKeyTable) filters.filter(_.references.forall(table.schema.trimmedPrimaryKeys.contains)) else filters
+      return new ColumnarReaderFactory(Map(table.schema.id ->
+        DataFileReaders.forSchema(spark, table, table.schema, required, keyOnly, returningBatch = true)), table.name)
+    }
     val values = StructType(required.fields.filterNot(f => mode == ScanMode.AuditLog && f.name == ScanMode.RowKindColumn))
     if (mode == ScanMode.AuditLog && !table.isPrimaryKeyTable)
       new AuditLogAppendReaderFactory(DataFileReaders.factory(spark, table, schemaIds, values, filters), required)

@@ -17,12 +17,17 @@ object PrimaryKeyWrites {
           .map { case (k, es) => k -> es.map(_.file.maxSequenceNumber).max }
     }
 
-  /** Tables whose readers skip level 0 (first-row) get the level-0 files of the buckets this
-   *  commit touched compacted at once, so that no committed row stays invisible. */
+  /** Compaction after a write, in its own COMPACT snapshot. Tables whose readers skip level 0
+   *  (first-row) get the buckets this commit touched fully compacted at once, so that no committed
+   *  row stays invisible; other tables get universal compaction of the touched buckets when their
+   *  sorted runs call for it, unless `write-only` is set. */
   def afterCommit(table: FileStoreTable, msgs: Seq[CommitMessage], commitUser: String): Unit = {
-    if (lamina.spark.read.KeyValueReaders.skipsLevel0(table)) {
-      val touched = msgs.map(m => (java.nio.ByteBuffer.wrap(m.partition), m.bucket)).distinct
-      lamina.spark.compact.Compactor.compactBuckets(table, Some(touched.toSet), full = true, commitUser)
-    }
+    val touched = msgs.map(m => (java.nio.ByteBuffer.wrap(m.partition), m.bucket)).distinct.toSet
+    if (touched.isEmpty) return
+    val latest = table.withSchema(table.schemaManager.latest().getOrElse(table.schema))
+    if (lamina.spark.read.KeyValueReaders.skipsLevel0(latest))
+      lamina.spark.compact.Compactor.compactBuckets(latest, Some(touched), full = true, commitUser)
+    else if (!lamina.mergetree.MergeTreeOptions.WriteOnly.getOrDefault(latest.options))
+      lamina.spark.compact.Compactor.compactBuckets(latest, Some(touched), full = false, commitUser)
   }
 }

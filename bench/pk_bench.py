@@ -1,0 +1,118 @@
+"""Primary-key table benchmark on local[2], each phase beside plain Spark Parquet in the same run.
+
+Phases: bulk load of N rows; five rounds of upserts (half updates of existing keys, half new keys);
+a full scan before compaction (six sorted runs); a full compaction; a full scan after it. The
+baseline of a write phase is Spark writing the same rows as plain Parquet; of a scan, Spark scanning
+that Parquet. Results: bench/results/pk.json (a list of {benchmark, metric, value, baseline, ratio})
+and bench/results/pk.md.
+
+Usage: python bench/pk_bench.py [--rows N] [--round-rows M] [--out DIR]
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+
+import lamina  # noqa: E402
+from pyspark.sql import SparkSession  # noqa: E402
+
+
+def timed(fn):
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--round-rows", type=int, default=0, help="rows per upsert round (default rows / 10)")
+    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    args = ap.parse_args()
+    n = args.rows
+    per_round = args.round_rows or max(1, n // 10)
+
+    work = tempfile.mkdtemp(prefix="lamina-bench-")
+    warehouse = os.path.join(work, "warehouse")
+    plain = os.path.join(work, "plain")
+    builder = (SparkSession.builder.master("local[2]").appName("lamina pk bench")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "2")
+               .config("spark.driver.memory", "6g"))
+    spark = lamina.configure(builder, warehouse=warehouse).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    spark.sql("CREATE NAMESPACE lamina.bench")
+    spark.sql("CREATE TABLE lamina.bench.pk (id BIGINT, v BIGINT, s STRING) "
+              "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'write-only' = 'true')")
+
+    def rows(start, count, salt):
+        return spark.range(start, start + count).selectExpr(
+            "id", f"id * 7 + {salt} AS v", f"concat('s', CAST(id % 1000 AS STRING), '-{salt}') AS s")
+
+    results = []
+
+    def record(name, metric, value, baseline):
+        results.append({"benchmark": name, "metric": metric, "value": round(value, 3),
+                        "baseline": round(baseline, 3), "ratio": round(value / baseline, 3) if baseline else None})
+        print(f"{name:<28} {metric:<10} {value:9.2f}s  baseline {baseline:9.2f}s  ratio {value / baseline:6.2f}",
+              flush=True)
+
+    # bulk load
+    base = timed(lambda: rows(0, n, 0).write.mode("overwrite").parquet(plain + "/load"))
+    lam = timed(lambda: rows(0, n, 0).writeTo("lamina.bench.pk").append())
+    record("bulk_load", "seconds", lam, base)
+
+    # five rounds of upserts: half existing keys, half new ones
+    next_new = n
+    for r in range(1, 6):
+        half = per_round // 2
+        start_old = (r * 7919 * half) % max(1, n - half)
+        def batch():
+            return rows(start_old, half, r).unionByName(rows(next_new, per_round - half, r))
+        base = timed(lambda: batch().write.mode("overwrite").parquet(plain + f"/round{r}"))
+        lam = timed(lambda: batch().writeTo("lamina.bench.pk").append())
+        record(f"upsert_round_{r}", "seconds", lam, base)
+        next_new += per_round - half
+
+    total = spark.read.parquet(plain + "/load").count()
+    scan_sql = "SELECT sum(v), count(s) FROM {}"
+    spark.read.parquet(plain + "/load").createOrReplaceTempView("plain_load")
+
+    def scan(name):
+        return lambda: spark.sql(scan_sql.format(name)).collect()
+
+    base = timed(scan("plain_load"))
+    lam = timed(scan("lamina.bench.pk"))
+    record("scan_before_compaction", "seconds", lam, base)
+
+    base = timed(lambda: spark.read.parquet(plain + "/load").write.mode("overwrite").parquet(plain + "/rewrite"))
+    lam = timed(lambda: spark.sql("CALL lamina.sys.compact(table => 'bench.pk', compact_strategy => 'full')").collect())
+    record("full_compaction", "seconds", lam, base)
+
+    base = timed(scan("plain_load"))
+    lam = timed(scan("lamina.bench.pk"))
+    record("scan_after_compaction", "seconds", lam, base)
+
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "pk.json"), "w") as f:
+        json.dump(results, f, indent=2)
+    with open(os.path.join(args.out, "pk.md"), "w") as f:
+        f.write(f"# Primary-key benchmark ({n} rows loaded, {per_round} rows per upsert round, local[2])\n\n")
+        f.write("Baseline: Spark writing / scanning plain Parquet of the same rows in the same run.\n\n")
+        f.write("| benchmark | seconds | baseline seconds | ratio |\n|---|---|---|---|\n")
+        for r in results:
+            f.write(f"| {r['benchmark']} | {r['value']} | {r['baseline']} | {r['ratio']} |\n")
+    print(f"plain rows {total}; results in {args.out}")
+    spark.stop()
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""DELETE, UPDATE and MERGE INTO on primary-key tables, one test per (statement, merge engine) cell.
+
+Where the merge engine can honour the statement, the exact rows afterwards are asserted. Where it
+cannot (a delete that first-row or aggregation would not apply, a partial-update delete without
+'partial-update.remove-record-on-delete', an update that aggregation would fold instead of assign,
+an update of a primary-key column) the statement must fail up front, naming the table and the
+reason, and leave rows, snapshots and schemas as they were.
+"""
+
+import pytest
+
+from _support import error_text, snapshot_ids, sql_rows, unchanged
+
+CAT = "lamina"
+
+ENGINES = {
+    "deduplicate": {},
+    "partial-update": {"merge-engine": "partial-update"},
+    "partial-update-remove": {"merge-engine": "partial-update",
+                              "partial-update.remove-record-on-delete": "true"},
+    "aggregation": {"merge-engine": "aggregation", "fields.n.aggregate-function": "sum"},
+    "first-row": {"merge-engine": "first-row"},
+}
+
+SEED = [(1, "a", 10), (2, "b", 20), (3, "c", 30)]
+SOURCE = "SELECT * FROM VALUES (2, 'B', 22), (4, 'd', 40) AS s(id, v, n)"
+
+# statement -> SQL ({t} is the table). Every MERGE has one clause so that each cell tests one thing.
+STATEMENTS = {
+    "delete": "DELETE FROM {t} WHERE n = 20",
+    "update": "UPDATE {t} SET v = 'B', n = 21 WHERE id = 2",
+    "merge_matched_update": f"MERGE INTO {{t}} t USING ({SOURCE}) s ON t.id = s.id "
+                            "WHEN MATCHED THEN UPDATE SET v = s.v, n = s.n",
+    "merge_matched_delete": f"MERGE INTO {{t}} t USING ({SOURCE}) s ON t.id = s.id "
+                            "WHEN MATCHED THEN DELETE",
+    "merge_not_matched_insert": f"MERGE INTO {{t}} t USING ({SOURCE}) s ON t.id = s.id "
+                                "WHEN NOT MATCHED THEN INSERT *",
+    "merge_not_matched_by_source_delete": f"MERGE INTO {{t}} t USING ({SOURCE}) s ON t.id = s.id "
+                                          "WHEN NOT MATCHED BY SOURCE THEN DELETE",
+}
+
+# The rows after the statement when the engine honours it (same rows for every engine that does).
+HONOURED = {
+    "delete": [(1, "a", 10), (3, "c", 30)],
+    "update": [(1, "a", 10), (2, "B", 21), (3, "c", 30)],
+    "merge_matched_update": [(1, "a", 10), (2, "B", 22), (3, "c", 30)],
+    "merge_matched_delete": [(1, "a", 10), (3, "c", 30)],
+    "merge_not_matched_insert": [(1, "a", 10), (2, "b", 20), (3, "c", 30), (4, "d", 40)],
+    "merge_not_matched_by_source_delete": [(2, "b", 20)],
+}
+
+# (statement, engine) -> words the rejection must contain besides the table name; absent = honoured.
+REJECTED = {
+    ("delete", "partial-update"): ["partial-update", "partial-update.remove-record-on-delete"],
+    ("delete", "aggregation"): ["aggregation"],
+    ("delete", "first-row"): ["first-row"],
+    ("update", "aggregation"): ["aggregation"],
+    ("update", "first-row"): ["first-row"],
+    ("merge_matched_update", "aggregation"): ["aggregation"],
+    ("merge_matched_update", "first-row"): ["first-row"],
+    ("merge_matched_delete", "partial-update"): ["partial-update", "partial-update.remove-record-on-delete"],
+    ("merge_matched_delete", "aggregation"): ["aggregation"],
+    ("merge_matched_delete", "first-row"): ["first-row"],
+    ("merge_not_matched_by_source_delete", "partial-update"): [
+        "partial-update", "partial-update.remove-record-on-delete"],
+    ("merge_not_matched_by_source_delete", "aggregation"): ["aggregation"],
+    ("merge_not_matched_by_source_delete", "first-row"): ["first-row"],
+}
+
+
+def make_table(spark, db, engine, table="t"):
+    """A PK table of SEED written in two commits (two sorted runs), with `engine`'s options."""
+    name = f"{CAT}.{db}.{table}"
+    props = {"primary-key": "id", "bucket": "2", **ENGINES[engine]}
+    options = ", ".join(f"'{k}' = '{v}'" for k, v in props.items())
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, n INT) TBLPROPERTIES ({options})")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 10), (2, 'b', 20)")
+    spark.sql(f"INSERT INTO {name} VALUES (3, 'c', 30)")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == SEED
+    return name
+
+
+def assert_rejected(spark, warehouse, db, sql, words):
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(sql)
+        text = error_text(excinfo)
+        for word in [f"{db}.t"] + words:
+            assert word in text, f"{word!r} not in error: {text[:800]}"
+
+
+CELLS = [(s, e) for s in STATEMENTS for e in ENGINES]
+
+
+@pytest.mark.parametrize("statement, engine", CELLS, ids=[f"{s}-{e}" for s, e in CELLS])
+def test_dml_cell(spark, warehouse, db, statement, engine):
+    name = make_table(spark, db, engine)
+    sql = STATEMENTS[statement].format(t=name)
+    words = REJECTED.get((statement, engine))
+    if words is not None:
+        assert_rejected(spark, warehouse, db, sql, words)
+    else:
+        before = snapshot_ids(warehouse, db, "t")
+        spark.sql(sql)
+        assert sql_rows(spark, f"SELECT * FROM {name}") == HONOURED[statement]
+        # One APPEND commit (first-row follows it with a COMPACT of the touched buckets).
+        kinds = [r[0] for r in spark.sql(f"SELECT commit_kind FROM {CAT}.{db}.`t$snapshots` "
+                                         f"WHERE snapshot_id > {max(before)} ORDER BY snapshot_id").collect()]
+        assert kinds in (["APPEND"], ["APPEND", "COMPACT"]), kinds
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_update_of_primary_key_column_is_rejected(spark, warehouse, db, engine):
+    name = make_table(spark, db, engine)
+    assert_rejected(spark, warehouse, db, f"UPDATE {name} SET id = 9 WHERE id = 1", ["id", "primary key"])
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_merge_update_of_primary_key_column_is_rejected(spark, warehouse, db, engine):
+    name = make_table(spark, db, engine)
+    assert_rejected(spark, warehouse, db,
+                    f"MERGE INTO {name} t USING ({SOURCE}) s ON t.v = s.v "
+                    "WHEN MATCHED THEN UPDATE SET id = s.id", ["id", "primary key"])
+
+
+# -- beyond single cells --------------------------------------------------------------------------
+
+def test_delete_then_reinsert_and_read_old_versions(spark, warehouse, db):
+    name = make_table(spark, db, "deduplicate")
+    spark.sql(f"DELETE FROM {name} WHERE id IN (1, 3)")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, "b", 20)]
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'again', 11)")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "again", 11), (2, "b", 20)]
+    assert sql_rows(spark, f"SELECT * FROM {name} VERSION AS OF 2") == SEED
+    assert sql_rows(spark, f"SELECT * FROM {name} VERSION AS OF 3") == [(2, "b", 20)]
+    assert sql_rows(spark, f"SELECT count(*) FROM {name}") == [(2,)]
+
+
+@pytest.mark.parametrize("engine", ["deduplicate", "partial-update-remove"])
+def test_merge_with_every_clause(spark, db, engine):
+    name = make_table(spark, db, engine)
+    spark.sql(f"""MERGE INTO {name} t
+                  USING (SELECT * FROM VALUES (1, 'A', 11), (2, 'gone', 0), (5, 'e', 50) AS s(id, v, n)) s
+                  ON t.id = s.id
+                  WHEN MATCHED AND s.v = 'gone' THEN DELETE
+                  WHEN MATCHED THEN UPDATE SET v = s.v, n = s.n
+                  WHEN NOT MATCHED THEN INSERT *
+                  WHEN NOT MATCHED BY SOURCE THEN UPDATE SET v = 'orphan'""")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "A", 11), (3, "orphan", 30), (5, "e", 50)]
+
+
+def test_partial_update_update_to_null_is_not_silently_ignored(spark, warehouse, db):
+    # Partial-update never lets a null overwrite; an UPDATE that assigns NULL must therefore either
+    # take effect or be rejected, never report success while the old value stays.
+    name = make_table(spark, db, "partial-update")
+    try:
+        spark.sql(f"UPDATE {name} SET v = NULL WHERE id = 2")
+    except Exception as e:  # rejected: nothing may have changed
+        assert f"{db}.t" in str(e)
+        assert sql_rows(spark, f"SELECT * FROM {name}") == SEED
+    else:
+        assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a", 10), (2, None, 20), (3, "c", 30)]
+
+
+def test_dml_on_partitioned_pk_table(spark, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"""CREATE TABLE {name} (p STRING, id INT, v STRING) PARTITIONED BY (p)
+                  TBLPROPERTIES ('primary-key' = 'p,id', 'bucket' = '2')""")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'x1'), ('x', 2, 'x2'), ('y', 1, 'y1'), ('y', 2, 'y2')")
+    spark.sql(f"DELETE FROM {name} WHERE p = 'x' AND id = 1")
+    spark.sql(f"UPDATE {name} SET v = 'Y2' WHERE p = 'y' AND id = 2")
+    spark.sql(f"""MERGE INTO {name} t USING (SELECT * FROM VALUES ('x', 2, 'X2'), ('z', 1, 'z1') AS s(p, id, v)) s
+                  ON t.p = s.p AND t.id = s.id
+                  WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *""")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [
+        ("x", 2, "X2"), ("y", 1, "y1"), ("y", 2, "Y2"), ("z", 1, "z1")]
+
+
+@pytest.mark.parametrize("sql", [
+    "DELETE FROM {t} WHERE id = 1",
+    "UPDATE {t} SET v = 'z' WHERE id = 1",
+    "MERGE INTO {t} t USING (SELECT 1 AS id, 'z' AS v) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v",
+], ids=["delete", "update", "merge"])
+def test_dml_on_append_table_fails_clearly(spark, warehouse, db, sql):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING)")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a'), (2, 'b')")
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(sql.format(t=name))
+        text = error_text(excinfo)
+        assert f"{db}.t" in text or f"`{db}`.`t`" in text, text[:800]
+        assert "primary key" in text.lower().replace("primary-key", "primary key"), text[:800]
