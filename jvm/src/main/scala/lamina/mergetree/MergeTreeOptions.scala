@@ -51,6 +51,10 @@ object MergeTreeOptions {
     "partial-update.remove-record-on-delete", BooleanKind, "false",
     "For merge-engine partial-update: whether a delete record removes the whole row; later records " +
       "of the key start from an empty row.")
+  val AggregationRemoveRecordOnDelete: OptionDef[Boolean] = define(
+    "aggregation.remove-record-on-delete", BooleanKind, "false",
+    "For merge-engine aggregation: whether a delete record removes the whole row instead of being " +
+      "retracted column by column; later records of the key start from an empty row.")
   val DefaultAggregateFunction: OptionDef[String] = define("fields.default-aggregate-function", StringKind, null,
     "For merge-engine aggregation: the aggregate function of non-key columns without " +
       "fields.<f>.aggregate-function. Defaults to last_non_null_value.")
