@@ -49,11 +49,17 @@ private[mergetree] object FieldAggregator {
 
   /** Builds `function` for column `field`; unknown functions and unsupported types fail naming the
    *  table, the column and the option. */
-  def create(function: String, field: DataField, options: Map[String, String], table: String): FieldAggregator = {
+  def create(
+      function: String,
+      field: DataField,
+      options: Map[String, String],
+      table: String,
+      optionKey: String = ""): FieldAggregator = {
+    val key = if (optionKey.nonEmpty) optionKey else s"fields.${field.name}.aggregate-function"
     val t = field.dataType
     val fn = function.trim.toLowerCase
     def typeError(expected: String) = new BadInputException(
-      s"Table $table: aggregate function '$fn' of column '${field.name}' (option 'fields.${field.name}.aggregate-function') " +
+      s"Table $table: aggregate function '$fn' of column '${field.name}' (option '$key') " +
         s"does not support type ${t.asSQLString}; it needs $expected")
     def numeric: Arith = Arith.of(t).getOrElse(throw typeError("a numeric type"))
     fn match {
@@ -92,7 +98,7 @@ private[mergetree] object FieldAggregator {
       case other =>
         throw new BadInputException(
           s"Table $table: unknown aggregate function '$other' for column '${field.name}' " +
-            s"(option 'fields.${field.name}.aggregate-function'); supported: ${Functions.mkString(", ")}")
+            s"(option '$key'); supported: ${Functions.mkString(", ")}")
     }
   }
 

@@ -93,20 +93,25 @@ object MergeFunctions {
     val default = options.get(MergeTreeOptions.DefaultAggregateFunction.key)
     val functions = fields.map { f =>
       if (primaryKeys.contains(f.name)) None
-      else Some(options.getOrElse(s"fields.${f.name}.$AggregateFunctionSuffix", default.getOrElse(FieldAggregator.LastNonNullValue)))
+      else {
+        val own = s"fields.${f.name}.$AggregateFunctionSuffix"
+        options.get(own).map(_ -> own)
+          .orElse(default.map(_ -> MergeTreeOptions.DefaultAggregateFunction.key))
+          .orElse(Some(FieldAggregator.LastNonNullValue -> own))
+      }
     }
     def build(): Array[Option[ColumnAggregation]] = fields.zip(functions).map {
-      case (f, fn) => fn.map(column(f, _, options, table))
+      case (f, fn) => fn.map { case (name, key) => column(f, name, key, options, table) }
     }.toArray
     build() // validate once now
     val getters = FieldGetter.all(fields)
     () => new AggregateMergeFunction(getters, build(), ignoreDelete, removeOnDelete)
   }
 
-  private def column(f: DataField, fn: String, options: Map[String, String], table: String): ColumnAggregation = {
+  private def column(f: DataField, fn: String, fnKey: String, options: Map[String, String], table: String): ColumnAggregation = {
     val key = s"fields.${f.name}.$IgnoreRetractSuffix"
     val ignoreRetract = options.get(key).exists(booleanColumnOption(key, _, table))
-    new ColumnAggregation(FieldAggregator.create(fn, f, options, table), ignoreRetract, f.name, table)
+    new ColumnAggregation(FieldAggregator.create(fn, f, options, table, fnKey), ignoreRetract, f.name, table)
   }
 
   private def partialUpdate(
@@ -144,12 +149,14 @@ object MergeFunctions {
       if (groupOf(i).isEmpty || groupOf(i).exists(_.seqFields.contains(i))) throw new BadInputException(
         s"Table $table: option '$k' needs column '$c' to be a member of a sequence group ('fields.<seq>.sequence-group') " +
           "under merge-engine partial-update")
-      i -> fn
+      i -> (fn -> k)
     }.toMap
     val default = options.get(MergeTreeOptions.DefaultAggregateFunction.key)
     def build(): Array[Option[ColumnAggregation]] = fields.indices.map { i =>
       val isMember = groupOf(i).exists(g => g.members.contains(i) && !g.seqFields.contains(i))
-      explicit.get(i).orElse(if (isMember) default else None).map(column(fields(i), _, options, table))
+      explicit.get(i)
+        .orElse(if (isMember) default.map(_ -> MergeTreeOptions.DefaultAggregateFunction.key) else None)
+        .map { case (fn, key) => column(fields(i), fn, key, options, table) }
     }.toArray
     build()
     val getters = FieldGetter.all(fields)

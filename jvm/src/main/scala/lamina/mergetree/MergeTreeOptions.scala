@@ -46,7 +46,7 @@ object MergeTreeOptions {
   val NumLevels: OptionDef[Int] = define("num-levels", IntKind, null,
     "Number of levels of the merge tree. Defaults to num-sorted-run.compaction-trigger + 1.")
   val IgnoreDelete: OptionDef[Boolean] = define("ignore-delete", BooleanKind, "false",
-    "Whether delete and update-before records are dropped on write instead of applied.")
+    "Whether delete and update-before records are ignored: dropped on write and skipped when merging.")
   val PartialUpdateRemoveRecordOnDelete: OptionDef[Boolean] = define(
     "partial-update.remove-record-on-delete", BooleanKind, "false",
     "For merge-engine partial-update: whether a delete record removes the whole row; later records " +

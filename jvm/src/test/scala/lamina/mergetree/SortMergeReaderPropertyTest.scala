@@ -121,6 +121,21 @@ class SortMergeReaderPropertyTest extends AnyFunSuite {
     k -> Seq(k, a, b, s)
   }
 
+  /** Sequence group s orders a; b is outside every group. */
+  private val sequenceGroupModel: Model = recs => byKey(recs).map { case (k, rs) =>
+    var a: Any = null
+    var b: Any = null
+    var s: Any = null
+    rs.foreach { r =>
+      val advances = r.s != null && (s == null || r.s.asInstanceOf[Long] >= s.asInstanceOf[Long])
+      if (r.isAdd) {
+        if (r.b != null) b = r.b
+        if (advances) { a = r.a; s = r.s }
+      } else if (advances) { a = null; s = r.s }
+    }
+    k -> Seq(k, a, b, s)
+  }
+
   check("deduplicate", Map.empty, dedupModel, retracts = true)
   check("deduplicate with ignore-delete", Map("ignore-delete" -> "true"), recs => dedupModel(recs.filter(_.isAdd)), retracts = true)
   check("deduplicate with sequence.field", Map("sequence.field" -> "s"), dedupSeqFieldModel, retracts = true)
@@ -131,6 +146,8 @@ class SortMergeReaderPropertyTest extends AnyFunSuite {
   check("partial-update with remove-record-on-delete",
     Map("merge-engine" -> "partial-update", "partial-update.remove-record-on-delete" -> "true"),
     partialUpdateModel(removeOnDelete = true), retracts = true)
+  check("partial-update with a sequence group", Map("merge-engine" -> "partial-update", "fields.s.sequence-group" -> "a"),
+    sequenceGroupModel, retracts = true)
   check("aggregation", Map("merge-engine" -> "aggregation", "fields.a.aggregate-function" -> "sum",
     "fields.b.aggregate-function" -> "max", "fields.b.ignore-retract" -> "true", "fields.s.aggregate-function" -> "last_value"),
     aggregationModel, retracts = true)
