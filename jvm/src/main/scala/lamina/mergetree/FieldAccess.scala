@@ -14,9 +14,6 @@ private[mergetree] final class FieldGetter(val index: Int, val field: DataField)
     Try(SparkTypes.toSpark(field.dataType)).getOrElse(org.apache.spark.sql.types.NullType)
 
   def get(row: InternalRow): Any = if (row.isNullAt(index)) null else row.get(index, sparkType)
-
-  /** The value, copied out of any buffer the row may share with its source. */
-  def getCopy(row: InternalRow): Any = if (row.isNullAt(index)) null else InternalRow.copyValue(row.get(index, sparkType))
 }
 
 private[mergetree] object FieldGetter {

@@ -13,8 +13,10 @@ trait MergeFunction {
   /** The merged row, or None when the key has no row (it was deleted). */
   def result(): Option[KeyValue]
 
-  /** Like [[result]], but a deleted key comes back as a retract record (kind -D) instead of None.
-   *  Compaction that does not write to the top level must keep these, or an older level's row would
-   *  reappear. Engines whose records never delete the key return the same as [[result]]. */
-  def resultKeepingDelete(): Option[KeyValue] = result()
+  /** What compaction into a level below the top writes for the key, in sequence order: like
+   *  [[result]], but a deleted key comes back as its retract record (kind -D) instead of nothing, or an
+   *  older level's row would reappear. When the key was removed and then written again, both the -D
+   *  and the new row are kept, so that the new row does not merge with the older levels' row.
+   *  Engines whose records never delete the key return [[result]]. */
+  def resultKeepingDelete(): Seq[KeyValue] = result().toSeq
 }

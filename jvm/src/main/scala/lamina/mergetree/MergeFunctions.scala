@@ -8,9 +8,15 @@ import lamina.types.DataField
  *  row-level DML its merge engine honours. */
 object MergeFunctions {
 
+  /** Per-column options, `fields.<column>.<suffix>`. */
+  private[mergetree] val AggregateFunctionSuffix = "aggregate-function"
+  private[mergetree] val IgnoreRetractSuffix = "ignore-retract"
+  private[mergetree] val SequenceGroupSuffix = "sequence-group"
+  private val AggregationSuffixes = Seq(AggregateFunctionSuffix, IgnoreRetractSuffix, "list-agg-delimiter", "distinct")
+
   /** A factory of fresh merge functions (one per reader or compaction task; they are not thread-safe).
-   *  All options are checked here, once, so that a bad table fails at the first read or write rather
-   *  than in the middle of one. */
+   *  All options are checked here, once, so that a bad table fails when it is opened rather than in
+   *  the middle of a read or write. */
   def create(
       fields: Seq[DataField],
       primaryKeys: Seq[String],
@@ -18,7 +24,7 @@ object MergeFunctions {
       table: String): () => MergeFunction = {
     val names = fields.map(_.name)
     primaryKeys.foreach { pk =>
-      if (!names.contains(pk)) throw new BadInputException(s"Primary key column '$pk' of table $table does not exist")
+      if (!names.contains(pk)) throw new BadInputException(s"Table $table: primary key column '$pk' does not exist")
     }
     val engine = tableOption(MergeTreeOptions.MergeEngine, options, table).toLowerCase
     val ignoreDelete = tableOption(MergeTreeOptions.IgnoreDelete, options, table)
@@ -29,8 +35,8 @@ object MergeFunctions {
     val base: () => MergeFunction = engine match {
       case "deduplicate" => () => new DeduplicateMergeFunction(ignoreDelete)
       case "first-row" => () => new FirstRowMergeFunction
-      case other =>
-        throw new BadInputException(s"Table $table: merge-engine '$other' is not supported yet")
+      case "partial-update" => partialUpdate(fields, primaryKeys, options, table, ignoreDelete)
+      case "aggregation" => aggregation(fields, primaryKeys, options, table, ignoreDelete)
     }
     if (seqFields.isEmpty) base
     else () => new SequenceFieldMergeFunction(base(), seqFields)
@@ -41,25 +47,127 @@ object MergeFunctions {
     try d.getOrDefault(options)
     catch { case e: BadInputException => throw new BadInputException(s"Table $table: ${e.getMessage}", e) }
 
+  /** `fields.<column>.<suffix>` options: (column as written, option key, value). */
+  private def columnOptions(options: Map[String, String], suffix: String): Seq[(String, String, String)] =
+    options.toSeq.sortBy(_._1).collect {
+      case (k, v) if k.startsWith("fields.") && k.endsWith("." + suffix) && k.length > "fields.".length + suffix.length + 1 =>
+        (k.substring("fields.".length, k.length - suffix.length - 1), k, v)
+    }
+
+  private def booleanColumnOption(key: String, value: String, table: String): Boolean = value.trim.toLowerCase match {
+    case "true" => true
+    case "false" => false
+    case _ => throw new BadInputException(s"Table $table: invalid value '$value' for option '$key': expected true or false")
+  }
+
+  private def requireColumn(fields: Seq[DataField], name: String, key: String, table: String): Int = {
+    val i = fields.indexWhere(_.name == name)
+    if (i < 0) throw new BadInputException(s"Table $table: column '$name' named by option '$key' does not exist")
+    i
+  }
+
   /** The getters and orders of the `sequence.field` columns, checked against the schema. */
   private def sequenceFields(
       fields: Seq[DataField],
       options: Map[String, String],
       table: String): Array[(FieldGetter, Ordering[Any])] = {
     val getters = FieldGetter.all(fields)
-    options.get(MergeTreeOptions.SequenceField.key).map(MergeTreeOptions.SequenceField.parseOrFail).getOrElse(Nil).map { name =>
-      val g = getters.find(_.field.name == name).getOrElse(throw new BadInputException(
-        s"Table $table: column '$name' named by option 'sequence.field' does not exist"))
+    val key = MergeTreeOptions.SequenceField.key
+    options.get(key).map(MergeTreeOptions.SequenceField.parseOrFail).getOrElse(Nil).map { name =>
+      val g = getters(requireColumn(fields, name, key, table))
       val ord = ValueOrdering.of(g.field.dataType).getOrElse(throw new BadInputException(
-        s"Table $table: column '$name' named by option 'sequence.field' has type ${g.field.dataType.asSQLString}, which has no order"))
+        s"Table $table: column '$name' named by option '$key' has type ${g.field.dataType.asSQLString}, which has no order"))
       (g, ord)
     }.toArray
+  }
+
+  /** The function named for a column, the table default, or last_non_null_value. */
+  private def aggregation(
+      fields: Seq[DataField],
+      primaryKeys: Seq[String],
+      options: Map[String, String],
+      table: String,
+      ignoreDelete: Boolean): () => MergeFunction = {
+    AggregationSuffixes.foreach(s => columnOptions(options, s).foreach { case (c, k, _) => requireColumn(fields, c, k, table) })
+    val removeOnDelete = tableOption(MergeTreeOptions.AggregationRemoveRecordOnDelete, options, table)
+    val default = options.get(MergeTreeOptions.DefaultAggregateFunction.key)
+    val functions = fields.map { f =>
+      if (primaryKeys.contains(f.name)) None
+      else {
+        val own = s"fields.${f.name}.$AggregateFunctionSuffix"
+        options.get(own).map(_ -> own)
+          .orElse(default.map(_ -> MergeTreeOptions.DefaultAggregateFunction.key))
+          .orElse(Some(FieldAggregator.LastNonNullValue -> own))
+      }
+    }
+    def build(): Array[Option[ColumnAggregation]] = fields.zip(functions).map {
+      case (f, fn) => fn.map { case (name, key) => column(f, name, key, options, table) }
+    }.toArray
+    build() // validate once now
+    val getters = FieldGetter.all(fields)
+    () => new AggregateMergeFunction(getters, build(), ignoreDelete, removeOnDelete)
+  }
+
+  private def column(f: DataField, fn: String, fnKey: String, options: Map[String, String], table: String): ColumnAggregation = {
+    val key = s"fields.${f.name}.$IgnoreRetractSuffix"
+    val ignoreRetract = options.get(key).exists(booleanColumnOption(key, _, table))
+    new ColumnAggregation(FieldAggregator.create(fn, f, options, table, fnKey), ignoreRetract, f.name, table)
+  }
+
+  private def partialUpdate(
+      fields: Seq[DataField],
+      primaryKeys: Seq[String],
+      options: Map[String, String],
+      table: String,
+      ignoreDelete: Boolean): () => MergeFunction = {
+    val removeOnDelete = tableOption(MergeTreeOptions.PartialUpdateRemoveRecordOnDelete, options, table)
+    val groupOf = Array.fill[Option[SequenceGroup]](fields.length)(None)
+    columnOptions(options, SequenceGroupSuffix).foreach { case (seqSpec, key, value) =>
+      val seqNames = seqSpec.split(",").map(_.trim).filter(_.nonEmpty)
+      val seqIdx = seqNames.map(requireColumn(fields, _, key, table))
+      val orderings = seqIdx.map { i =>
+        ValueOrdering.of(fields(i).dataType).getOrElse(throw new BadInputException(
+          s"Table $table: sequence column '${fields(i).name}' of option '$key' has type ${fields(i).dataType.asSQLString}, which has no order"))
+      }
+      val members = value.split(",").map(_.trim).filter(_.nonEmpty).map(requireColumn(fields, _, key, table)).toSet
+      val group = new SequenceGroup(seqIdx, orderings, members)
+      (seqIdx.toSet ++ members).foreach { i =>
+        if (primaryKeys.contains(fields(i).name)) throw new BadInputException(
+          s"Table $table: primary key column '${fields(i).name}' cannot be part of the sequence group of option '$key'")
+        if (groupOf(i).isDefined) throw new BadInputException(
+          s"Table $table: column '${fields(i).name}' belongs to more than one sequence group (option '$key')")
+        groupOf(i) = Some(group)
+      }
+    }
+    val hasGroups = groupOf.exists(_.isDefined)
+    if (hasGroups && removeOnDelete) throw new BadInputException(
+      s"Table $table: options 'partial-update.remove-record-on-delete' and 'fields.<seq>.sequence-group' cannot be used together")
+    Seq(IgnoreRetractSuffix, "list-agg-delimiter", "distinct").foreach(s =>
+      columnOptions(options, s).foreach { case (c, k, _) => requireColumn(fields, c, k, table) })
+    val explicit = columnOptions(options, AggregateFunctionSuffix).map { case (c, k, fn) =>
+      val i = requireColumn(fields, c, k, table)
+      if (groupOf(i).isEmpty || groupOf(i).exists(_.seqFields.contains(i))) throw new BadInputException(
+        s"Table $table: option '$k' needs column '$c' to be a member of a sequence group ('fields.<seq>.sequence-group') " +
+          "under merge-engine partial-update")
+      i -> (fn -> k)
+    }.toMap
+    val default = options.get(MergeTreeOptions.DefaultAggregateFunction.key)
+    def build(): Array[Option[ColumnAggregation]] = fields.indices.map { i =>
+      val isMember = groupOf(i).exists(g => g.members.contains(i) && !g.seqFields.contains(i))
+      explicit.get(i)
+        .orElse(if (isMember) default.map(_ -> MergeTreeOptions.DefaultAggregateFunction.key) else None)
+        .map { case (fn, key) => column(fields(i), fn, key, options, table) }
+    }.toArray
+    build()
+    val getters = FieldGetter.all(fields)
+    val keyFields = primaryKeys.map(pk => fields.indexWhere(_.name == pk)).toArray
+    () => new PartialUpdateMergeFunction(getters, groupOf.clone(), build(), keyFields, ignoreDelete, removeOnDelete, table)
   }
 
   /** Which row-level DML a merge engine honours: None when `op` is allowed, Some(reason) when it must
    *  be rejected at analysis. `op` is DELETE, UPDATE, MERGE_DELETE, MERGE_UPDATE or INSERT_OVERWRITE;
    *  `updatedColumns` are the assigned columns of an UPDATE (or of MERGE's update clauses; empty means
-   *  unknown, taken as every non-key column). */
+   *  unknown, taken as every non-key column). See [[DmlRules]]. */
   def unsupportedDml(
       op: String,
       updatedColumns: Seq[String],

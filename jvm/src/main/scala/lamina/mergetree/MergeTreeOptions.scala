@@ -46,11 +46,15 @@ object MergeTreeOptions {
   val NumLevels: OptionDef[Int] = define("num-levels", IntKind, null,
     "Number of levels of the merge tree. Defaults to num-sorted-run.compaction-trigger + 1.")
   val IgnoreDelete: OptionDef[Boolean] = define("ignore-delete", BooleanKind, "false",
-    "Whether delete and update-before records are dropped on write instead of applied.")
+    "Whether delete and update-before records are ignored: dropped on write and skipped when merging.")
   val PartialUpdateRemoveRecordOnDelete: OptionDef[Boolean] = define(
     "partial-update.remove-record-on-delete", BooleanKind, "false",
     "For merge-engine partial-update: whether a delete record removes the whole row; later records " +
       "of the key start from an empty row.")
+  val AggregationRemoveRecordOnDelete: OptionDef[Boolean] = define(
+    "aggregation.remove-record-on-delete", BooleanKind, "false",
+    "For merge-engine aggregation: whether a delete record removes the whole row instead of being " +
+      "retracted column by column; later records of the key start from an empty row.")
   val DefaultAggregateFunction: OptionDef[String] = define("fields.default-aggregate-function", StringKind, null,
     "For merge-engine aggregation: the aggregate function of non-key columns without " +
       "fields.<f>.aggregate-function. Defaults to last_non_null_value.")

@@ -37,5 +37,5 @@ final class SequenceFieldMergeFunction(inner: MergeFunction, seqFields: Array[(F
 
   override def result(): Option[KeyValue] = { mergeOnce(); inner.result() }
 
-  override def resultKeepingDelete(): Option[KeyValue] = { mergeOnce(); inner.resultKeepingDelete() }
+  override def resultKeepingDelete(): Seq[KeyValue] = { mergeOnce(); inner.resultKeepingDelete() }
 }

@@ -16,8 +16,9 @@ object SortMergeReader {
   def merge(runs: Seq[Iterator[KeyValue]], keyOrdering: Ordering[InternalRow], mf: MergeFunction): Iterator[KeyValue] =
     merge(runs, keyOrdering, mf, dropDelete = true)
 
-  /** With `dropDelete = false` a deleted key yields its retract record (see
-   *  [[MergeFunction.resultKeepingDelete]]), as compaction into a level below the top must. */
+  /** With `dropDelete = false` each key yields [[MergeFunction.resultKeepingDelete]]: a deleted key
+   *  its retract record, and a key removed then written again both records, as compaction into a
+   *  level below the top must. */
   def merge(
       runs: Seq[Iterator[KeyValue]],
       keyOrdering: Ordering[InternalRow],
@@ -37,6 +38,8 @@ object SortMergeReader {
     private var heapSize = 0
     private var pending: KeyValue = _
     private var ready = false
+    /** Further records of the current key (only with dropDelete = false). */
+    private var more: Iterator[KeyValue] = Iterator.empty
 
     runs.indices.foreach { i =>
       if (runs(i).hasNext) {
@@ -60,6 +63,11 @@ object SortMergeReader {
 
     private def advance(): Unit = {
       pending = null
+      if (more.hasNext) {
+        pending = more.next()
+        ready = true
+        return
+      }
       while (pending == null && heapSize > 0) {
         val groupKey = heads(heap(0)).key.copy()
         mf.reset()
@@ -80,8 +88,16 @@ object SortMergeReader {
           }
           sameKey = heapSize > 0 && ord.compare(heads(heap(0)).key, groupKey) == 0
         }
-        val merged = if (dropDelete) mf.result() else mf.resultKeepingDelete()
-        if (merged.isDefined) pending = merged.get
+        if (dropDelete) {
+          val merged = mf.result()
+          if (merged.isDefined) pending = merged.get
+        } else {
+          val merged = mf.resultKeepingDelete()
+          if (merged.nonEmpty) {
+            pending = merged.head
+            more = merged.iterator.drop(1)
+          }
+        }
       }
       ready = true
     }

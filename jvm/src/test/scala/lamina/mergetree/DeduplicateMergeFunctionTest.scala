@@ -36,7 +36,7 @@ class DeduplicateMergeFunctionTest extends AnyFunSuite {
     mf.add(kv(1, "+I", row(1, 1, 1L)))
     mf.add(kv(2, "-D", row(1, 1, 1L)))
     assert(mf.result().isEmpty)
-    assert(mf.resultKeepingDelete().map(kv => (kv.sequenceNumber, kv.valueKind)) == Some((2L, RowKind.Delete)))
+    assert(mf.resultKeepingDelete().map(kv => (kv.sequenceNumber, kv.valueKind)) == Seq((2L, RowKind.Delete)))
   }
 
   test("ignore-delete drops retract records") {
