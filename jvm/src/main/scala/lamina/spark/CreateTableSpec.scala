@@ -61,7 +61,7 @@ object CreateTableSpec {
       val t = SparkTypes.fromSparkField(f.copy(nullable = nullable), () => { val id = nextId; nextId += 1; id })
       DataField(i, f.name, t, f.getComment())
     }
-    TableSchema(
+    val schema0 = TableSchema(
       id = 0,
       fields = fields,
       highestFieldId = TableSchema.highestId(fields),
@@ -70,5 +70,11 @@ object CreateTableSpec {
       options = options - CoreOptions.PrimaryKey.key,
       comment = props.get("comment"),
       timeMillis = System.currentTimeMillis())
+    checkMergeEngine(schema0, table)
+    schema0
   }
+
+  /** The merge engine's options must make sense for the columns: checked before any file is written. */
+  def checkMergeEngine(s: TableSchema, table: String): Unit =
+    if (s.primaryKeys.nonEmpty) lamina.mergetree.MergeFunctions.create(s.fields, s.primaryKeys, s.options, table)
 }

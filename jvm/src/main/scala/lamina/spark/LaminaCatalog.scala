@@ -137,7 +137,11 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     val table = try warehouse.loadTable(dbOf(ident), ident.name()) catch {
       case _: NotFoundException => throw new NoSuchTableException(ident)
     }
-    val next = table.schemaManager.commitChanges(AlterTableSpec.toChanges(show(ident), changes))
+    val schemaChanges = AlterTableSpec.toChanges(show(ident), changes)
+    // dry run: the merge engine must accept the new schema before it is committed
+    CreateTableSpec.checkMergeEngine(
+      lamina.table.schema.SchemaEvolution(table.schema, schemaChanges, show(ident), System.currentTimeMillis()), show(ident))
+    val next = table.schemaManager.commitChanges(schemaChanges)
     new LaminaTable(table.withSchema(next), None, show(ident))
   }
 

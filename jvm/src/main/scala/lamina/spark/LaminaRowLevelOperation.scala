@@ -21,8 +21,10 @@ class LaminaRowLevelOperationBuilder(table: LaminaTable, info: RowLevelOperation
       case Command.UPDATE => Some("UPDATE")
       case _ => None
     }
-    op.flatMap(o => MergeFunctions.unsupportedDml(o, Seq.empty, t.schema.fields, t.schema.primaryKeys,
-      t.schema.partitionKeys, t.options, t.name)).foreach(why => throw new BadInputException(why))
+    // which columns an UPDATE assigns is not known here: assume all non-key columns (conservative)
+    val nonKey = t.schema.fieldNames.filterNot(t.schema.primaryKeys.contains)
+    op.flatMap(o => MergeFunctions.unsupportedDml(o, if (o == "UPDATE") nonKey else Seq.empty, t.schema.fields,
+      t.schema.primaryKeys, t.schema.partitionKeys, t.options, t.name)).foreach(why => throw new BadInputException(why))
     new LaminaDeltaOperation(table, info.command())
   }
 }

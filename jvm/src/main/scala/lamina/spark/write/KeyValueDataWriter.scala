@@ -40,11 +40,19 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private val charRules = new CharVarcharRules(schema, table.name)
   private val sparkTypes = schema.fields.map(f => SparkTypes.toSpark(f.dataType)).toArray
 
+  // MERGE actions are only known row by row: refuse deletes and updates the merge engine cannot honour
+  private lazy val nonKey = schema.fieldNames.filterNot(schema.primaryKeys.contains)
+  private lazy val deleteRefusal = lamina.mergetree.MergeFunctions.unsupportedDml("MERGE_DELETE", Seq.empty,
+    schema.fields, schema.primaryKeys, schema.partitionKeys, table.options, table.name)
+  private lazy val updateRefusal = lamina.mergetree.MergeFunctions.unsupportedDml("MERGE_UPDATE", nonKey,
+    schema.fields, schema.primaryKeys, schema.partitionKeys, table.options, table.name)
+
   override def write(row: InternalRow): Unit = insert(row)
   override def insert(row: InternalRow): Unit = record(row, RowKind.Insert)
   /** An update keeps its primary key: a changed key would leave the old row behind under the old
    *  key, so it is refused (the whole statement fails, nothing is committed). */
   override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit = {
+    updateRefusal.foreach(why => throw new BadInputException(why))
     pkOrdinals.zipWithIndex.foreach { case (o, i) =>
       val before = id.get(i, sparkTypes(o))
       val after = if (row.isNullAt(o)) null else row.get(o, sparkTypes(o))
@@ -58,6 +66,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
 
   /** A delete carries only the row id (the primary key): the record's other columns are null. */
   override def delete(metadata: InternalRow, id: InternalRow): Unit = {
+    deleteRefusal.foreach(why => throw new BadInputException(why))
     val row = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(schema.fields.size)
     pkOrdinals.zipWithIndex.foreach { case (o, i) => row.update(o, id.get(i, sparkTypes(o))) }
     record(row, RowKind.Delete, checkNulls = false)

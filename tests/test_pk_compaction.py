@@ -1,0 +1,254 @@
+"""Compaction of primary-key tables: `CALL <catalog>.sys.compact` (minor and full, all or some
+partitions), compaction racing appends from other threads, and the same work as a separate process
+(`spark-submit --class lamina.jobs.Compact` and `python -m lamina compact`)."""
+
+import os
+import subprocess
+import sys
+import threading
+
+import fastavro
+import pytest
+
+from _support import error_text, read_snapshot, snapshot_ids, sorted_tuples, sql_rows, table_path, unchanged
+
+CAT = "lamina"
+TOP_LEVEL = 5  # num-levels defaults to num-sorted-run.compaction-trigger (5) + 1
+
+
+def create_pk(spark, db, partitioned=False, props=None):
+    name = f"{CAT}.{db}.t"
+    columns = "p STRING, id INT, v STRING" if partitioned else "id INT, v STRING"
+    options = {"primary-key": "p,id" if partitioned else "id", "bucket": "2", **(props or {})}
+    spark.sql(f"CREATE TABLE {name} ({columns}){' PARTITIONED BY (p)' if partitioned else ''} "
+              f"TBLPROPERTIES ({', '.join(f'{k!r} = {v!r}' for k, v in options.items())})")
+    return name
+
+
+def write_runs(spark, name, partitions=(None,), runs=3):
+    """`runs` overlapping upserts (ids 0..9, then 5..14, ...) into each partition: sorted runs."""
+    for r in range(runs):
+        for p in partitions:
+            prefix = f"'{p}', " if p else ""
+            spark.sql(f"INSERT INTO {name} SELECT {prefix}CAST(id AS INT), 'run{r}' "
+                      f"FROM range({r * 5}, {r * 5 + 10})")
+
+
+def levels(spark, db, where=""):
+    return sorted(r[0] for r in spark.sql(f"SELECT level FROM {CAT}.{db}.`t$files` {where}").collect())
+
+
+def commit_kinds(spark, db):
+    return [r[0] for r in spark.sql(f"SELECT commit_kind FROM {CAT}.{db}.`t$snapshots` "
+                                    "ORDER BY snapshot_id").collect()]
+
+
+def call_compact(spark, db, **args):
+    arguments = ", ".join([f"table => '{db}.t'"] + [f"{k} => '{v}'" for k, v in args.items()])
+    return spark.sql(f"CALL {CAT}.sys.compact({arguments})").collect()[0][0]
+
+
+def delta_entries(warehouse, db, snapshot_id):
+    """(kind, level, record count) of the entries in a snapshot's delta manifests; kind 0 = ADD, 1 = DELETE."""
+    root = table_path(warehouse, db, "t")
+    snapshot = read_snapshot(warehouse, db, "t", snapshot_id)
+    entries = []
+    with open(root / "manifest" / snapshot["deltaManifestList"], "rb") as f:
+        manifests = [m["_FILE_NAME"] for m in fastavro.reader(f)]
+    for m in manifests:
+        with open(root / "manifest" / m, "rb") as f:
+            entries += [(e["_KIND"], e["_FILE"]["_LEVEL"], e["_FILE"]["_ROW_COUNT"]) for e in fastavro.reader(f)]
+    return sorted(entries)
+
+
+EXPECTED = sorted_tuples([(i, "run0") for i in range(5)] + [(i, "run1") for i in range(5, 10)]
+                         + [(i, "run2") for i in range(10, 20)])
+
+
+# -- CALL sys.compact ----------------------------------------------------------------------------
+
+def test_full_compaction_moves_every_file_to_the_top_level(spark, warehouse, db):
+    name = create_pk(spark, db)
+    write_runs(spark, name)
+    assert sql_rows(spark, f"SELECT * FROM {name}") == EXPECTED
+    before = levels(spark, db)
+    assert set(before) == {0} and len(before) >= 4, before
+    counts_before = sorted(r[0] for r in spark.sql(f"SELECT record_count FROM {CAT}.{db}.`t$files`").collect())
+
+    snapshot = call_compact(spark, db, compact_strategy="full")
+    assert snapshot == max(snapshot_ids(warehouse, db, "t")) == 4
+    assert sql_rows(spark, f"SELECT * FROM {name}") == EXPECTED
+    after = levels(spark, db)
+    assert set(after) == {TOP_LEVEL} and len(after) <= 2, after
+    assert commit_kinds(spark, db) == ["APPEND", "APPEND", "APPEND", "COMPACT"]
+    # The COMPACT snapshot deletes every level-0 file and adds the merged ones (20 rows, no duplicates).
+    entries = delta_entries(warehouse, db, 4)
+    assert [e for e in entries if e[0] == 1] == [(1, 0, n) for n in counts_before]
+    assert {e[1] for e in entries if e[0] == 0} == {TOP_LEVEL}
+    assert sum(e[2] for e in entries if e[0] == 0) == 20
+    assert read_snapshot(warehouse, db, "t", 4)["totalRecordCount"] == 20
+    assert sql_rows(spark, f"SELECT sum(num_deleted_files) FROM {CAT}.{db}.`t$manifests`") == [(len(before),)]
+    # Old snapshots still read their files.
+    assert sql_rows(spark, f"SELECT count(*) FROM {name} VERSION AS OF 1") == [(10,)]
+
+    # Nothing left to do: a second full compaction of a single top-level run commits nothing.
+    assert call_compact(spark, db, compact_strategy="full") is None
+    assert snapshot_ids(warehouse, db, "t") == [1, 2, 3, 4]
+
+
+def test_minor_compaction_merges_sorted_runs_once_the_trigger_is_reached(spark, warehouse, db):
+    name = create_pk(spark, db, props={"write-only": "true", "num-sorted-run.compaction-trigger": "3"})
+    write_runs(spark, name, runs=4)
+    expected = sql_rows(spark, f"SELECT * FROM {name}")
+    assert len(expected) == 25
+    before = levels(spark, db)
+    assert set(before) == {0}, before
+
+    snapshot = call_compact(spark, db)
+    assert snapshot == max(snapshot_ids(warehouse, db, "t")) == 5
+    assert commit_kinds(spark, db)[-1] == "COMPACT"
+    after = levels(spark, db)
+    assert after.count(0) < before.count(0), (before, after)
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+
+
+def test_minor_compaction_with_nothing_to_do_commits_nothing(spark, warehouse, db):
+    name = create_pk(spark, db)
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a'), (2, 'b')")
+    assert call_compact(spark, db) is None
+    assert snapshot_ids(warehouse, db, "t") == [1]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a"), (2, "b")]
+
+
+def test_compaction_of_one_partition(spark, warehouse, db):
+    name = create_pk(spark, db, partitioned=True)
+    write_runs(spark, name, partitions=("x", "y"), runs=2)
+    expected = sql_rows(spark, f"SELECT * FROM {name}")
+    assert len(expected) == 30
+    call_compact(spark, db, partitions="p=x", compact_strategy="full")
+    assert set(levels(spark, db, "WHERE partition LIKE '%x%'")) == {TOP_LEVEL}
+    assert set(levels(spark, db, "WHERE partition LIKE '%y%'")) == {0}
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+    assert commit_kinds(spark, db)[-1] == "COMPACT"
+    entries = delta_entries(warehouse, db, max(snapshot_ids(warehouse, db, "t")))
+    assert sum(e[2] for e in entries if e[0] == 0) == 15  # only partition x's merged rows
+
+
+@pytest.mark.parametrize("args, words", [
+    ({"compact_strategy": "bogus"}, ["compact_strategy", "bogus", "full", "minor"]),
+    ({"partitions": "q=1"}, ["'q' is not a partition column of table", "p"]),
+    ({"partitions": "p"}, ["Partition 'p' must be written as column=value"]),
+], ids=["strategy", "not-a-partition-column", "malformed-partition"])
+def test_compact_procedure_bad_arguments(spark, warehouse, db, args, words):
+    name = create_pk(spark, db, partitioned=True)
+    write_runs(spark, name, partitions=("x",), runs=2)
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as excinfo:
+            call_compact(spark, db, **args)
+        for word in words:
+            assert word in error_text(excinfo), error_text(excinfo)[:800]
+
+
+def test_compact_procedure_missing_table(spark, db):
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.nope')").collect()
+    assert f"{db}.nope" in error_text(excinfo)
+
+
+# -- compaction racing appends --------------------------------------------------------------------
+
+def test_compaction_concurrent_with_appends_loses_nothing(spark, warehouse, db):
+    name = create_pk(spark, db)
+    spark.sql(f"INSERT INTO {name} SELECT CAST(id AS INT), 'seed' FROM range(0, 10)")
+    errors, compactions = [], []
+    done = threading.Event()
+
+    def appender(first):
+        try:
+            for n in range(4):
+                start = first + n * 10
+                spark.sql(f"INSERT INTO {name} SELECT CAST(id AS INT), 'w{first}' FROM range({start}, {start + 10})")
+        except Exception as e:  # reported below with the test's assertion
+            errors.append(e)
+
+    def compactor():
+        while not done.is_set() or not compactions:
+            try:
+                compactions.append(call_compact(spark, db, compact_strategy="full"))
+            except Exception as e:
+                errors.append(e)
+                return
+
+    threads = [threading.Thread(target=appender, args=(first,)) for first in (1000, 2000)]
+    compacting = threading.Thread(target=compactor)
+    compacting.start()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    done.set()
+    compacting.join(timeout=300)
+    assert not errors, [str(e)[:500] for e in errors]
+    assert any(s is not None for s in compactions), compactions
+
+    ids = [r[0] for r in spark.sql(f"SELECT id FROM {name}").collect()]
+    assert sorted(ids) == list(range(10)) + list(range(1000, 1040)) + list(range(2000, 2040))
+    kinds = commit_kinds(spark, db)
+    assert kinds.count("APPEND") == 9 and "COMPACT" in kinds
+    # A last full compaction keeps every row too.
+    call_compact(spark, db, compact_strategy="full")
+    assert sql_rows(spark, f"SELECT count(*), count(DISTINCT id) FROM {name}") == [(90, 90)]
+    assert set(levels(spark, db)) == {TOP_LEVEL}
+
+
+# -- separate processes ---------------------------------------------------------------------------
+
+def spark_submit():
+    from pyspark.find_spark_home import _find_spark_home
+
+    return os.path.join(_find_spark_home(), "bin", "spark-submit")
+
+
+def run(command):
+    return subprocess.run(command, capture_output=True, text=True, timeout=600)
+
+
+def submit_job(warehouse, *args):
+    import lamina
+
+    return run([spark_submit(), "--master", "local[1]", "--conf", "spark.ui.enabled=false",
+                "--class", "lamina.jobs.Compact", lamina.jar_path(), "--warehouse", warehouse, *args])
+
+
+def test_spark_submit_job_and_python_cli_compact(spark, warehouse, db):
+    name = create_pk(spark, db, partitioned=True)
+    write_runs(spark, name, partitions=("x", "y"), runs=2)
+    expected = sql_rows(spark, f"SELECT * FROM {name}")
+
+    result = submit_job(warehouse, "--table", f"{db}.t", "--partition", "p=x", "--full")
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert f"compacted {db}.t: snapshot 5" in result.stdout
+    assert set(levels(spark, db, "WHERE partition LIKE '%x%'")) == {TOP_LEVEL}
+    assert set(levels(spark, db, "WHERE partition LIKE '%y%'")) == {0}
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+
+    result = run([sys.executable, "-m", "lamina", "compact", "--warehouse", warehouse, "--table", f"{db}.t",
+                  "--full", "--master", "local[1]", "--conf", "spark.ui.enabled=false"])
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert f"compacted {db}.t: snapshot 6" in result.stdout
+    assert set(levels(spark, db)) == {TOP_LEVEL}
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+    assert commit_kinds(spark, db) == ["APPEND"] * 4 + ["COMPACT", "COMPACT"]
+
+
+def test_spark_submit_job_bad_arguments(spark, warehouse, db):
+    create_pk(spark, db)
+    result = submit_job(warehouse, "--table", f"{db}.t", "--bogus")
+    assert result.returncode != 0
+    assert "Unknown argument '--bogus'" in result.stderr, result.stderr[-3000:]
+
+    result = run([sys.executable, "-m", "lamina", "compact", "--warehouse", warehouse, "--table", f"{db}.nope",
+                  "--master", "local[1]", "--conf", "spark.ui.enabled=false"])
+    assert result.returncode != 0
+    assert f"{db}.nope" in result.stderr, result.stderr[-3000:]
+    assert snapshot_ids(warehouse, db, "t") == []
