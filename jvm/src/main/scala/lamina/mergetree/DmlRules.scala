@@ -4,7 +4,7 @@ import lamina.types.DataField
 
 /** Which row-level DML each merge engine honours (see [[MergeFunctions.unsupportedDml]]).
  *
- *  How the writes look, which the rules rely on: DELETE writes a -D record carrying the deleted row;
+ *  How the writes look, which the rules rely on: DELETE writes a -D record carrying the primary key;
  *  UPDATE writes the whole new row as a +U record (assigned columns new, the others as read);
  *  INSERT OVERWRITE replaces files and merges nothing, so every engine allows it.
  *
@@ -17,9 +17,8 @@ import lamina.types.DataField
  *  - partial-update: UPDATE is allowed (like Paimon), but an assignment of NULL has no effect, as
  *    NULLs never overwrite. DELETE needs `partial-update.remove-record-on-delete`; without it a -D
  *    fails the merge or, with sequence groups, only clears the groups' columns.
- *  - aggregation: DELETE is allowed with `aggregation.remove-record-on-delete`, or when every
- *    non-key column's function retracts (sum, product, collect, merge_map, last_value,
- *    last_non_null_value) or ignores retraction; then the key stays, with its values retracted.
+ *  - aggregation: DELETE is allowed only with `aggregation.remove-record-on-delete`; otherwise the
+ *    key would stay behind with its values retracted (sum 0, nulls), which is not a delete.
  *    UPDATE is allowed only when re-aggregating the new row replaces the old values: every
  *    assigned column uses last_value or last_non_null_value (with the latter an assignment of NULL has
  *    no effect), and every other non-key column's function gives the same result when fed its own
@@ -84,11 +83,10 @@ private[mergetree] object DmlRules {
         def distinct(c: String) = options.get(s"fields.$c.distinct").exists(_.trim.equalsIgnoreCase("true"))
         if (isDelete) {
           if (MergeFunctions.tableOption(MergeTreeOptions.AggregationRemoveRecordOnDelete, options, table)) None
-          else nonKey.find(c => !FieldAggregator.RetractCapable.contains(functions(c)) && !ignoresRetract(c)) match {
-            case Some(c) => reject(s"aggregate function '${functions(c)}' of column '$c' cannot retract the deleted row; " +
-              s"set 'aggregation.remove-record-on-delete'='true' or 'fields.$c.ignore-retract'='true'")
-            case None => None
-          }
+          // retracting every column would leave the key behind with neutral values (sum 0, nulls):
+          // a DELETE that does not delete is refused
+          else reject("a DELETE would leave the key with retracted aggregates instead of removing it; " +
+            "set 'aggregation.remove-record-on-delete'='true'")
         } else {
           updated.find(c => !Replacing.contains(functions(c))) match {
             case Some(c) => reject(s"aggregate function '${functions(c)}' of column '$c' would aggregate the new value " +

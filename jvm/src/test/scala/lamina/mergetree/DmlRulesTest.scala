@@ -46,11 +46,11 @@ class DmlRulesTest extends AnyFunSuite {
     ("partial-update + remove-record-on-delete", puRemove, "DELETE", Nil, true),
     ("partial-update + remove-record-on-delete + ignore-delete", puRemove + ("ignore-delete" -> "true"), "DELETE", Nil, false),
     ("partial-update + ignore-delete", pu + ("ignore-delete" -> "true"), "DELETE", Nil, false),
-    ("aggregation sum, name last_non_null_value", agg, "DELETE", Nil, true),
+    ("aggregation sum, name last_non_null_value", agg, "DELETE", Nil, false),
     ("aggregation sum", agg, "UPDATE", Seq("name"), false),
     ("aggregation sum", agg, "UPDATE", Seq("total"), false),
     ("aggregation max + last_value", aggLast, "DELETE", Nil, false),
-    ("aggregation max ignoring retract", aggLast + ("fields.total.ignore-retract" -> "true"), "DELETE", Nil, true),
+    ("aggregation max ignoring retract", aggLast + ("fields.total.ignore-retract" -> "true"), "DELETE", Nil, false),
     ("aggregation remove-record-on-delete", aggLast + ("aggregation.remove-record-on-delete" -> "true"), "DELETE", Nil, true),
     ("aggregation max + last_value", aggLast, "UPDATE", Seq("name"), true),
     ("aggregation max + last_value", aggLast, "UPDATE", Seq("total"), false),
@@ -87,8 +87,8 @@ class DmlRulesTest extends AnyFunSuite {
     assert(check("DELETE", dedup + ("ignore-delete" -> "true")) == Some("DELETE is not supported on table db.t (merge-engine deduplicate): " +
       "option 'ignore-delete' is set, so delete records are dropped and the DELETE would do nothing"))
     assert(check("DELETE", aggLast) == Some("DELETE is not supported on table db.t (merge-engine aggregation): " +
-      "aggregate function 'max' of column 'total' cannot retract the deleted row; " +
-      "set 'aggregation.remove-record-on-delete'='true' or 'fields.total.ignore-retract'='true'"))
+      "a DELETE would leave the key with retracted aggregates instead of removing it; " +
+      "set 'aggregation.remove-record-on-delete'='true'"))
     assert(check("UPDATE", aggLast, Seq("total")) == Some("UPDATE is not supported on table db.t (merge-engine aggregation): " +
       "aggregate function 'max' of column 'total' would aggregate the new value with the old one instead of replacing it; " +
       "only last_value and last_non_null_value columns can be updated"))

@@ -58,11 +58,19 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
       val after = if (row.isNullAt(o)) null else row.get(o, sparkTypes(o))
       if (before != after)
         throw new BadInputException(
-          s"UPDATE cannot change primary-key column '${schema.fields(o).name}' of table ${table.name}: " +
+          s"UPDATE cannot change the primary key column '${schema.fields(o).name}' of table ${table.name}: " +
             "delete the row and insert it under its new key instead")
+    }
+    if (partialUpdate) nonKeyOrdinals.find(row.isNullAt).foreach { o =>
+      throw new BadInputException(
+        s"UPDATE of table ${table.name} (merge-engine partial-update) cannot set column '${schema.fields(o).name}' to NULL: " +
+          "in a partial-update table a NULL never overwrites a value")
     }
     record(row, RowKind.UpdateAfter)
   }
+
+  private lazy val partialUpdate = table.options.get("merge-engine").exists(_.equalsIgnoreCase("partial-update"))
+  private lazy val nonKeyOrdinals = schema.fields.indices.filterNot(i => schema.primaryKeys.contains(schema.fields(i).name))
 
   /** A delete carries only the row id (the primary key): the record's other columns are null. */
   override def delete(metadata: InternalRow, id: InternalRow): Unit = {
