@@ -221,10 +221,16 @@ def test_pypaimon_merge_engines_read_by_lamina(request, pdb, paimon_catalog, eng
     for commit in inserts:
         paimon_write(table, [dict(zip(ABS.names, t)) for t in commit], ABS)
     expected = paimon_read(paimon_catalog, f"{pdb}.t")
-    assert expected == as_dicts(merged)
+    # pypaimon does not compact first-row tables as it writes, and readers of first-row tables see
+    # compacted levels only: its level-0 runs stay invisible until a compaction.
+    assert expected == ([] if engine == "first-row" else as_dicts(merged))
 
     spark = request.getfixturevalue("spark")
-    assert lamina_read(spark, f"{CAT}.{pdb}.t") == expected
+    name = f"{CAT}.{pdb}.t"
+    assert lamina_read(spark, name) == expected
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{pdb}.t', compact_strategy => 'full')")
+    assert lamina_read(spark, name) == as_dicts(merged)
+    assert paimon_read(paimon_catalog, f"{pdb}.t") == as_dicts(merged)
 
 
 def test_pypaimon_deletes_through_rowkind_field_read_by_lamina(request, pdb, paimon_catalog):

@@ -172,3 +172,29 @@ def test_cli_rejects_bad_arguments(args, needle):
     result = subprocess.run([sys.executable, "-m", "lamina", *args], capture_output=True, text=True)
     assert result.returncode == 2
     assert needle in result.stderr
+
+
+def test_compact_checks_its_arguments_before_calling_spark():
+    import lamina
+    for bad in ("t", "db.", ".t", "a.b.c", 3):
+        with pytest.raises(ValueError, match="table must be 'database.table'"):
+            lamina.compact(None, bad)
+    with pytest.raises(ValueError, match="each partition must be a non-empty mapping"):
+        lamina.compact(None, "db.t", partitions=[{}])
+    with pytest.raises(ValueError, match="full must be True or False"):
+        lamina.compact(None, "db.t", full="yes")
+
+
+def test_compact_merges_sorted_runs(spark, db):
+    import lamina
+    name = f"lamina.{db}.c"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) PARTITIONED BY (p) "
+              "TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '1', 'write-only' = 'true')")
+    for i in range(3):
+        spark.sql(f"INSERT INTO {name} VALUES (1, 'v{i}', 'x'), (2, 'w{i}', 'y')")
+    snapshot = lamina.compact(spark, f"{db}.c", partitions={"p": "x"}, full=True)
+    assert snapshot == 4
+    levels = sorted((r.partition, r.level) for r in spark.sql(f"SELECT partition, level FROM lamina.{db}.`c$files`").collect())
+    assert levels == [("{p=x}", 5), ("{p=y}", 0), ("{p=y}", 0), ("{p=y}", 0)]
+    assert sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {name}").collect()) == [(1, "v2", "x"), (2, "w2", "y")]
+    assert lamina.compact(spark, f"{db}.c", partitions={"p": "x"}, full=True) is None

@@ -12,6 +12,7 @@ exceptions of the same names::
 """
 
 from lamina._config import configure, jar_path
+from lamina._procedures import compact
 from lamina.errors import (
     AlreadyExistsException,
     BadInputException,
@@ -27,6 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "configure",
     "jar_path",
+    "compact",
     "LaminaException",
     "BadInputException",
     "NotFoundException",
