@@ -22,22 +22,11 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[(scala.collection.immutable.ArraySeq[Byte], Int), Long], taskId: Int) extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
-  private val partitionTypes = schema.partitionTypes
-  private val partitionOrdinals = schema.partitionKeys.map(schema.indexOf).toArray
-  private val numBuckets = schema.numBuckets
-  private val bucketOrdinals = schema.bucketKeys.map(schema.indexOf).toArray
-  private val bucketTypes = schema.bucketKeys.map(k => schema.field(k).get.dataType)
+  private val routing = new RowRouting(table)
+  private val numBuckets = routing.numBuckets
   private val pkOrdinals = schema.primaryKeys.map(schema.indexOf)
-  private val partitionProjection: Option[UnsafeProjection] =
-    if (partitionOrdinals.isEmpty) None
-    else Some(UnsafeProjection.create(partitionOrdinals.toSeq.map { i =>
-      BoundReference(i, SparkTypes.toSpark(schema.fields(i).dataType), nullable = true)
-    }))
   private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
-  private val emptyPartition = new UnsafeRow(0)
-  private val nonNullOrdinals = schema.fields.indices.filter(i => !schema.fields(i).dataType.nullable)
-  private val charRules = new CharVarcharRules(schema, table.name)
   private val sparkTypes = schema.fields.map(f => SparkTypes.toSpark(f.dataType)).toArray
 
   // MERGE actions are only known row by row: refuse deletes and updates the merge engine cannot honour
@@ -81,22 +70,18 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   }
 
   private def record(input: InternalRow, kind: Byte, checkNulls: Boolean = true): Unit = {
-    val row = if (charRules.isEmpty || !checkNulls) input else charRules(input)
+    val row = if (checkNulls) routing.checked(input) else input
     pkOrdinals.foreach { i =>
       if (row.isNullAt(i))
         throw new BadInputException(s"Primary-key column '${schema.fields(i).name}' of table ${table.name} is null in a written row")
     }
-    if (checkNulls) nonNullOrdinals.foreach { i =>
-      if (row.isNullAt(i))
-        throw new BadInputException(s"Column '${schema.fields(i).name}' of table ${table.name} is NOT NULL but a row has null there")
-    }
-    val partition = partitionProjection.map(_.apply(row)).getOrElse(emptyPartition)
-    val bucket = Bucket.bucketOf(row, bucketOrdinals, bucketTypes, numBuckets)
+    val partition = routing.partition(row)
+    val bucket = routing.bucket(row)
     val w = open.get((partition, bucket)) match {
       case Some(w) => w
       case None =>
         val key = partition.copy()
-        val bytes = BinaryRowCodec.serialize(key, partitionTypes)
+        val bytes = BinaryRowCodec.serialize(key, schema.partitionTypes)
         val base = sequenceBases.getOrElse((scala.collection.immutable.ArraySeq.unsafeWrapArray(bytes), bucket), -1L)
         val w = new KeyValueFileWriter(table, writers, bytes, table.paths.bucketDir(key, bucket), bucket,
           base + 1, targetFileSize, taskId)

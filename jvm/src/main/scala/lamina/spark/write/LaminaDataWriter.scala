@@ -31,37 +31,20 @@ class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: 
     throw new lamina.errors.BadInputException(s"Table ${table.name} has no primary key: rows cannot be deleted in place")
 
   private val schema = table.schema
-  private val partitionTypes = schema.partitionTypes
-  private val partitionOrdinals = schema.partitionKeys.map(schema.indexOf).toArray
-  private val numBuckets = schema.numBuckets
-  private val bucketOrdinals = schema.bucketKeys.map(schema.indexOf).toArray
-  private val bucketTypes = schema.bucketKeys.map(k => schema.field(k).get.dataType)
-  private val partitionProjection: Option[UnsafeProjection] =
-    if (partitionOrdinals.isEmpty) None
-    else Some(UnsafeProjection.create(partitionOrdinals.toSeq.map { i =>
-      BoundReference(i, SparkTypes.toSpark(schema.fields(i).dataType), nullable = true)
-    }))
+  private val routing = new RowRouting(table)
+  private val numBuckets = routing.numBuckets
   private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), RollingFileWriter]
-  private val emptyPartition = new UnsafeRow(0)
-  private val nonNullOrdinals = schema.fields.indices.filter(i => !schema.fields(i).dataType.nullable)
-
-  private val charRules = new CharVarcharRules(schema, table.name)
 
   override def write(input: InternalRow): Unit = {
-    val row = if (charRules.isEmpty) input else charRules(input)
-    nonNullOrdinals.foreach { i =>
-      if (row.isNullAt(i))
-        throw new lamina.errors.BadInputException(
-          s"Column '${schema.fields(i).name}' of table ${table.name} is NOT NULL but a row has null there")
-    }
-    val partition = partitionProjection.map(_.apply(row)).getOrElse(emptyPartition)
-    val bucket = if (numBuckets > 0) Bucket.bucketOf(row, bucketOrdinals, bucketTypes, numBuckets) else 0
+    val row = routing.checked(input)
+    val partition = routing.partition(row)
+    val bucket = routing.bucket(row)
     val w = open.get((partition, bucket)) match {
       case Some(w) => w
       case None =>
         val key = partition.copy()
-        val bytes = BinaryRowCodec.serialize(key, partitionTypes)
+        val bytes = BinaryRowCodec.serialize(key, schema.partitionTypes)
         val dir = table.paths.bucketDir(key, bucket)
         val w = new RollingFileWriter(table, writers, bytes, dir, bucket, targetFileSize, taskId)
         open.put((key, bucket), w)
