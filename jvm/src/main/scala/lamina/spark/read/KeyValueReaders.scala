@@ -31,7 +31,9 @@ final case class KeyValueReaders(
     new InterpretedOrdering(types.zipWithIndex.map { case (t, i) => SortOrder(BoundReference(i, t, nullable = false), Ascending) })
   }
 
-  /** The records of one file, in file order (key, then sequence number); each a fresh copy. */
+  /** The records of one file, in file order (key, then sequence number). Each record's rows are
+   *  this file's own projection buffers, valid until the file's iterator advances: the merge
+   *  hands a run's head to the merge function (which copies what it keeps) before advancing it. */
   def readFile(bucketPath: String, f: DataFileMeta): Iterator[KeyValue] = {
     val l = layout
     val r = readers(f.schemaId)
@@ -47,9 +49,10 @@ final case class KeyValueReaders(
       case e: java.io.FileNotFoundException =>
         throw new CorruptFileException(path.toString, 0, s"data file of table ${table.name}", "missing file", "", e)
     }
+    val kv = new KeyValue(null, 0L, 0, null)
     rows.map { raw =>
       val row = proj(raw)
-      new KeyValue(keyProj(row).copy(), row.getLong(l.sequenceOrdinal), row.getByte(l.kindOrdinal), valueProj(row).copy())
+      kv.replace(keyProj(row), row.getLong(l.sequenceOrdinal), row.getByte(l.kindOrdinal), valueProj(row))
     }
   }
 
