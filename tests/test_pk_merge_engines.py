@@ -7,7 +7,7 @@ buckets are compacted with every commit)."""
 import pyarrow as pa
 import pytest
 
-from _support import error_text, sql_rows, table_path
+from _support import error_text, sql_rows, table_path, unchanged
 
 CAT = "lamina"
 
@@ -68,14 +68,36 @@ def test_partial_update_sequence_group_naming_a_missing_column_is_rejected(spark
     assert not table_path(warehouse, db, "t").exists()
 
 
-def test_partial_update_ignore_delete_keeps_the_row(spark, db):
-    name = create(spark, db, "id INT, a STRING, b STRING",
-                  {"primary-key": "id", "merge-engine": "partial-update", "ignore-delete": "true"})
-    spark.sql(f"INSERT INTO {name} VALUES (1, 'a1', NULL), (2, 'a2', 'b2')")
-    spark.sql(f"DELETE FROM {name} WHERE id = 1")
-    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a1", None), (2, "a2", "b2")]
-    spark.sql(f"INSERT INTO {name} VALUES (1, NULL, 'b1')")
-    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a1", "b1"), (2, "a2", "b2")]
+def test_partial_update_ignore_delete_drops_delete_records(spark, warehouse, db, paimon_catalog):
+    # A DELETE statement would do nothing on such a table, so it is rejected; delete records from
+    # another writer (pypaimon, through 'rowkind.field') are dropped on read. pypaimon refuses to
+    # write partial-update tables with ignore-delete, so that option is set afterwards: it only
+    # matters when records merge.
+    from pypaimon import Schema
+
+    schema = pa.schema([pa.field("id", pa.int32(), nullable=False), ("a", pa.string()), ("b", pa.string()),
+                        ("op", pa.string())])
+    paimon_catalog.create_table(f"{db}.t", Schema.from_pyarrow_schema(schema, primary_keys=["id"], options={
+        "bucket": "1", "merge-engine": "partial-update", "rowkind.field": "op", "file.format": "parquet"}), False)
+    table = paimon_catalog.get_table(f"{db}.t")
+    for batch in ([(1, "a1", None, "+I"), (2, "a2", "b2", "+I")], [(1, None, None, "-D")]):
+        builder = table.new_batch_write_builder()
+        write, commit = builder.new_write(), builder.new_commit()
+        write.write_arrow(pa.Table.from_pylist([dict(zip(schema.names, r)) for r in batch], schema=schema))
+        commit.commit(write.prepare_commit())
+        write.close()
+        commit.close()
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('ignore-delete' = 'true')")
+    assert sql_rows(spark, f"SELECT id, a, b FROM {name}") == [(1, "a1", None), (2, "a2", "b2")]
+
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(f"DELETE FROM {name} WHERE id = 2")
+        for word in (f"{db}.t", "ignore-delete"):
+            assert word in error_text(excinfo), error_text(excinfo)[:800]
+    spark.sql(f"INSERT INTO {name} VALUES (1, NULL, 'b1', '+I')")
+    assert sql_rows(spark, f"SELECT id, a, b FROM {name}") == [(1, "a1", "b1"), (2, "a2", "b2")]
 
 
 def test_partial_update_remove_record_on_delete(spark, db):

@@ -40,7 +40,16 @@ object Compactor {
     val writers = DataFileWriters.prepare(spark, table)
     val results = spark.sparkContext.parallelize(work, math.max(1, math.min(work.size, spark.sparkContext.defaultParallelism)))
       .map(w => run(table, readers, writers, w)).collect().toSeq
-    new FileStoreCommit(table, commitUser).append(results)
+    try new FileStoreCommit(table, commitUser).append(results)
+    catch {
+      case e: lamina.errors.CommitConflictException =>
+        // the outputs are referenced by no snapshot: remove them
+        results.foreach { m =>
+          val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
+          m.compactAfter.foreach(f => table.fileIO.deleteQuietly(new org.apache.hadoop.fs.Path(dir, f.fileName)))
+        }
+        throw e
+    }
   }
 
   /** The compaction one split needs, if any. */

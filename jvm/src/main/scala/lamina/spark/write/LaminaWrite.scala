@@ -37,12 +37,24 @@ class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode
 
   override def useCommitCoordinator(): Boolean = false
 
+  /** Set once the snapshot may reference the written files (committed, or state unknown): from
+   *  then on, abort must not delete them. */
+  @volatile private var filesMayBeReferenced = false
+
   override def commit(messages: Array[WriterCommitMessage]): Unit = {
     val msgs = messages.toSeq.flatMap {
       case m: LaminaWriterCommitMessage => m.messages
       case null => Seq.empty
     }
-    val committed = mode match {
+    val committed = try commitFiles(msgs) catch {
+      case e: lamina.errors.CommitStateUnknownException => filesMayBeReferenced = true; throw e
+    }
+    filesMayBeReferenced = committed.isDefined
+    if (table.isPrimaryKeyTable && committed.isDefined) PrimaryKeyWrites.afterCommit(table, msgs, commitUser)
+  }
+
+  private def commitFiles(msgs: Seq[CommitMessage]): Option[Long] = {
+    mode match {
       case WriteMode.Append => TableWriter.commitAppend(table, msgs, commitUser)
       case WriteMode.OverwriteByFilter(filters) =>
         TableWriter.commitOverwrite(table, msgs, WriteModes.partitionFilter(table, filters), commitUser)
@@ -53,10 +65,10 @@ class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode
         else if (touched.nonEmpty) TableWriter.commitOverwrite(table, msgs, Some(_ => false), commitUser, Some(touched))
         else None
     }
-    if (table.isPrimaryKeyTable && committed.isDefined) PrimaryKeyWrites.afterCommit(table, msgs, commitUser)
   }
 
   override def abort(messages: Array[WriterCommitMessage]): Unit = {
+    if (filesMayBeReferenced) return
     messages.toSeq.foreach {
       case m: LaminaWriterCommitMessage => TableWriter.deleteFiles(table, m.messages)
       case _ =>

@@ -25,9 +25,26 @@ object PrimaryKeyWrites {
     val touched = msgs.map(m => (java.nio.ByteBuffer.wrap(m.partition), m.bucket)).distinct.toSet
     if (touched.isEmpty) return
     val latest = table.withSchema(table.schemaManager.latest().getOrElse(table.schema))
-    if (lamina.spark.read.KeyValueReaders.skipsLevel0(latest))
-      lamina.spark.compact.Compactor.compactBuckets(latest, Some(touched), full = true, commitUser)
-    else if (!lamina.mergetree.MergeTreeOptions.WriteOnly.getOrDefault(latest.options))
-      lamina.spark.compact.Compactor.compactBuckets(latest, Some(touched), full = false, commitUser)
+    val full = lamina.spark.read.KeyValueReaders.skipsLevel0(latest)
+    if (!full && lamina.mergetree.MergeTreeOptions.WriteOnly.getOrDefault(latest.options)) return
+    // The write itself has landed: a compaction that loses a race with a concurrent compaction is
+    // planned again from the new snapshot a few times, then left to the next write or CALL compact.
+    var attempt = 0
+    var done = false
+    while (!done && attempt < 3) {
+      attempt += 1
+      try {
+        lamina.spark.compact.Compactor.compactBuckets(latest, Some(touched), full, commitUser)
+        done = true
+      } catch {
+        case e: lamina.errors.CommitConflictException =>
+          log.warn(s"Compaction after a write to ${table.name} lost a race (attempt $attempt): ${e.getMessage}")
+        case e: Exception =>
+          log.warn(s"Compaction after a write to ${table.name} failed; the write is committed", e)
+          done = true
+      }
+    }
   }
+
+  private val log = org.slf4j.LoggerFactory.getLogger(getClass)
 }
