@@ -96,6 +96,27 @@ def test_full_compaction_moves_every_file_to_the_top_level(spark, warehouse, db)
     assert snapshot_ids(warehouse, db, "t") == [1, 2, 3, 4]
 
 
+def test_full_compaction_rolls_the_top_run_into_files_that_do_not_overlap(spark, warehouse, db, paimon_catalog):
+    name = create_pk(spark, db, props={"bucket": "1", "target-file-size": "4 kb"})
+    for r in range(3):
+        spark.sql(f"INSERT INTO {name} SELECT CAST(id AS INT), repeat('x', 40) || '{r}' "
+                  f"FROM range({r * 500}, {r * 500 + 1000})")
+    expected = sql_rows(spark, f"SELECT count(*), min(id), max(id), count(DISTINCT v) FROM {name}")
+    assert expected == [(2000, 0, 1999, 3)]
+    call_compact(spark, db, compact_strategy="full")
+    files = sql_rows(spark, f"SELECT level, min_key, max_key, record_count FROM {CAT}.{db}.`t$files`")
+    assert len(files) >= 2 and {f[0] for f in files} == {TOP_LEVEL}, files
+    assert sum(f[3] for f in files) == 2000
+    ranges = sorted((int(f[1].strip("[]")), int(f[2].strip("[]"))) for f in files)
+    assert all(hi < next_lo for (_, hi), (next_lo, _) in zip(ranges, ranges[1:])), ranges
+    assert sql_rows(spark, f"SELECT count(*), min(id), max(id), count(DISTINCT v) FROM {name}") == expected
+    assert sql_rows(spark, f"SELECT v FROM {name} WHERE id IN (0, 700, 1999)") == [
+        ("x" * 40 + "0",), ("x" * 40 + "1",), ("x" * 40 + "2",)]
+    builder = paimon_catalog.get_table(f"{db}.t").new_read_builder()
+    got = builder.new_read().to_arrow(builder.new_scan().plan().splits())
+    assert got.num_rows == 2000 and sorted(got.column("id").to_pylist()) == list(range(2000))
+
+
 def test_minor_compaction_merges_sorted_runs_once_the_trigger_is_reached(spark, warehouse, db):
     name = create_pk(spark, db, props={"write-only": "true", "num-sorted-run.compaction-trigger": "3"})
     write_runs(spark, name, runs=4)
@@ -110,6 +131,29 @@ def test_minor_compaction_merges_sorted_runs_once_the_trigger_is_reached(spark, 
     after = levels(spark, db)
     assert after.count(0) < before.count(0), (before, after)
     assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+
+
+def test_minor_compaction_keeps_deletes_that_older_levels_still_need(spark, warehouse, db):
+    # A delete record may only be dropped when it is written to the top level: a minor compaction
+    # into a middle level that dropped it would let the deleted row come back from the top level.
+    name = create_pk(spark, db, props={"write-only": "true", "num-sorted-run.compaction-trigger": "3",
+                                       "bucket": "1"})
+    spark.sql(f"INSERT INTO {name} SELECT CAST(id AS INT), sha2(CAST(id AS STRING), 512) FROM range(0, 400)")
+    call_compact(spark, db, compact_strategy="full")
+    top = 3  # num-levels defaults to the trigger + 1
+    spark.sql(f"DELETE FROM {name} WHERE id IN (1, 2)")
+    spark.sql(f"INSERT INTO {name} VALUES (500, 'a')")
+    spark.sql(f"INSERT INTO {name} VALUES (501, 'b')")
+    assert sorted(levels(spark, db)) == [0, 0, 0, top]
+    assert call_compact(spark, db) is not None
+    after = levels(spark, db)
+    assert top in after and after.count(0) == 0 and len(after) == 2, after
+    assert sql_rows(spark, f"SELECT count(*) FROM {name} WHERE id IN (1, 2)") == [(0,)]
+    assert sql_rows(spark, f"SELECT count(*) FROM {name}") == [(400,)]
+    call_compact(spark, db, compact_strategy="full")
+    assert sql_rows(spark, f"SELECT count(*) FROM {name}") == [(400,)]
+    # At the top level the delete records are gone: the files hold exactly the live rows.
+    assert sql_rows(spark, f"SELECT sum(record_count) FROM {CAT}.{db}.`t$files`") == [(400,)]
 
 
 def test_minor_compaction_with_nothing_to_do_commits_nothing(spark, warehouse, db):
@@ -153,6 +197,16 @@ def test_compact_procedure_missing_table(spark, db):
     with pytest.raises(Exception) as excinfo:
         spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.nope')").collect()
     assert f"{db}.nope" in error_text(excinfo)
+
+
+def test_compact_procedure_on_append_table(spark, warehouse, db):
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT, v STRING)")
+    spark.sql(f"INSERT INTO {CAT}.{db}.t VALUES (1, 'a')")
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as excinfo:
+            call_compact(spark, db, compact_strategy="full")
+        for word in (f"{db}.t", "primary key"):
+            assert word in error_text(excinfo), error_text(excinfo)[:800]
 
 
 # -- compaction racing appends --------------------------------------------------------------------

@@ -274,3 +274,19 @@ def test_unknown_merge_engine_is_rejected(spark, warehouse, db):
     for word in ("merge-engine", "dedup", "deduplicate"):
         assert word in text, text[:800]
     assert not table_path(warehouse, db, "t").exists()
+
+
+@pytest.mark.parametrize("engine, props, after_overwrite, after_insert", [
+    ("aggregation", {"merge-engine": "aggregation", "fields.n.aggregate-function": "sum"}, [(1, 5)], [(1, 6), (3, 1)]),
+    ("partial-update", {"merge-engine": "partial-update"}, [(1, 5)], [(1, 1), (3, 1)]),
+    ("first-row", {"merge-engine": "first-row"}, [(1, 5)], [(1, 5), (3, 1)]),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_insert_overwrite_starts_the_merge_afresh(spark, db, engine, props, after_overwrite, after_insert):
+    # Overwritten records take no part in later merges: the sum restarts, first-row's first row is new.
+    name = create(spark, db, "id INT, n INT", {"primary-key": "id", **props})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 10), (2, 20)")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 1)")
+    spark.sql(f"INSERT OVERWRITE {name} VALUES (1, 5)")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == after_overwrite
+    spark.sql(f"INSERT INTO {name} VALUES (1, 1), (3, 1)")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == after_insert

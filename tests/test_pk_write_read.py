@@ -101,6 +101,22 @@ def test_upserts_across_inserts_latest_wins(spark, db):
         (1, "x", "one", 1), (1, "y", "other", 3), (2, "x", "two", 2)]
 
 
+def test_filters_and_projections_apply_to_merged_rows(spark, db):
+    # A filter on a value column must not reach the files before merging: the older run alone
+    # still holds v = 'old' for every key, and statistics would let the newer file be skipped.
+    name = create(spark, db, "id INT, v STRING, n INT", {"primary-key": "id", "bucket": "2"})
+    spark.sql(f"INSERT INTO {name} SELECT CAST(id AS INT), 'old', CAST(id AS INT) FROM range(0, 20)")
+    spark.sql(f"INSERT INTO {name} SELECT CAST(id AS INT), 'new', CAST(id AS INT) + 100 FROM range(0, 20, 2)")
+    assert sql_rows(spark, f"SELECT count(*) FROM {name} WHERE v = 'old'") == [(10,)]
+    assert sql_rows(spark, f"SELECT id FROM {name} WHERE v = 'old' AND id < 4") == [(1,), (3,)]
+    assert sql_rows(spark, f"SELECT id FROM {name} WHERE n < 5") == [(1,), (3,)]
+    assert sql_rows(spark, f"SELECT id, n FROM {name} WHERE n >= 100 AND n < 104") == [(0, 100), (2, 102)]
+    assert sql_rows(spark, f"SELECT v, count(*) FROM {name} GROUP BY v") == [("new", 10), ("old", 10)]
+    assert sql_rows(spark, f"SELECT count(*) FROM {name}") == [(20,)]
+    assert sql_rows(spark, f"SELECT n FROM {name} WHERE id = 4") == [(104,)]
+    assert sql_rows(spark, f"SELECT DISTINCT v FROM {name} WHERE id IN (6, 7)") == [("new",), ("old",)]
+
+
 def test_several_sorted_runs_are_level_0_files_under_bucket_dirs(spark, warehouse, db):
     name = create(spark, db, "id INT, v STRING", {"primary-key": "id", "bucket": "1"})
     spark.sql(f"INSERT INTO {name} SELECT CAST(id AS INT), 'first' FROM range(0, 10)")
@@ -194,3 +210,55 @@ def test_null_primary_key_at_runtime_fails_naming_the_column_and_commits_nothing
         assert "region" in error_text(excinfo), error_text(excinfo)[:600]
     assert snapshot_ids(warehouse, db, "t") == [before]
     assert len(data_files(warehouse, db, "t")) == 1
+
+
+# -- schema changes -------------------------------------------------------------------------------
+
+def test_schema_evolution_merges_rows_across_schemas(spark, db, paimon_catalog):
+    name = create(spark, db, "id INT, a INT, b STRING", {"primary-key": "id", "bucket": "2"})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 1, 'one'), (2, 2, 'two'), (3, 3, 'three')")
+    spark.sql(f"ALTER TABLE {name} ADD COLUMN c STRING")
+    spark.sql(f"ALTER TABLE {name} RENAME COLUMN b TO bb")
+    spark.sql(f"ALTER TABLE {name} ALTER COLUMN a TYPE BIGINT")
+    spark.sql(f"INSERT INTO {name} VALUES (2, 20000000000, 'TWO', 'c2'), (4, 4, 'four', NULL)")
+    expected = [(1, 1, "one", None), (2, 20000000000, "TWO", "c2"), (3, 3, "three", None), (4, 4, "four", None)]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+    assert sql_rows(spark, f"SELECT id FROM {name} WHERE bb = 'two'") == []
+    builder = paimon_catalog.get_table(f"{db}.t").new_read_builder()
+    got = builder.new_read().to_arrow(builder.new_scan().plan().splits()).to_pylist()
+    assert sorted((r["id"], r["a"], r["bb"], r["c"]) for r in got) == expected
+
+
+@pytest.mark.parametrize("alter, words", [
+    ("DROP COLUMN a", ["'a'", "primary key"]),
+    ("RENAME COLUMN a TO a2", ["'a'", "primary key"]),
+    ("ALTER COLUMN a TYPE BIGINT", ["'a'", "primary key"]),
+], ids=["drop", "rename", "retype"])
+def test_primary_key_columns_cannot_be_dropped_renamed_or_retyped(spark, warehouse, db, alter, words):
+    name = create(spark, db, "a INT, v STRING", {"primary-key": "a", "bucket": "2"})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'x')")
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(f"ALTER TABLE {name} {alter}")
+        text = error_text(excinfo)
+        for word in [f"{db}.t"] + words:
+            assert word in text.replace("primary-key", "primary key").replace("Primary key", "primary key"), text[:800]
+
+
+@pytest.mark.parametrize("props, option", [
+    ("'merge-engine' = 'first-row'", "merge-engine"),
+    ("'sequence.field' = 'n'", "sequence.field"),
+    ("'bucket' = '4'", "bucket"),
+], ids=["merge-engine", "sequence-field", "bucket"])
+def test_options_that_define_merged_rows_cannot_change(spark, warehouse, db, props, option):
+    # Changing how records merge (or where keys live) would silently change or hide existing rows.
+    name = create(spark, db, "a INT, v STRING, n INT", {"primary-key": "a", "bucket": "2"})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'x', 1)")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'y', 0)")
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ({props})")
+        text = error_text(excinfo)
+        for word in (f"{db}.t", f"'{option}'"):
+            assert word in text, text[:800]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "y", 0)]

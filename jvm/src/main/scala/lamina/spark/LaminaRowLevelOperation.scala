@@ -38,7 +38,8 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
     override def build(): DeltaWrite = new LaminaWrite(table.table, info, WriteMode.Append)
   }
 
-  override def rowId(): Array[NamedReference] = table.table.schema.primaryKeys.map(k => Expressions.column(k)).toArray
+  override def rowId(): Array[NamedReference] =
+    lamina.spark.write.PrimaryKeyWrites.rowIdColumns(table.table.schema).map(k => Expressions.column(k)).toArray
 
   override def representUpdateAsDeleteAndInsert(): Boolean = false
 }

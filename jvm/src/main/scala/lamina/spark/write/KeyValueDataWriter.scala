@@ -25,6 +25,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private val routing = new RowRouting(table)
   private val numBuckets = routing.numBuckets
   private val pkOrdinals = schema.primaryKeys.map(schema.indexOf)
+  private val idOrdinals = PrimaryKeyWrites.rowIdColumns(schema).map(schema.indexOf)
   private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
   private val sparkTypes = schema.fields.map(f => SparkTypes.toSpark(f.dataType)).toArray
@@ -65,7 +66,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   override def delete(metadata: InternalRow, id: InternalRow): Unit = {
     deleteRefusal.foreach(why => throw new BadInputException(why))
     val row = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(schema.fields.size)
-    pkOrdinals.zipWithIndex.foreach { case (o, i) => row.update(o, id.get(i, sparkTypes(o))) }
+    idOrdinals.zipWithIndex.foreach { case (o, i) => row.update(o, if (id.isNullAt(i)) null else id.get(i, sparkTypes(o))) }
     record(row, RowKind.Delete, checkNulls = false)
   }
 

@@ -6,6 +6,12 @@ import lamina.table.scan.FileStoreScan
 
 /** Driver-side steps of writes to primary-key tables. */
 object PrimaryKeyWrites {
+  /** The row id Spark's row-level DML hands to deletes and updates: the primary key, then the
+   *  `sequence.field` columns, so that a delete record carries the sequence values of the row it
+   *  deletes and orders after it. */
+  def rowIdColumns(schema: lamina.table.schema.TableSchema): Seq[String] =
+    (schema.primaryKeys ++ lamina.mergetree.MergeTreeOptions.SequenceField.get(schema.options).getOrElse(Seq.empty)).distinct
+
   /** Highest committed sequence number per (serialized partition, bucket): new records continue
    *  above it, so later writes win. */
   def sequenceBases(table: FileStoreTable): Map[(scala.collection.immutable.ArraySeq[Byte], Int), Long] =

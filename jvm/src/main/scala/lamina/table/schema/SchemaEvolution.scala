@@ -37,10 +37,17 @@ object SchemaEvolution {
           throw new BadInputException(s"Cannot change option '$k' of existing table $table")
         if ((k == "bucket" && !options.contains(k) && v != "-1") || (k == "bucket-key" && !options.get(k).contains(v)))
           throw new BadInputException(s"Cannot change option '$k' of existing table $table")
+        // options that decide which version of a row wins: changing them would change committed data
+        if (current.primaryKeys.nonEmpty && DefiningOptions.contains(k) &&
+            options.getOrElse(k, DefiningDefaults.getOrElse(k, "")).trim.toLowerCase != v.trim.toLowerCase)
+          throw new BadInputException(s"Cannot change option '$k' of existing table $table: it decides which rows the table holds")
         options += k -> v
       case RemoveOption(k) =>
         if (Set("bucket", "primary-key", "bucket-key").contains(k) && options.contains(k))
           throw new BadInputException(s"Cannot remove option '$k' of existing table $table")
+        if (current.primaryKeys.nonEmpty && DefiningOptions.contains(k) && options.contains(k) &&
+            options(k).trim.toLowerCase != DefiningDefaults.getOrElse(k, "").toLowerCase)
+          throw new BadInputException(s"Cannot remove option '$k' of existing table $table: it decides which rows the table holds")
         options -= k
       case UpdateComment(c) => comment = c
       case AddColumn(name, t, c, after) =>
@@ -92,6 +99,10 @@ object SchemaEvolution {
     current.copy(id = current.id + 1, fields = fields, highestFieldId = highest, options = options,
       comment = comment, timeMillis = now)
   }
+
+  /** Options of primary-key tables that decide the merged rows; fixed once the table exists. */
+  val DefiningOptions: Set[String] = Set("merge-engine", "sequence.field")
+  private val DefiningDefaults: Map[String, String] = Map("merge-engine" -> "deduplicate")
 
   /** Gives the nested fields of `t` fresh ids starting at `start`; returns the type and the id for
    *  the top-level field itself (assigned after the nested ones, so ids stay unique). */
