@@ -297,3 +297,16 @@ def test_pypaimon_explicit_bucket_key_upserted_by_lamina(request, pdb, paimon_ca
     assert paimon_read(paimon_catalog, f"{pdb}.t") == expected
     buckets = {r[0] for r in sql_rows(spark, f"SELECT bucket FROM {CAT}.{pdb}.`t$files`")}
     assert len(buckets) >= 2 and buckets <= {0, 1, 2, 3}, buckets
+
+
+def test_lamina_delete_on_table_with_not_null_value_columns_read_by_pypaimon(spark, db, paimon_catalog):
+    # A delete record must still be a valid row of the table's file schema, NOT NULL columns included.
+    name = lamina_create(spark, db, "id INT, v STRING NOT NULL, n INT NOT NULL", {"primary-key": "id"})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3)")
+    spark.sql(f"DELETE FROM {name} WHERE id = 2")
+    expected = dicts([{"id": 1, "v": "a", "n": 1}, {"id": 3, "v": "c", "n": 3}])
+    assert lamina_read(spark, name) == expected
+    assert paimon_read(paimon_catalog, f"{db}.t") == expected
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t', compact_strategy => 'full')")
+    assert lamina_read(spark, name) == expected
+    assert paimon_read(paimon_catalog, f"{db}.t") == expected

@@ -19,6 +19,8 @@ ENGINES = {
     "partial-update-remove": {"merge-engine": "partial-update",
                               "partial-update.remove-record-on-delete": "true"},
     "aggregation": {"merge-engine": "aggregation", "fields.n.aggregate-function": "sum"},
+    "aggregation-remove": {"merge-engine": "aggregation", "fields.n.aggregate-function": "sum",
+                           "aggregation.remove-record-on-delete": "true"},
     "first-row": {"merge-engine": "first-row"},
 }
 
@@ -50,13 +52,16 @@ HONOURED = {
 }
 
 # (statement, engine) -> words the rejection must contain besides the table name; absent = honoured.
+# An UPDATE on aggregation would fold the assigned values into the old ones (here: sum of n).
 REJECTED = {
     ("delete", "partial-update"): ["partial-update", "partial-update.remove-record-on-delete"],
     ("delete", "aggregation"): ["aggregation"],
     ("delete", "first-row"): ["first-row"],
     ("update", "aggregation"): ["aggregation"],
+    ("update", "aggregation-remove"): ["aggregation", "'n'"],
     ("update", "first-row"): ["first-row"],
     ("merge_matched_update", "aggregation"): ["aggregation"],
+    ("merge_matched_update", "aggregation-remove"): ["aggregation", "'n'"],
     ("merge_matched_update", "first-row"): ["first-row"],
     ("merge_matched_delete", "partial-update"): ["partial-update", "partial-update.remove-record-on-delete"],
     ("merge_matched_delete", "aggregation"): ["aggregation"],
@@ -113,7 +118,8 @@ def pk_update_reasons(engine):
     """What a rejected primary-key update must mention: the key column, or (where the engine rejects
     every UPDATE anyway) the engine."""
     key = ["id", "primary key"]
-    return [key, [ENGINES[engine]["merge-engine"]]] if engine in ("aggregation", "first-row") else [key]
+    engine_rejects_updates = engine in ("aggregation", "aggregation-remove", "first-row")
+    return [key, [ENGINES[engine]["merge-engine"]]] if engine_rejects_updates else [key]
 
 
 @pytest.mark.parametrize("engine", list(ENGINES))
@@ -127,7 +133,7 @@ def test_update_of_primary_key_column_is_rejected(spark, warehouse, db, engine):
 def test_merge_update_of_primary_key_column_is_rejected(spark, warehouse, db, engine):
     name = make_table(spark, db, engine)
     assert_rejected_for_one_of(spark, warehouse, db,
-                               f"MERGE INTO {name} t USING ({SOURCE}) s ON t.v = s.v "
+                               f"MERGE INTO {name} t USING (SELECT 'b' AS v, 7 AS id) s ON t.v = s.v "
                                "WHEN MATCHED THEN UPDATE SET id = s.id", pk_update_reasons(engine))
 
 
@@ -142,7 +148,7 @@ def assert_rejected_for_one_of(spark, warehouse, db, sql, reasons):
 
 # -- beyond single cells --------------------------------------------------------------------------
 
-def test_delete_then_reinsert_and_read_old_versions(spark, warehouse, db):
+def test_delete_then_reinsert_and_read_old_versions(spark, db):
     name = make_table(spark, db, "deduplicate")
     spark.sql(f"DELETE FROM {name} WHERE id IN (1, 3)")
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, "b", 20)]
@@ -207,24 +213,30 @@ def test_dml_on_append_table_fails_clearly(spark, warehouse, db, sql):
         assert "primary key" in text.lower().replace("primary-key", "primary key"), text[:800]
 
 
-def test_delete_and_update_with_sequence_field(spark, db):
-    # The delete record must win over the row it deletes even though the sequence field orders
-    # records of a key; an UPDATE that keeps the sequence value replaces the row (ties go by write order).
+def test_delete_and_update_with_sequence_field(spark, db, warehouse):
+    # A delete record carries only the key: it could not order after the row it deletes by the
+    # sequence field, so deletes are refused (naming the option); an UPDATE that keeps the sequence
+    # value replaces the row (ties go by write order).
     name = f"{CAT}.{db}.t"
     spark.sql(f"""CREATE TABLE {name} (id INT, v STRING, ts BIGINT)
                   TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'sequence.field' = 'ts')""")
     spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 20), (2, 'b', 20), (3, 'c', 5)")
-    spark.sql(f"DELETE FROM {name} WHERE id = 1")
+    for statement in (f"DELETE FROM {name} WHERE id = 1",
+                      f"MERGE INTO {name} t USING (SELECT 3 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE"):
+        before = snapshot_ids(warehouse, db, "t")
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(statement)
+        assert "'sequence.field'" in str(excinfo.value) and f"{db}.t" in str(excinfo.value)
+        assert snapshot_ids(warehouse, db, "t") == before
     spark.sql(f"UPDATE {name} SET v = 'B' WHERE id = 2")
-    spark.sql(f"MERGE INTO {name} t USING (SELECT 3 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE")
-    assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, "B", 20)]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a", 20), (2, "B", 20), (3, "c", 5)]
     spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t', compact_strategy => 'full')")
-    assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, "B", 20)]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a", 20), (2, "B", 20), (3, "c", 5)]
 
 
 def test_filters_do_not_bring_deleted_rows_back(spark, db):
-    # The delete record holds no value columns: a value filter applied before merging would drop it
-    # and let the deleted row through.
+    # A delete record need not hold the deleted row's values: a value filter applied before merging
+    # could drop it and let the deleted row through.
     name = make_table(spark, db, "deduplicate")
     spark.sql(f"DELETE FROM {name} WHERE id = 2")
     spark.sql(f"UPDATE {name} SET v = 'z' WHERE id = 3")
@@ -233,3 +245,19 @@ def test_filters_do_not_bring_deleted_rows_back(spark, db):
     assert sql_rows(spark, f"SELECT * FROM {name} WHERE v = 'c'") == []
     assert sql_rows(spark, f"SELECT id FROM {name} WHERE n > 5") == [(1,), (3,)]
     assert sql_rows(spark, f"SELECT count(*) FROM {name} WHERE v IS NOT NULL") == [(2,)]
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_delete_of_whole_partitions_and_of_everything_works_for_every_engine(spark, db, engine):
+    # Dropping whole partitions (or everything) needs no merging, so every merge engine honours it.
+    name = f"{CAT}.{db}.t"
+    props = {"primary-key": "p,id", "bucket": "2", **ENGINES[engine]}
+    spark.sql(f"CREATE TABLE {name} (p STRING, id INT, v STRING, n INT) PARTITIONED BY (p) "
+              f"TBLPROPERTIES ({', '.join(f'{k!r} = {v!r}' for k, v in props.items())})")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1), ('y', 2, 'b', 2), ('z', 3, 'c', 3)")
+    spark.sql(f"DELETE FROM {name} WHERE p = 'x'")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [("y", 2, "b", 2), ("z", 3, "c", 3)]
+    spark.sql(f"DELETE FROM {name}")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == []
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'again', 5)")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [("x", 1, "again", 5)]

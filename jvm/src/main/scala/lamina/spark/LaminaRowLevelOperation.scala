@@ -16,15 +16,13 @@ import lamina.spark.write.{LaminaWrite, WriteMode}
 class LaminaRowLevelOperationBuilder(table: LaminaTable, info: RowLevelOperationInfo) extends RowLevelOperationBuilder {
   override def build(): RowLevelOperation = {
     val t = table.table
-    val op = info.command() match {
-      case Command.DELETE => Some("DELETE")
-      case Command.UPDATE => Some("UPDATE")
-      case _ => None
+    // which columns an UPDATE assigns is not known here: assume all non-key columns (conservative).
+    // DELETE is checked when its write starts (see LaminaDeltaOperation.newWriteBuilder).
+    if (info.command() == Command.UPDATE) {
+      val nonKey = t.schema.fieldNames.filterNot(t.schema.primaryKeys.contains)
+      MergeFunctions.unsupportedDml("UPDATE", nonKey, t.schema.fields, t.schema.primaryKeys, t.schema.partitionKeys,
+        t.options, t.name).foreach(why => throw new BadInputException(why))
     }
-    // which columns an UPDATE assigns is not known here: assume all non-key columns (conservative)
-    val nonKey = t.schema.fieldNames.filterNot(t.schema.primaryKeys.contains)
-    op.flatMap(o => MergeFunctions.unsupportedDml(o, if (o == "UPDATE") nonKey else Seq.empty, t.schema.fields,
-      t.schema.primaryKeys, t.schema.partitionKeys, t.options, t.name)).foreach(why => throw new BadInputException(why))
     new LaminaDeltaOperation(table, info.command())
   }
 }
@@ -34,8 +32,22 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = table.newScanBuilder(options)
 
-  override def newWriteBuilder(info: LogicalWriteInfo): DeltaWriteBuilder = new DeltaWriteBuilder {
-    override def build(): DeltaWrite = new LaminaWrite(table.table, info, WriteMode.Append)
+  /** A row-level DELETE the merge engine cannot honour is refused when its write starts (before any
+   *  task runs), not when the operation is built during analysis: a DELETE of whole partitions is
+   *  turned into a metadata delete by the optimizer, never writes records, and every merge engine
+   *  honours it. */
+  override def newWriteBuilder(info: LogicalWriteInfo): DeltaWriteBuilder = {
+    val refusal =
+      if (cmd != Command.DELETE) None
+      else {
+        val t = table.table
+        lamina.spark.write.PrimaryKeyWrites.sequenceFieldDeleteRefusal(t, "DELETE")
+          .orElse(MergeFunctions.unsupportedDml("DELETE", Seq.empty, t.schema.fields, t.schema.primaryKeys,
+            t.schema.partitionKeys, t.options, t.name))
+      }
+    new DeltaWriteBuilder {
+      override def build(): DeltaWrite = new LaminaWrite(table.table, info, WriteMode.Append, refusal)
+    }
   }
 
   override def rowId(): Array[NamedReference] =

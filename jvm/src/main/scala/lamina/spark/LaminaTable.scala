@@ -21,7 +21,8 @@ import lamina.types.SparkTypes
 /** A Lamina table as Spark sees it, at the latest snapshot or pinned to one (time travel).
  *  When pinned, schema and reads are those of the pinned snapshot; writes are refused. */
 class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], displayName: String)
-  extends Table with SupportsRead with SupportsWrite with TruncatableTable with SupportsRowLevelOperations {
+  extends Table with SupportsRead with SupportsWrite with TruncatableTable with SupportsRowLevelOperations
+  with SupportsDelete {
 
   /** The schema the pinned snapshot was written with (the latest schema otherwise). */
   lazy val readTable: FileStoreTable = pinnedSnapshot match {
@@ -73,6 +74,21 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
     requireWritable()
     TableWriter.commitOverwrite(table, Seq.empty, None)
     true
+  }
+
+  /** A DELETE whose condition only names partition columns drops whole partitions (any merge
+   *  engine, any table); other DELETEs go through the row-level path. */
+  override def canDeleteWhere(filters: Array[org.apache.spark.sql.sources.Filter]): Boolean = {
+    val real = filters.filterNot(_.isInstanceOf[org.apache.spark.sql.sources.AlwaysTrue])
+    pinnedSnapshot.isEmpty && (real.isEmpty || table.schema.partitionKeys.nonEmpty &&
+      real.forall(f => f.references.nonEmpty && f.references.forall(table.schema.partitionKeys.contains) &&
+        lamina.table.scan.PredicateEval.supported(f)))
+  }
+
+  override def deleteWhere(filters: Array[org.apache.spark.sql.sources.Filter]): Unit = {
+    requireWritable()
+    TableWriter.commitOverwrite(table, Seq.empty, lamina.spark.write.WriteModes.partitionFilter(
+      table, filters.toSeq.filterNot(_.isInstanceOf[org.apache.spark.sql.sources.AlwaysTrue])))
   }
 
   override def newRowLevelOperationBuilder(info: org.apache.spark.sql.connector.write.RowLevelOperationInfo)

@@ -19,7 +19,8 @@ final case class KeyValueLayout(schema: TableSchema) {
 
   /** The Spark struct of the file, with Paimon's field ids as Parquet field ids. */
   def fileStruct: StructType = {
-    val value = SparkTypes.toSparkStruct(schema.fields)
+    // value columns are optional in the file: a delete record holds only the key
+    val value = StructType(SparkTypes.toSparkStruct(schema.fields).fields.map(_.copy(nullable = true)))
     val keys = keyFields.map { f =>
       val sf = SparkTypes.toSparkField(f)
       StructField(KeyValueLayout.KeyPrefix + f.name, sf.dataType, sf.nullable,

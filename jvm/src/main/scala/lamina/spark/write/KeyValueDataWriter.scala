@@ -34,6 +34,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private lazy val nonKey = schema.fieldNames.filterNot(schema.primaryKeys.contains)
   private lazy val deleteRefusal = lamina.mergetree.MergeFunctions.unsupportedDml("MERGE_DELETE", Seq.empty,
     schema.fields, schema.primaryKeys, schema.partitionKeys, table.options, table.name)
+    .orElse(PrimaryKeyWrites.sequenceFieldDeleteRefusal(table, "MERGE INTO ... DELETE"))
   private lazy val updateRefusal = lamina.mergetree.MergeFunctions.unsupportedDml("MERGE_UPDATE", nonKey,
     schema.fields, schema.primaryKeys, schema.partitionKeys, table.options, table.name)
 

@@ -10,14 +10,17 @@ import lamina.table.commit.CommitMessage
 
 /** The batch write of one query: executors write data files, the driver commits them in one
  *  snapshot (APPEND, or OVERWRITE for INSERT OVERWRITE and TRUNCATE). */
-class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode)
+class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode, refusal: Option[String] = None)
   extends Write with BatchWrite with RequiresDistributionAndOrdering with DeltaWrite with DeltaBatchWrite {
   private val commitUser = java.util.UUID.randomUUID().toString
 
   override def description(): String = s"LaminaWrite ${table.name} $mode"
 
 
-  override def toBatch: DeltaBatchWrite = this
+  override def toBatch: DeltaBatchWrite = {
+    refusal.foreach(why => throw new lamina.errors.BadInputException(why))
+    this
+  }
 
   override def createBatchWriterFactory(physical: PhysicalWriteInfo): LaminaDataWriterFactory =
     new LaminaDataWriterFactory(table, DataFileWriters.prepare(SparkSession.active, table),

@@ -28,6 +28,8 @@ class LaminaWriteBuilder(table: FileStoreTable, info: LogicalWriteInfo)
     val keys = table.schema.partitionKeys.toSet
     val real = filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])
     real.foreach { f =>
+      if (!PredicateEval.supported(f))
+        throw new BadInputException(s"INSERT OVERWRITE of table ${table.name}: partition condition $f is not supported")
       if (!f.references.forall(keys.contains))
         throw new BadInputException(
           s"INSERT OVERWRITE of table ${table.name} can only filter on partition columns (${keys.mkString(", ")}), not $f")
@@ -47,9 +49,11 @@ object WriteModes {
     if (filters.isEmpty) return None
     val keys = table.schema.partitionKeys
     val types = table.schema.partitionTypes.map(SparkTypes.toSpark)
+    // an answer the evaluator cannot give fails the statement rather than guess which data to drop
     Some(row => filters.forall(f => PredicateEval.eval(f, name => {
       val i = keys.indexOf(name)
       if (i < 0) None else Some((row.get(i, types(i)), types(i)))
-    }).getOrElse(true)))
+    }).getOrElse(throw new BadInputException(
+      s"Cannot evaluate partition condition $f on a partition of table ${table.name}"))))
   }
 }

@@ -6,11 +6,16 @@ import lamina.table.scan.FileStoreScan
 
 /** Driver-side steps of writes to primary-key tables. */
 object PrimaryKeyWrites {
-  /** The row id Spark's row-level DML hands to deletes and updates: the primary key, then the
-   *  `sequence.field` columns, so that a delete record carries the sequence values of the row it
-   *  deletes and orders after it. */
-  def rowIdColumns(schema: lamina.table.schema.TableSchema): Seq[String] =
-    (schema.primaryKeys ++ lamina.mergetree.MergeTreeOptions.SequenceField.get(schema.options).getOrElse(Seq.empty)).distinct
+  /** The row id Spark's row-level DML hands to deletes and updates: the primary key. */
+  def rowIdColumns(schema: lamina.table.schema.TableSchema): Seq[String] = schema.primaryKeys
+
+  /** Why deletes cannot be honoured on a table with `sequence.field`, if it has one: a delete
+   *  record carries only the key, and with no sequence value it would order before the row. */
+  def sequenceFieldDeleteRefusal(table: FileStoreTable, op: String): Option[String] =
+    lamina.mergetree.MergeTreeOptions.SequenceField.get(table.options).filter(_.nonEmpty).map { cols =>
+      s"$op is not supported on table ${table.name} with 'sequence.field' (${cols.mkString(", ")}): " +
+        "a delete record carries only the primary key and would not order after the row it deletes"
+    }
 
   /** Highest committed sequence number per (serialized partition, bucket): new records continue
    *  above it, so later writes win. */

@@ -21,6 +21,18 @@ object PredicateEval {
   def eval(f: Filter, value: String => Option[(Any, SparkType)]): Option[Boolean] =
     eval3(f, value).map(_.getOrElse(false))
 
+  /** Whether [[eval]] knows every node of the filter (so an unknown answer can only come from an
+   *  unknown column or an incomparable literal). */
+  def supported(f: Filter): Boolean = f match {
+    case _: EqualTo | _: EqualNullSafe | _: GreaterThan | _: GreaterThanOrEqual | _: LessThan |
+         _: LessThanOrEqual | _: In | _: IsNull | _: IsNotNull | _: StringStartsWith | _: StringEndsWith |
+         _: StringContains | _: AlwaysTrue | _: AlwaysFalse => true
+    case And(l, r) => supported(l) && supported(r)
+    case Or(l, r) => supported(l) && supported(r)
+    case Not(c) => supported(c)
+    case _ => false
+  }
+
   /** Some(Some(b)): the filter is b; Some(None): it is NULL; None: unknown. */
   private def eval3(f: Filter, value: String => Option[(Any, SparkType)]): Option[Option[Boolean]] = {
     val Null: Option[Option[Boolean]] = Some(None)
