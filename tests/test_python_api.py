@@ -23,7 +23,7 @@ def fake_jar(monkeypatch):
 
 def test_exported_names_are_few():
     assert sorted(lamina.__all__) == sorted([
-        "configure", "jar_path", "LaminaException", "BadInputException", "NotFoundException",
+        "configure", "jar_path", "compact", "LaminaException", "BadInputException", "NotFoundException",
         "AlreadyExistsException", "CorruptFileException", "CommitConflictException",
         "CommitStateUnknownException",
     ])
