@@ -26,11 +26,13 @@ object MergeTreeOptions {
     "Comma-separated columns that order the records of one key: the larger value is the later " +
       "record; ties fall back to write order.")
   val WriteBufferSize: OptionDef[Long] = define("write-buffer-size", MemorySizeKind, "256 mb",
-    "Memory of the sorted write buffer of one writer before it is flushed to a level-0 file.")
+    "Accepted for Paimon compatibility. Lamina sorts written rows with Spark's external sorter, which is " +
+      "bounded by Spark's execution memory and spills to local disk, so one write makes one sorted run per bucket and task.")
   val WriteBufferSpillable: OptionDef[Boolean] = define("write-buffer-spillable", BooleanKind, "true",
-    "Whether a full write buffer spills to local disk before it is flushed, making fewer, larger level-0 files.")
+    "Accepted for Paimon compatibility. Lamina's write sort always spills (see write-buffer-size).")
   val WriteOnly: OptionDef[Boolean] = define("write-only", BooleanKind, "false",
-    "If true, writers never compact; compaction is left to a separate job.")
+    "If true, writes never compact; compaction is left to CALL sys.compact or the compaction job. Otherwise the " +
+      "buckets a write touched are compacted (universal compaction) in a COMPACT snapshot right after it.")
   val CompactionMaxSizeAmplificationPercent: OptionDef[Int] = define(
     "compaction.max-size-amplification-percent", IntKind, "200",
     "Full compaction is picked when the sorted runs other than the oldest add up to more than this " +

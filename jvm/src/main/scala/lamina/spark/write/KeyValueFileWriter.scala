@@ -35,10 +35,9 @@ final class KeyValueFileWriter(
   private val types = table.schema.fields.map(_.dataType)
   private val keyTypes = layout.keyFields.map(_.dataType)
   private val keySparkTypes = keyTypes.map(SparkTypes.toSpark)
-  private val keyOrdering = new InterpretedOrdering(keySparkTypes.zipWithIndex.map { case (t, i) =>
-    org.apache.spark.sql.catalyst.expressions.SortOrder(BoundReference(i, t, nullable = false),
-      org.apache.spark.sql.catalyst.expressions.Ascending)
-  })
+  private val keyOrdering = org.apache.spark.sql.catalyst.expressions.codegen.GenerateOrdering.create(
+    org.apache.spark.sql.types.StructType(keySparkTypes.zipWithIndex.map { case (t, i) =>
+      org.apache.spark.sql.types.StructField(s"k$i", t, nullable = false) }))
   private val keyProjection = UnsafeProjection.create(layout.keyOrdinals.toSeq.zip(keySparkTypes).map {
     case (o, t) => BoundReference(o, t, nullable = false)
   })
