@@ -13,4 +13,6 @@ final class DeduplicateMergeFunction(ignoreDelete: Boolean) extends MergeFunctio
   override def result(): Option[KeyValue] = Option(latest).filter(_.isAdd)
 
   override def resultKeepingDelete(): Seq[KeyValue] = Option(latest).toSeq
+
+  override def singleInsertIsResult: Boolean = true
 }

@@ -11,4 +11,6 @@ final class FirstRowMergeFunction extends MergeFunction {
     if (first == null && RowKind.isAdd(kv.valueKind)) first = kv.copy()
 
   override def result(): Option[KeyValue] = Option(first)
+
+  override def singleInsertIsResult: Boolean = true
 }

@@ -19,4 +19,8 @@ trait MergeFunction {
    *  and the new row are kept, so that the new row does not merge with the older levels' row.
    *  Engines whose records never delete the key return [[result]]. */
   def resultKeepingDelete(): Seq[KeyValue] = result().toSeq
+
+  /** Whether a key's only record, an insert, is its result unchanged (so a merge may skip this
+   *  function for it). */
+  def singleInsertIsResult: Boolean = false
 }

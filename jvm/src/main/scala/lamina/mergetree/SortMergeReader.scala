@@ -24,13 +24,29 @@ object SortMergeReader {
       keyOrdering: Ordering[InternalRow],
       mf: MergeFunction,
       dropDelete: Boolean): Iterator[KeyValue] =
-    new MergeIterator(runs.toArray, keyOrdering, mf, dropDelete)
+    new MergeIterator(runs.toArray, keyOrdering, mf, dropDelete, uniqueKeysPerRun = false)
+
+  /** As [[merge]], for runs whose keys are strictly increasing (no key twice in a run, as in
+   *  Paimon's data files): a key found in one run only, as an insert, is handed out as it is when
+   *  the merge function would return it unchanged ([[MergeFunction.singleInsertIsResult]]),
+   *  without copying it. */
+  def mergeUniqueRuns(
+      runs: Seq[Iterator[KeyValue]],
+      keyOrdering: Ordering[InternalRow],
+      mf: MergeFunction,
+      dropDelete: Boolean): Iterator[KeyValue] =
+    new MergeIterator(runs.toArray, keyOrdering, mf, dropDelete, uniqueKeysPerRun = true)
 
   private final class MergeIterator(
       runs: Array[Iterator[KeyValue]],
       ord: Ordering[InternalRow],
       mf: MergeFunction,
-      dropDelete: Boolean) extends Iterator[KeyValue] {
+      dropDelete: Boolean,
+      uniqueKeysPerRun: Boolean) extends Iterator[KeyValue] {
+
+    private val passThrough = uniqueKeysPerRun && mf.singleInsertIsResult
+    /** A run whose head was handed out as it is: it advances at the next call. */
+    private var deferred = -1
 
     private val heads = new Array[KeyValue](runs.length)
     /** Indices of runs with a head, as a binary min-heap on the heads. */
@@ -63,12 +79,19 @@ object SortMergeReader {
 
     private def advance(): Unit = {
       pending = null
+      if (deferred >= 0) { pop(deferred); deferred = -1 }
       if (more.hasNext) {
         pending = more.next()
         ready = true
         return
       }
       while (pending == null && heapSize > 0) {
+        if (passThrough && RowKind.isAdd(heads(heap(0)).valueKind) && aloneInHeap()) {
+          pending = heads(heap(0))
+          deferred = heap(0)
+          ready = true
+          return
+        }
         val groupKey = heads(heap(0)).key.copy()
         mf.reset()
         var sameKey = true
@@ -100,6 +123,28 @@ object SortMergeReader {
         }
       }
       ready = true
+    }
+
+    /** Whether no other run's head has the root's key (the next-smallest head is a child of the root). */
+    private def aloneInHeap(): Boolean = {
+      val key = heads(heap(0)).key
+      (heapSize < 2 || ord.compare(heads(heap(1)).key, key) != 0) &&
+        (heapSize < 3 || ord.compare(heads(heap(2)).key, key) != 0)
+    }
+
+    /** Advances `run`, whose head is the root of the heap. */
+    private def pop(run: Int): Unit = {
+      if (runs(run).hasNext) {
+        heads(run) = runs(run).next()
+        siftDown(0)
+      } else {
+        heads(run) = null
+        heapSize -= 1
+        if (heapSize > 0) {
+          heap(0) = heap(heapSize)
+          siftDown(0)
+        }
+      }
     }
 
     private def less(a: Int, b: Int): Boolean = {

@@ -65,4 +65,37 @@ class SortMergeReaderTest extends AnyFunSuite {
       intKeyOrdering, new DeduplicateMergeFunction(false)).map(_.copy()).toList
     assert(out.map(kv => values(kv.value, fields)) == Seq(Seq(1, "a"), Seq(2, "B"), Seq(3, "c"), Seq(4, "D")))
   }
+
+  test("mergeUniqueRuns gives what merge gives for runs of strictly increasing keys, sources reusing one row") {
+    val rnd = new scala.util.Random(20261122)
+    def reusing(data: Seq[(Int, String, Long, Byte)]): Iterator[KeyValue] = {
+      val r = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(2)
+      val k = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(1)
+      val shared = new KeyValue(k, 0, RowKind.Insert, r)
+      data.iterator.map { case (key, v, seq, kind) =>
+        k.setInt(0, key); r.setInt(0, key)
+        r.update(1, org.apache.spark.unsafe.types.UTF8String.fromString(v))
+        shared.sequenceNumber = seq; shared.valueKind = kind
+        shared
+      }
+    }
+    (1 to 200).foreach { round =>
+      var seq = 0L
+      val runs = (1 to rnd.nextInt(5) + 1).map { _ =>
+        (0 until 30).filter(_ => rnd.nextInt(3) == 0).map { key =>
+          seq += 1
+          (key, s"v$seq", seq, if (rnd.nextInt(5) == 0) RowKind.Delete else RowKind.Insert)
+        }
+      }
+      Seq(true, false).foreach { drop =>
+        Seq(() => new DeduplicateMergeFunction(false), () => new FirstRowMergeFunction()).foreach { mf =>
+          def out(it: Iterator[KeyValue]) =
+            it.map(kv => (kv.sequenceNumber, kv.valueKind, values(kv.value, fields))).toList
+          val expected = out(SortMergeReader.merge(runs.map(reusing), intKeyOrdering, mf(), drop))
+          val actual = out(SortMergeReader.mergeUniqueRuns(runs.map(reusing), intKeyOrdering, mf(), drop))
+          assert(actual == expected, s"round $round, dropDelete $drop")
+        }
+      }
+    }
+  }
 }

@@ -43,7 +43,7 @@ final case class KeyValueReaders(
     val path = new Path(bucketPath, f.fileName)
     val pf = PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
     val proj = r.projection()
-    // views over the file row, no copies: valid until this file's iterator advances
+    // views over the record's row: valid until this file's iterator advances
     val keyView = org.apache.spark.sql.catalyst.ProjectingInternalRow(
       StructType(l.keyFields.map(x => org.apache.spark.sql.types.StructField(x.name, SparkTypes.toSpark(x.dataType)))),
       0 until l.keyArity)
@@ -55,8 +55,12 @@ final case class KeyValueReaders(
         throw new CorruptFileException(path.toString, 0, s"data file of table ${table.name}", "missing file", "", e)
     }
     val kv = new KeyValue(null, 0L, 0, null)
+    // one compact copy of each record into a reused buffer: the merge function's and the merge's
+    // copies of it are then plain byte copies instead of boxing every column
+    val compact = UnsafeProjection.create(r.outputSchema.fields.toSeq.zipWithIndex.map { case (f, i) =>
+      BoundReference(i, f.dataType, nullable = true) })
     rows.map { raw =>
-      val row = proj(raw)
+      val row = if (r.identity) compact(raw) else proj(raw)
       keyView.project(row)
       valueView.project(row)
       kv.replace(keyView, row.getLong(l.sequenceOrdinal), row.getByte(l.kindOrdinal), valueView)
@@ -81,14 +85,35 @@ final case class KeyValueReaders(
     val rs = runs(split, skipLevel0)
     val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
     val iters = rs.map(run => run.iterator.flatMap(f => readFile(split.bucketPath, f)))
-    val merged = SortMergeReader.merge(iters, keyOrdering, mf, dropDelete = dropDeletes)
+    // every run has strictly increasing keys: a level-0 run is one file (Paimon's files hold a key
+    // once), a higher level is non-overlapping files
+    val merged = SortMergeReader.mergeUniqueRuns(iters, keyOrdering, mf, dropDelete = dropDeletes)
     if (dropDeletes) merged.filter(kv => RowKind.isAdd(kv.valueKind)) else merged
   }
 }
 
 object KeyValueReaders {
-  def build(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], keyFilters: Seq[Filter]): KeyValueReaders = {
-    val current = KeyValueLayout(table.schema).fileStruct
+  /** Readers of the table's files; `needed` (when given) names the value columns a read needs, and
+   *  engines whose merge looks at no other value column (deduplicate, first-row) leave the rest
+   *  unread (null). Compaction passes None: it rewrites whole records. */
+  def build(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], keyFilters: Seq[Filter],
+      needed: Option[Set[String]] = None): KeyValueReaders = {
+    val full = KeyValueLayout(table.schema).fileStruct
+    val engine = table.options.getOrElse("merge-engine", "deduplicate").toLowerCase
+    val keep: Option[Set[String]] = needed.filter(_ => engine == "deduplicate" || engine == "first-row").map(cols =>
+      cols ++ table.schema.primaryKeys ++
+        lamina.mergetree.MergeTreeOptions.SequenceField.get(table.options).getOrElse(Seq.empty))
+    val valueNames = table.schema.fieldNames.toSet
+    // an unread column gets an id no file column has, so the reader fills it with null
+    val current = keep match {
+      case None => full
+      case Some(k) => StructType(full.fields.map { f =>
+        if (valueNames.contains(f.name) && !k.contains(f.name))
+          f.copy(metadata = new org.apache.spark.sql.types.MetadataBuilder().withMetadata(f.metadata)
+            .putLong(SparkTypes.FieldIdKey, -1L).build())
+        else f
+      })
+    }
     val readers = schemaIds.distinct.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
       id -> DataFileReaders.forStructs(spark, KeyValueLayout(s).fileStruct, current,

@@ -16,8 +16,8 @@ import lamina.types.SparkTypes
 
 /** Writes the records of one (partition, bucket) of a primary-key table into level-0 data files in
  *  the key-value layout, assigning sequence numbers from `firstSequence` on. A file is rolled over
- *  at the target size, and also when a key arrives below the previous one, so that every file stays
- *  sorted by (key, sequence number). Invariant: each closed file has its [[DataFileMeta]] with
+ *  at the target size, and also when a key arrives that is not above the previous one, so that every
+ *  file holds strictly increasing keys. Invariant: each closed file has its [[DataFileMeta]] with
  *  min/max key, key and value statistics, sequence range and delete count. */
 final class KeyValueFileWriter(
     table: FileStoreTable,
@@ -69,7 +69,9 @@ final class KeyValueFileWriter(
   /** Writes one record; `sequence` >= 0 keeps a given sequence number (compaction rewrites). */
   def write(row: InternalRow, kind: Byte, sequence: Long): Unit = {
     val key = keyProjection(row)
-    if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) < 0) closeFile()
+    // a file holds each key once, in ascending order (Paimon's readers rely on it): a repeated or
+    // smaller key starts the next file
+    if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) <= 0) closeFile()
     if (writer == null) openFile(key)
     val seq = if (sequence >= 0) { noteSequence(sequence); sequence } else { val s = nextSequence; nextSequence += 1; s }
     meta.setLong(0, seq)
