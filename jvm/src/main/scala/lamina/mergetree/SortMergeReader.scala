@@ -98,17 +98,7 @@ object SortMergeReader {
         while (sameKey) {
           val run = heap(0)
           mf.add(heads(run))
-          if (runs(run).hasNext) {
-            heads(run) = runs(run).next()
-            siftDown(0)
-          } else {
-            heads(run) = null
-            heapSize -= 1
-            if (heapSize > 0) {
-              heap(0) = heap(heapSize)
-              siftDown(0)
-            }
-          }
+          pop(run)
           sameKey = heapSize > 0 && ord.compare(heads(heap(0)).key, groupKey) == 0
         }
         if (dropDelete) {
