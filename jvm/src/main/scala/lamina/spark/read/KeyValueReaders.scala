@@ -28,11 +28,7 @@ final case class KeyValueReaders(
 
   /** Key comparison, compiled by Spark's code generator (interpreted comparison is several times
    *  slower, and the merge compares keys for every record). */
-  def keyOrdering: Ordering[InternalRow] =
-    org.apache.spark.sql.catalyst.expressions.codegen.GenerateOrdering.create(org.apache.spark.sql.types.StructType(
-      layout.keyFields.zipWithIndex.map { case (f, i) =>
-        org.apache.spark.sql.types.StructField(s"k$i", SparkTypes.toSpark(f.dataType), nullable = false)
-      }))
+  def keyOrdering: Ordering[InternalRow] = KeyValueReaders.keyOrderingOf(layout)
 
   /** The records of one file, in file order (key, then sequence number). Each record's rows are
    *  this file's own projection buffers, valid until the file's iterator advances: the merge
@@ -67,18 +63,11 @@ final case class KeyValueReaders(
     }
   }
 
-  /** Sorted runs of a split: each level-0 file alone (newest last), then one run per higher level. */
-  def runs(split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] = {
-    val (l0, upper) = split.files.partition(_.level == 0)
-    val level0 = if (skipLevel0) Seq.empty else l0.sortBy(_.maxSequenceNumber).map(Seq(_))
-    val ordering = keyOrdering
-    val keyTypes = layout.keyFields.map(_.dataType)
-    val leveled = upper.groupBy(_.level).toSeq.sortBy(_._1).map { case (_, fs) =>
-      fs.sortWith((a, b) => ordering.lt(
-        lamina.format.BinaryRowCodec.deserialize(a.minKey, keyTypes), lamina.format.BinaryRowCodec.deserialize(b.minKey, keyTypes)))
-    }
-    level0 ++ leveled
-  }
+  /** Sorted runs of a split: each level-0 file alone, then the files of each higher level chained in
+   *  key order. Files of one level whose key ranges touch (another writer's, or a compaction that
+   *  kept a delete and a newer insert of one key) start a new run, so that every run holds strictly
+   *  increasing keys. */
+  def runs(split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] = KeyValueReaders.sortedRuns(table, split, skipLevel0)
 
   /** The merged records of a split (the merge function's results; deletes included). */
   def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean): Iterator[KeyValue] = {
@@ -93,6 +82,41 @@ final case class KeyValueReaders(
 }
 
 object KeyValueReaders {
+  def keyOrderingOf(layout: KeyValueLayout): Ordering[InternalRow] =
+    org.apache.spark.sql.catalyst.expressions.codegen.GenerateOrdering.create(org.apache.spark.sql.types.StructType(
+      layout.keyFields.zipWithIndex.map { case (f, i) =>
+        org.apache.spark.sql.types.StructField(s"k$i", SparkTypes.toSpark(f.dataType), nullable = false)
+      }))
+
+  /** Whether a split is one sorted run without deletes, readable without merging. */
+  def readableDirectly(table: FileStoreTable, split: DataSplit): Boolean = {
+    val skip0 = skipsLevel0(table)
+    val files = if (skip0) split.files.filter(_.level > 0) else split.files
+    files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)) && sortedRuns(table, split, skip0).size <= 1
+  }
+
+  def sortedRuns(table: FileStoreTable, split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] = {
+    val layout = KeyValueLayout(table.schema)
+    val ordering = keyOrderingOf(layout)
+    val (l0, upper) = split.files.partition(_.level == 0)
+    val level0 = if (skipLevel0) Seq.empty else l0.sortBy(_.maxSequenceNumber).map(Seq(_))
+    val keyTypes = layout.keyFields.map(_.dataType)
+    def key(b: Array[Byte]) = lamina.format.BinaryRowCodec.deserialize(b, keyTypes)
+    val leveled = upper.groupBy(_.level).toSeq.sortBy(_._1).flatMap { case (_, fs) =>
+      val sorted = fs.map(f => (f, key(f.minKey), key(f.maxKey))).sortWith((a, b) => ordering.lt(a._2, b._2))
+      val out = scala.collection.mutable.ArrayBuffer.empty[scala.collection.mutable.ArrayBuffer[DataFileMeta]]
+      var lastMax: InternalRow = null
+      sorted.foreach { case (f, lo, hi) =>
+        if (out.isEmpty || ordering.lteq(lo, lastMax)) out += scala.collection.mutable.ArrayBuffer(f)
+        else out.last += f
+        lastMax = if (lastMax == null || ordering.gt(hi, lastMax)) hi else lastMax
+      }
+      out.map(_.toSeq).toSeq
+    }
+    level0 ++ leveled
+  }
+
+
   /** Readers of the table's files; `needed` (when given) names the value columns a read needs, and
    *  engines whose merge looks at no other value column (deduplicate, first-row) leave the rest
    *  unread (null). Compaction passes None: it rewrites whole records. */
@@ -137,7 +161,7 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
     val table = kv.table
     val skip0 = KeyValueReaders.skipsLevel0(table)
     val files = if (skip0) split.files.filter(_.level > 0) else split.files
-    val needsMerge = auditLog || !(files.map(_.level).distinct.size <= 1 && files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)))
+    val needsMerge = auditLog || !KeyValueReaders.readableDirectly(table, split)
     val rows: Iterator[InternalRow] =
       if (!needsMerge) {
         // one sorted run of unique keys without deletes: read the value columns directly

@@ -72,10 +72,8 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   /** A split is read directly (no merge) when it belongs to an append table, to `$ro`, or is one
    *  sorted run of a primary-key table without deletes. */
   private def direct(s: DataSplit): Boolean =
-    !table.isPrimaryKeyTable || mode == ScanMode.ReadOptimized || (mode == ScanMode.Normal && {
-      val files = if (KeyValueReaders.skipsLevel0(table)) s.files.filter(_.level > 0) else s.files
-      files.map(_.level).distinct.size <= 1 && files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L))
-    })
+    !table.isPrimaryKeyTable || mode == ScanMode.ReadOptimized ||
+      (mode == ScanMode.Normal && KeyValueReaders.readableDirectly(table, s))
 
   private lazy val columnar: Boolean = {
     val spark = SparkSession.active
