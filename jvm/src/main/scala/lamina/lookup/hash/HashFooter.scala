@@ -1,7 +1,7 @@
 package lamina.lookup.hash
 
 import lamina.errors.CorruptFileException
-import lamina.lookup.io.{Checksums, LittleEndian}
+import lamina.lookup.io.{FooterTail, LittleEndian}
 
 /** Last bytes of a hash lookup file.
  *
@@ -17,9 +17,8 @@ final case class HashFooter(tableOffset: Long, tableLength: Int, recordCount: Lo
     LittleEndian.putInt(b, HashFooter.TableLengthOffset, tableLength)
     LittleEndian.putLong(b, HashFooter.RecordCountOffset, recordCount)
     LittleEndian.putLong(b, HashFooter.DataEndOffset, dataEnd)
-    LittleEndian.putInt(b, HashFooter.VersionOffset, HashFileHeader.FormatVersion)
-    LittleEndian.putInt(b, HashFooter.CrcOffset, Checksums.crc32c(b, 0, HashFooter.CrcOffset))
-    LittleEndian.putLong(b, HashFooter.MagicOffset, HashFileHeader.Magic)
+    FooterTail.write(b, HashFooter.VersionOffset, HashFooter.CrcOffset, HashFooter.MagicOffset,
+      HashFileHeader.Magic, HashFileHeader.FormatVersion)
     b
   }
 }
@@ -35,19 +34,8 @@ object HashFooter {
   val EncodedLength: Int = MagicOffset + LittleEndian.LongBytes
 
   def decode(b: Array[Byte], path: String, fileOffset: Long): HashFooter = {
-    val magic = LittleEndian.getLong(b, MagicOffset)
-    if (magic != HashFileHeader.Magic)
-      throw new CorruptFileException(path, fileOffset + MagicOffset, f"magic 0x${HashFileHeader.Magic}%016x",
-        f"0x$magic%016x", "not a hash lookup file")
-    val expectedCrc = LittleEndian.getInt(b, CrcOffset)
-    val actualCrc = Checksums.crc32c(b, 0, CrcOffset)
-    if (expectedCrc != actualCrc)
-      throw new CorruptFileException(path, fileOffset + CrcOffset, s"CRC32C ${Checksums.hex(expectedCrc)}",
-        s"CRC32C ${Checksums.hex(actualCrc)}", "footer")
-    val version = LittleEndian.getInt(b, VersionOffset)
-    if (version != HashFileHeader.FormatVersion)
-      throw new CorruptFileException(path, fileOffset + VersionOffset, s"format version ${HashFileHeader.FormatVersion}",
-        s"format version $version", "footer")
+    FooterTail.check(b, path, fileOffset, VersionOffset, CrcOffset, MagicOffset, HashFileHeader.Magic,
+      HashFileHeader.FormatVersion, "hash")
     val f = HashFooter(LittleEndian.getLong(b, TableOffsetOffset), LittleEndian.getInt(b, TableLengthOffset),
       LittleEndian.getLong(b, RecordCountOffset), LittleEndian.getLong(b, DataEndOffset))
     if (f.dataEnd < HashFileHeader.EncodedLength || f.dataEnd > f.tableOffset || f.tableLength < 0 ||

@@ -1,7 +1,7 @@
 package lamina.lookup.sort
 
 import lamina.errors.CorruptFileException
-import lamina.lookup.io.{Checksums, LittleEndian}
+import lamina.lookup.io.{FooterTail, LittleEndian}
 
 /** Last bytes of a sort lookup file: where the bloom filter and the index block are.
  *
@@ -15,9 +15,7 @@ final case class Footer(bloomFilter: Option[BloomFilterHandle], index: BlockHand
     bloomFilter.foreach(_.encode(b, Footer.BloomOffset))
     index.encode(b, Footer.IndexOffset)
     LittleEndian.putLong(b, Footer.RecordCountOffset, recordCount)
-    LittleEndian.putInt(b, Footer.VersionOffset, Footer.FormatVersion)
-    LittleEndian.putInt(b, Footer.CrcOffset, Checksums.crc32c(b, 0, Footer.CrcOffset))
-    LittleEndian.putLong(b, Footer.MagicOffset, Footer.Magic)
+    FooterTail.write(b, Footer.VersionOffset, Footer.CrcOffset, Footer.MagicOffset, Footer.Magic, Footer.FormatVersion)
     b
   }
 }
@@ -38,19 +36,7 @@ object Footer {
   /** Decodes the footer read from `fileOffset` (= file length - EncodedLength); checks magic, CRC,
    *  version, and that both handles point inside [0, fileOffset). */
   def decode(b: Array[Byte], path: String, fileOffset: Long): Footer = {
-    val magic = LittleEndian.getLong(b, MagicOffset)
-    if (magic != Magic)
-      throw new CorruptFileException(path, fileOffset + MagicOffset, f"magic 0x$Magic%016x",
-        f"0x$magic%016x", "not a sort lookup file")
-    val expectedCrc = LittleEndian.getInt(b, CrcOffset)
-    val actualCrc = Checksums.crc32c(b, 0, CrcOffset)
-    if (expectedCrc != actualCrc)
-      throw new CorruptFileException(path, fileOffset + CrcOffset, s"CRC32C ${Checksums.hex(expectedCrc)}",
-        s"CRC32C ${Checksums.hex(actualCrc)}", "footer")
-    val version = LittleEndian.getInt(b, VersionOffset)
-    if (version != FormatVersion)
-      throw new CorruptFileException(path, fileOffset + VersionOffset, s"format version $FormatVersion",
-        s"format version $version", "footer")
+    FooterTail.check(b, path, fileOffset, VersionOffset, CrcOffset, MagicOffset, Magic, FormatVersion, "sort")
     val index = BlockHandle.decode(b, IndexOffset, fileOffset, path, fileOffset + IndexOffset)
     val bloomAbsent = (0 until BloomFilterHandle.EncodedLength).forall(i => b(BloomOffset + i) == 0)
     val expectedEntries = LittleEndian.getLong(b, BloomOffset + BlockHandle.EncodedLength)

@@ -46,7 +46,7 @@ object Compactor {
         // the outputs are referenced by no snapshot: remove them
         results.foreach { m =>
           val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
-          m.compactAfter.foreach(f => table.fileIO.deleteQuietly(new org.apache.hadoop.fs.Path(dir, f.fileName)))
+          lamina.spark.write.TableWriter.discard(table, dir, None, m.compactAfter)
         }
         throw e
     }

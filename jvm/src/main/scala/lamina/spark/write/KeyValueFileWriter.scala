@@ -92,12 +92,8 @@ final class KeyValueFileWriter(
   def finish(): Seq[DataFileMeta] = { closeFile(); done.toSeq }
 
   def abort(): Unit = {
-    if (writer != null) {
-      try writer.close() catch { case _: Exception => () }
-      table.fileIO.deleteQuietly(new Path(dir, fileName))
-      writer = null
-    }
-    done.foreach(f => table.fileIO.deleteQuietly(new Path(dir, f.fileName)))
+    TableWriter.discard(table, dir, Option(writer).map(_ -> fileName), done.toSeq)
+    writer = null
     done.clear()
   }
 

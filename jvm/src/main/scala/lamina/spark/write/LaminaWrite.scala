@@ -63,7 +63,6 @@ class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode
         TableWriter.commitOverwrite(table, msgs, WriteModes.partitionFilter(table, filters), commitUser)
       case WriteMode.OverwriteDynamic =>
         val touched = msgs.map(m => java.nio.ByteBuffer.wrap(m.partition)).toSet
-        val store = table.manifestStore
         if (table.schema.partitionKeys.isEmpty) TableWriter.commitOverwrite(table, msgs, None, commitUser)
         else if (touched.nonEmpty) TableWriter.commitOverwrite(table, msgs, Some(_ => false), commitUser, Some(touched))
         else None

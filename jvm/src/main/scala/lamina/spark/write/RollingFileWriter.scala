@@ -53,12 +53,8 @@ final class RollingFileWriter(
   }
 
   def abort(): Unit = {
-    if (writer != null) {
-      try writer.close() catch { case _: Exception => () }
-      table.fileIO.deleteQuietly(new Path(dir, fileName))
-      writer = null
-    }
-    done.foreach(f => table.fileIO.deleteQuietly(new Path(dir, f.fileName)))
+    TableWriter.discard(table, dir, Option(writer).map(_ -> fileName), done.toSeq)
+    writer = null
     done.clear()
   }
 

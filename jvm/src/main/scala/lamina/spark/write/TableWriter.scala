@@ -21,11 +21,23 @@ object TableWriter {
     }
   }
 
+  /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
+   *  ones. Used when a task aborts; nothing committed references these files. */
+  def discard(table: FileStoreTable, dir: org.apache.hadoop.fs.Path,
+      open: Option[(org.apache.spark.sql.execution.datasources.OutputWriter, String)],
+      done: Seq[lamina.table.manifest.DataFileMeta]): Unit = {
+    open.foreach { case (w, name) =>
+      try w.close() catch { case _: Exception => () }
+      table.fileIO.deleteQuietly(new org.apache.hadoop.fs.Path(dir, name))
+    }
+    done.foreach(f => table.fileIO.deleteQuietly(new org.apache.hadoop.fs.Path(dir, f.fileName)))
+  }
+
   def deleteFiles(table: FileStoreTable, msgs: Seq[CommitMessage]): Unit = {
     val store = table.manifestStore
     msgs.foreach { m =>
       val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
-      m.newFiles.foreach(f => table.fileIO.deleteQuietly(new org.apache.hadoop.fs.Path(dir, f.fileName)))
+      discard(table, dir, None, m.newFiles)
     }
   }
 
