@@ -38,9 +38,12 @@ final class KeyValueFileWriter(
   private val keyOrdering = org.apache.spark.sql.catalyst.expressions.codegen.GenerateOrdering.create(
     org.apache.spark.sql.types.StructType(keySparkTypes.zipWithIndex.map { case (t, i) =>
       org.apache.spark.sql.types.StructField(s"k$i", t, nullable = false) }))
-  private val keyProjection = UnsafeProjection.create(layout.keyOrdinals.toSeq.zip(keySparkTypes).map {
+  // two projections used in turn: the previous record's key stays valid without a copy per record
+  private def newKeyProjection() = UnsafeProjection.create(layout.keyOrdinals.toSeq.zip(keySparkTypes).map {
     case (o, t) => BoundReference(o, t, nullable = false)
   })
+  private val keyProjections = Array(newKeyProjection(), newKeyProjection())
+  private var flip = 0
   private val statsMode = StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options))
   private val uuid = FileStorePaths.newUuid()
   private val done = ArrayBuffer.empty[DataFileMeta]
@@ -68,7 +71,8 @@ final class KeyValueFileWriter(
 
   /** Writes one record; `sequence` >= 0 keeps a given sequence number (compaction rewrites). */
   def write(row: InternalRow, kind: Byte, sequence: Long): Unit = {
-    val key = keyProjection(row)
+    flip ^= 1
+    val key = keyProjections(flip)(row)
     // a file holds each key once, in ascending order (Paimon's readers rely on it): a repeated or
     // smaller key starts the next file
     if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) <= 0) closeFile()
@@ -81,7 +85,7 @@ final class KeyValueFileWriter(
     keyStats.update(row)
     rows += 1
     if (RowKind.isRetract(kind)) deletes += 1
-    lastKey = key.copy()
+    lastKey = key
     bytes += (row match {
       case u: org.apache.spark.sql.catalyst.expressions.UnsafeRow => u.getSizeInBytes
       case _ => 8L * types.size
