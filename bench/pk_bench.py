@@ -6,6 +6,9 @@ baseline of a write phase is Spark writing the same rows as plain Parquet; of a 
 that Parquet. Results: bench/results/pk.json (a list of {benchmark, metric, value, baseline, ratio})
 and bench/results/pk.md.
 
+Write phases change the table, so they are timed once; their baselines (idempotent overwrites) and
+both sides of a scan are the median of three runs, scans taken in turn with their baseline.
+
 Usage: python bench/pk_bench.py [--rows N] [--round-rows M] [--out DIR]
 """
 
@@ -28,6 +31,20 @@ def timed(fn):
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start
+
+
+def median_of(fn, times=3):
+    """The median of several timings of an idempotent action (a scan, or a write that overwrites)."""
+    return sorted(timed(fn) for _ in range(times))[times // 2]
+
+
+def median_pair(a, b, times=3):
+    """Medians of two idempotent actions timed in turn, so that both see the same machine state."""
+    ta, tb = [], []
+    for _ in range(times):
+        ta.append(timed(a))
+        tb.append(timed(b))
+    return sorted(ta)[times // 2], sorted(tb)[times // 2]
 
 
 def main():
@@ -65,7 +82,7 @@ def main():
               flush=True)
 
     # bulk load
-    base = timed(lambda: rows(0, n, 0).write.mode("overwrite").parquet(plain + "/load"))
+    base = median_of(lambda: rows(0, n, 0).write.mode("overwrite").parquet(plain + "/load"))
     lam = timed(lambda: rows(0, n, 0).writeTo("lamina.bench.pk").append())
     record("bulk_load", "seconds", lam, base)
 
@@ -76,7 +93,7 @@ def main():
         start_old = (r * 7919 * half) % max(1, n - half)
         def batch():
             return rows(start_old, half, r).unionByName(rows(next_new, per_round - half, r))
-        base = timed(lambda: batch().write.mode("overwrite").parquet(plain + f"/round{r}"))
+        base = median_of(lambda: batch().write.mode("overwrite").parquet(plain + f"/round{r}"))
         lam = timed(lambda: batch().writeTo("lamina.bench.pk").append())
         record(f"upsert_round_{r}", "seconds", lam, base)
         next_new += per_round - half
@@ -88,16 +105,14 @@ def main():
     def scan(name):
         return lambda: spark.sql(scan_sql.format(name)).collect()
 
-    base = timed(scan("plain_load"))
-    lam = timed(scan("lamina.bench.pk"))
+    base, lam = median_pair(scan("plain_load"), scan("lamina.bench.pk"))
     record("scan_before_compaction", "seconds", lam, base)
 
-    base = timed(lambda: spark.read.parquet(plain + "/load").write.mode("overwrite").parquet(plain + "/rewrite"))
+    base = median_of(lambda: spark.read.parquet(plain + "/load").write.mode("overwrite").parquet(plain + "/rewrite"))
     lam = timed(lambda: spark.sql("CALL lamina.sys.compact(table => 'bench.pk', compact_strategy => 'full')").collect())
     record("full_compaction", "seconds", lam, base)
 
-    base = timed(scan("plain_load"))
-    lam = timed(scan("lamina.bench.pk"))
+    base, lam = median_pair(scan("plain_load"), scan("lamina.bench.pk"))
     record("scan_after_compaction", "seconds", lam, base)
 
     os.makedirs(args.out, exist_ok=True)
@@ -105,7 +120,8 @@ def main():
         json.dump(results, f, indent=2)
     with open(os.path.join(args.out, "pk.md"), "w") as f:
         f.write(f"# Primary-key benchmark ({n} rows loaded, {per_round} rows per upsert round, local[2])\n\n")
-        f.write("Baseline: Spark writing / scanning plain Parquet of the same rows in the same run.\n\n")
+        f.write("Baseline: Spark writing / scanning plain Parquet of the same rows in the same run "
+                "(median of three runs; scans: both sides median of three, taken in turn).\n\n")
         f.write("| benchmark | seconds | baseline seconds | ratio |\n|---|---|---|---|\n")
         for r in results:
             f.write(f"| {r['benchmark']} | {r['value']} | {r['baseline']} | {r['ratio']} |\n")

@@ -8,7 +8,7 @@ final class DeduplicateMergeFunction(ignoreDelete: Boolean) extends MergeFunctio
   override def reset(): Unit = latest = null
 
   override def add(kv: KeyValue): Unit =
-    if (!(ignoreDelete && RowKind.isRetract(kv.valueKind))) latest = kv.copy()
+    if (!(ignoreDelete && RowKind.isRetract(kv.valueKind))) latest = if (inputsStay) kv else kv.copy()
 
   override def result(): Option[KeyValue] = Option(latest).filter(_.isAdd)
 

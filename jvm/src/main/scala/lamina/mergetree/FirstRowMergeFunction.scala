@@ -8,7 +8,7 @@ final class FirstRowMergeFunction extends MergeFunction {
   override def reset(): Unit = first = null
 
   override def add(kv: KeyValue): Unit =
-    if (first == null && RowKind.isAdd(kv.valueKind)) first = kv.copy()
+    if (first == null && RowKind.isAdd(kv.valueKind)) first = if (inputsStay) kv else kv.copy()
 
   override def result(): Option[KeyValue] = Option(first)
 

@@ -3,9 +3,14 @@ package lamina.mergetree
 /** Merges all records of one key, fed in ascending (key, sequence number) order.
  *  Invariant: the result depends only on the records added since the last [[reset]].
  *
- *  Records handed to [[add]] may be reused by their source after the call returns; implementations
- *  copy whatever they keep. The returned KeyValue may be reused by the next [[reset]]. */
+ *  Records handed to [[add]] may be reused by their source after the call returns, and
+ *  implementations copy whatever they keep, unless [[inputsStay]] is set. The returned KeyValue may
+ *  be reused by the next [[reset]]. */
 trait MergeFunction {
+  /** Set by a merge that keeps every record it hands to [[add]] unchanged until the result has been
+   *  consumed: a function may then keep the records themselves instead of copies. */
+  var inputsStay: Boolean = false
+
   def reset(): Unit
 
   def add(kv: KeyValue): Unit

@@ -8,63 +8,88 @@ import org.apache.spark.sql.catalyst.InternalRow
  *  one merged record per surviving key is produced, in ascending key order.
  *
  *  Input iterators may reuse their KeyValue between `next()` calls: only the current head of each run
- *  is looked at, and a head is handed to the merge function (which copies what it keeps) before its
- *  run advances. Returned KeyValues may be reused by the next call: copy to keep. */
+ *  is looked at. [[merge]] hands a head to the merge function (which copies what it keeps) before its
+ *  run advances; [[mergeUniqueRuns]] advances the runs of a key only at the next call, so merge
+ *  functions may keep the heads themselves ([[MergeFunction.inputsStay]]). Returned KeyValues may be
+ *  reused by the next call: copy to keep. */
 object SortMergeReader {
 
   /** Merged records with deleted keys left out: the view of a reader or of compaction to the top level. */
   def merge(runs: Seq[Iterator[KeyValue]], keyOrdering: Ordering[InternalRow], mf: MergeFunction): Iterator[KeyValue] =
-    merge(runs, keyOrdering, mf, dropDelete = true)
+    merge(runs, KeyOrder.general(keyOrdering), mf, dropDelete = true)
+
+  def merge(runs: Seq[Iterator[KeyValue]], keyOrdering: Ordering[InternalRow], mf: MergeFunction,
+      dropDelete: Boolean): Iterator[KeyValue] =
+    merge(runs, KeyOrder.general(keyOrdering), mf, dropDelete)
 
   /** With `dropDelete = false` each key yields [[MergeFunction.resultKeepingDelete]]: a deleted key
    *  its retract record, and a key removed then written again both records, as compaction into a
    *  level below the top must. */
-  def merge(
-      runs: Seq[Iterator[KeyValue]],
-      keyOrdering: Ordering[InternalRow],
-      mf: MergeFunction,
+  def merge(runs: Seq[Iterator[KeyValue]], order: KeyOrder, mf: MergeFunction, dropDelete: Boolean): Iterator[KeyValue] =
+    new MergeIterator(runs.map(RunCursor.of(_, order)).toArray, order, mf, dropDelete, uniqueKeysPerRun = false)
+
+  def mergeUniqueRuns(runs: Seq[Iterator[KeyValue]], keyOrdering: Ordering[InternalRow], mf: MergeFunction,
       dropDelete: Boolean): Iterator[KeyValue] =
-    new MergeIterator(runs.toArray, keyOrdering, mf, dropDelete, uniqueKeysPerRun = false)
+    mergeUniqueRuns(runs, KeyOrder.general(keyOrdering), mf, dropDelete)
 
   /** As [[merge]], for runs whose keys are strictly increasing (no key twice in a run, as in
    *  Paimon's data files): a key found in one run only, as an insert, is handed out as it is when
    *  the merge function would return it unchanged ([[MergeFunction.singleInsertIsResult]]),
    *  without copying it. */
-  def mergeUniqueRuns(
-      runs: Seq[Iterator[KeyValue]],
-      keyOrdering: Ordering[InternalRow],
-      mf: MergeFunction,
+  def mergeUniqueRuns(runs: Seq[Iterator[KeyValue]], order: KeyOrder, mf: MergeFunction,
       dropDelete: Boolean): Iterator[KeyValue] =
-    new MergeIterator(runs.toArray, keyOrdering, mf, dropDelete, uniqueKeysPerRun = true)
+    mergeUniqueCursors(runs.map(RunCursor.of(_, order)), order, mf, dropDelete)
 
+  /** [[mergeUniqueRuns]] over cursors. */
+  def mergeUniqueCursors(runs: Seq[RunCursor], order: KeyOrder, mf: MergeFunction,
+      dropDelete: Boolean): Iterator[KeyValue] =
+    new MergeIterator(runs.toArray, order, mf, dropDelete, uniqueKeysPerRun = true)
+
+  /** The merge over a binary min-heap of run indices ordered by their heads' (key, sequence number,
+   *  run index). The root's smaller child (`second`) is remembered: while the root's run keeps
+   *  yielding records that precede it, the run is streamed with one comparison per record and the
+   *  heap is left alone, so runs that do not overlap cost no more than concatenating them. */
   private final class MergeIterator(
-      runs: Array[Iterator[KeyValue]],
-      ord: Ordering[InternalRow],
+      runs: Array[RunCursor],
+      order: KeyOrder,
       mf: MergeFunction,
       dropDelete: Boolean,
       uniqueKeysPerRun: Boolean) extends Iterator[KeyValue] {
 
+    private val ord = order.ordering
+    /** The heads' keys as longs, when the key has a long form. */
+    private val keys = if (order.asLong.isDefined) new Array[Long](runs.length) else null
+
     private val passThrough = uniqueKeysPerRun && mf.singleInsertIsResult
-    /** A run whose head was handed out as it is: it advances at the next call. */
-    private var deferred = -1
+    /** Whether the root's run advances at the next call (its head was handed out, or merged alone). */
+    private var deferred = false
+    /** Runs taken out of the heap, unadvanced, while their heads are merged (unique-key runs only):
+     *  they return at the next call, so the merged records stay valid without copies. */
+    private val parked = new Array[Int](runs.length)
+    private var parkedCount = 0
+    mf.inputsStay = uniqueKeysPerRun
 
     private val heads = new Array[KeyValue](runs.length)
     /** Indices of runs with a head, as a binary min-heap on the heads. */
     private val heap = new Array[Int](runs.length)
     private var heapSize = 0
+    /** The run at the root's smaller child, or -1 when the root is alone. */
+    private var second = -1
     private var pending: KeyValue = _
     private var ready = false
     /** Further records of the current key (only with dropDelete = false). */
     private var more: Iterator[KeyValue] = Iterator.empty
+    private var groupLong = 0L
+    private var groupRow: InternalRow = _
 
     runs.indices.foreach { i =>
-      if (runs(i).hasNext) {
-        heads(i) = runs(i).next()
+      if (load(i)) {
         heap(heapSize) = i
         heapSize += 1
         siftUp(heapSize - 1)
       }
     }
+    updateSecond()
 
     override def hasNext: Boolean = {
       if (!ready) advance()
@@ -77,29 +102,54 @@ object SortMergeReader {
       pending
     }
 
+    /** Makes the next record of `run` its head; false when the run is exhausted. */
+    private def load(run: Int): Boolean =
+      if (runs(run).advance()) {
+        heads(run) = runs(run).current
+        if (keys != null) keys(run) = runs(run).keyAsLong
+        true
+      } else {
+        heads(run) = null
+        false
+      }
+
     private def advance(): Unit = {
       pending = null
-      if (deferred >= 0) { pop(deferred); deferred = -1 }
       if (more.hasNext) {
         pending = more.next()
         ready = true
         return
       }
+      if (deferred) { advanceRoot(); deferred = false }
+      if (parkedCount > 0) unpark()
       while (pending == null && heapSize > 0) {
-        if (passThrough && RowKind.isAdd(heads(heap(0)).valueKind) && aloneInHeap()) {
-          pending = heads(heap(0))
-          deferred = heap(0)
-          ready = true
-          return
-        }
-        val groupKey = heads(heap(0)).key.copy()
+        val root = heap(0)
         mf.reset()
-        var sameKey = true
-        while (sameKey) {
-          val run = heap(0)
-          mf.add(heads(run))
-          pop(run)
-          sameKey = heapSize > 0 && ord.compare(heads(heap(0)).key, groupKey) == 0
+        if (uniqueKeysPerRun) {
+          // a run holds a key once: the key's records are the heads equal to the root's
+          if (second < 0 || compareKeys(second, root) != 0) {
+            if (passThrough && RowKind.isAdd(heads(root).valueKind)) {
+              pending = heads(root)
+              deferred = true
+              ready = true
+              return
+            }
+            mf.add(heads(root))
+            deferred = true
+          } else {
+            // park the runs of the key: the first parked head keeps the key valid for comparison
+            while ({ parkRoot(); heapSize > 0 && compareKeys(heap(0), parked(0)) == 0 }) ()
+            var i = 0
+            while (i < parkedCount) { mf.add(heads(parked(i))); i += 1 }
+          }
+        } else {
+          rememberKey(root)
+          var sameKey = true
+          while (sameKey) {
+            mf.add(heads(heap(0)))
+            advanceRoot()
+            sameKey = heapSize > 0 && hasGroupKey(heap(0))
+          }
         }
         if (dropDelete) {
           val merged = mf.result()
@@ -111,34 +161,74 @@ object SortMergeReader {
             more = merged.iterator.drop(1)
           }
         }
+        if (pending == null) {
+          if (deferred) { advanceRoot(); deferred = false }
+          if (parkedCount > 0) unpark()
+        }
       }
       ready = true
     }
 
-    /** Whether no other run's head has the root's key (the next-smallest head is a child of the root). */
-    private def aloneInHeap(): Boolean = {
-      val key = heads(heap(0)).key
-      (heapSize < 2 || ord.compare(heads(heap(1)).key, key) != 0) &&
-        (heapSize < 3 || ord.compare(heads(heap(2)).key, key) != 0)
+    private def rememberKey(run: Int): Unit =
+      if (keys != null) groupLong = keys(run) else groupRow = heads(run).key.copy()
+
+    private def hasGroupKey(run: Int): Boolean =
+      if (keys != null) keys(run) == groupLong else ord.compare(heads(run).key, groupRow) == 0
+
+    /** Takes the root out of the heap without advancing its run. */
+    private def parkRoot(): Unit = {
+      parked(parkedCount) = heap(0)
+      parkedCount += 1
+      heapSize -= 1
+      if (heapSize > 0) {
+        heap(0) = heap(heapSize)
+        siftDown(0)
+      }
+      updateSecond()
     }
 
-    /** Advances `run`, whose head is the root of the heap. */
-    private def pop(run: Int): Unit = {
-      if (runs(run).hasNext) {
-        heads(run) = runs(run).next()
+    /** Advances the parked runs and puts those with records back into the heap. */
+    private def unpark(): Unit = {
+      var i = 0
+      while (i < parkedCount) {
+        val run = parked(i)
+        if (load(run)) {
+          heap(heapSize) = run
+          heapSize += 1
+          siftUp(heapSize - 1)
+        }
+        i += 1
+      }
+      parkedCount = 0
+      updateSecond()
+    }
+
+    /** Advances the root's run and restores the heap. */
+    private def advanceRoot(): Unit = {
+      val run = heap(0)
+      if (load(run)) {
+        // the new head still precedes every other head: nothing below the root changes
+        if (second < 0 || less(run, second)) return
         siftDown(0)
       } else {
-        heads(run) = null
         heapSize -= 1
         if (heapSize > 0) {
           heap(0) = heap(heapSize)
           siftDown(0)
         }
       }
+      updateSecond()
     }
 
+    private def updateSecond(): Unit =
+      second = if (heapSize < 2) -1 else if (heapSize < 3 || less(heap(1), heap(2))) heap(1) else heap(2)
+
+    private def compareKeys(a: Int, b: Int): Int =
+      if (keys != null) java.lang.Long.compare(keys(a), keys(b)) else ord.compare(heads(a).key, heads(b).key)
+
+
     private def less(a: Int, b: Int): Boolean = {
-      val c = ord.compare(heads(a).key, heads(b).key)
+      val c = compareKeys(a, b)
       if (c != 0) c < 0
       else {
         val s = java.lang.Long.compare(heads(a).sequenceNumber, heads(b).sequenceNumber)

@@ -98,4 +98,36 @@ class SortMergeReaderTest extends AnyFunSuite {
       }
     }
   }
+
+  test("the long form of an integral key merges exactly as the key ordering does") {
+    val rnd = new scala.util.Random(7)
+    val longOrder = KeyOrder(intKeyOrdering, KeyOrder.longKeyOf(Seq(org.apache.spark.sql.types.IntegerType)))
+    assert(longOrder.asLong.isDefined)
+    def out(it: Iterator[KeyValue]) =
+      it.map(kv => (kv.sequenceNumber, kv.valueKind, values(kv.value, fields))).toList
+    (1 to 300).foreach { round =>
+      var seq = 0L
+      // runs of long key ranges (streamed without touching the heap) and sparse ones, with deletes
+      val runs = (1 to rnd.nextInt(6) + 1).map { _ =>
+        val lo = rnd.nextInt(200) - 100
+        val span = rnd.nextInt(150)
+        val density = rnd.nextInt(4) + 1
+        (lo until lo + span).filter(_ => rnd.nextInt(density) == 0).map { key =>
+          seq += 1
+          kv(seq, if (rnd.nextInt(6) == 0) "-D" else "+I", row(key, s"v$seq"))
+        }
+      }
+      Seq(true, false).foreach { drop =>
+        val expected = out(SortMergeReader.merge(runs.map(_.iterator), intKeyOrdering, new DeduplicateMergeFunction(false), drop))
+        assert(out(SortMergeReader.merge(runs.map(_.iterator), longOrder, new DeduplicateMergeFunction(false), drop)) == expected,
+          s"merge, round $round")
+        assert(out(SortMergeReader.mergeUniqueRuns(runs.map(_.iterator), longOrder, new DeduplicateMergeFunction(false), drop)) ==
+          expected, s"mergeUniqueRuns, round $round")
+        val partial = MergeFunctions.create(fields, Seq("k"),
+          Map("merge-engine" -> "partial-update", "partial-update.remove-record-on-delete" -> "true"), "db.t")
+        assert(out(SortMergeReader.mergeUniqueRuns(runs.map(_.iterator), longOrder, partial(), drop)) ==
+          out(SortMergeReader.merge(runs.map(_.iterator), intKeyOrdering, partial(), drop)), s"partial update, round $round")
+      }
+    }
+  }
 }

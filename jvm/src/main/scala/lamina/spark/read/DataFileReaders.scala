@@ -29,8 +29,18 @@ final case class FileSchemaReader(
     outputFromFile.length == fileColumns.length &&
     fileColumns.fields.zip(outputSchema.fields).forall { case (a, b) => a.dataType == b.dataType }
 
+  /** The conversion of a file row to an output row, reusing one buffer or view: the identity, a
+   *  view (columns reordered or missing), or a projection when a column's type was widened. */
+  /** Whether every output column read from the file keeps the file's type (none was widened). */
+  val sameTypes: Boolean = outputFromFile.indices.forall { i =>
+    outputFromFile(i) < 0 || fileColumns(outputFromFile(i)).dataType == outputSchema(i).dataType }
+
   def projection(): InternalRow => InternalRow = {
     if (identity) return r => r
+    if (sameTypes) {
+      val view = new NullPaddedRow(outputSchema, outputFromFile)
+      return r => view.project(r)
+    }
     val exprs: Seq[Expression] = outputSchema.fields.toSeq.zipWithIndex.map { case (f, i) =>
       val j = outputFromFile(i)
       if (j < 0) Literal(null, f.dataType)
@@ -73,7 +83,10 @@ object DataFileReaders {
 
   /** Whether Spark's reader of the table's format can return columnar batches of `schema`. */
   def supportsBatch(spark: SparkSession, table: FileStoreTable, schema: StructType): Boolean =
-    schema.nonEmpty && DataFileFormats.forName(table.fileFormat).supportBatch(spark, plain(schema))
+    supportsBatch(spark, table.fileFormat, schema)
+
+  def supportsBatch(spark: SparkSession, format: String, schema: StructType): Boolean =
+    schema.nonEmpty && DataFileFormats.forName(format).supportBatch(spark, plain(schema))
 
   /** A reader of files whose columns are `fileStruct` producing rows of `output`; columns are
    *  matched by Paimon field id (the `parquet.field.id` metadata of both structs). */

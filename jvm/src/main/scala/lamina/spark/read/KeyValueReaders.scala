@@ -9,9 +9,10 @@ import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, Par
 import org.apache.spark.sql.execution.datasources.PartitionedFile
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import lamina.errors.CorruptFileException
-import lamina.mergetree.{KeyValue, MergeFunctions, RowKind, SortMergeReader}
+import lamina.mergetree.{KeyOrder, KeyValue, MergeFunctions, RowKind, RunCursor, SortMergeReader}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.DataFileMeta
 import lamina.table.scan.DataSplit
@@ -22,41 +23,51 @@ import lamina.types.SparkTypes
  *  executors (and by compaction). */
 final case class KeyValueReaders(
     readers: Map[Long, FileSchemaReader],
+    batchReaders: Map[Long, FileSchemaReader],
     table: FileStoreTable) extends Serializable {
 
   private def layout = KeyValueLayout(table.schema)
 
-  /** Key comparison, compiled by Spark's code generator (interpreted comparison is several times
-   *  slower, and the merge compares keys for every record). */
-  def keyOrdering: Ordering[InternalRow] = KeyValueReaders.keyOrderingOf(layout)
+  private def keySchema(l: KeyValueLayout) =
+    StructType(l.keyFields.map(x => org.apache.spark.sql.types.StructField(x.name, SparkTypes.toSpark(x.dataType))))
 
-  /** The records of one file, in file order (key, then sequence number). Each record's rows are
-   *  this file's own projection buffers, valid until the file's iterator advances: the merge
-   *  hands a run's head to the merge function (which copies what it keeps) before advancing it. */
+  private def valueSchema = SparkTypes.toSparkStruct(table.schema.fields)
+
+  /** For each table column, its position in the key-value layout: a column of the (trimmed) primary
+   *  key is read from its key column, the others from the value columns. */
+  private def valueFromLayout(l: KeyValueLayout): Array[Int] = table.schema.fields.indices.map { i =>
+    val k = l.keyOrdinals.indexOf(i)
+    if (k >= 0) k else l.valueOffset + i
+  }.toArray
+
+  private def partitionedFile(path: Path, f: DataFileMeta) =
+    PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
+
+  private def open[T](path: Path, read: => T): T = try read catch {
+    case e: java.io.FileNotFoundException =>
+      throw new CorruptFileException(path.toString, 0, s"data file of table ${table.name}", "missing file", "", e)
+  }
+
+  /** Key order of the merge: Spark's compiled comparison, or a long for a single integral key
+   *  (the merge compares keys for every record). */
+  def keyOrder: KeyOrder = KeyValueReaders.keyOrderOf(layout)
+
+  /** The records of one file, in file order (key, then sequence number). Each record's key and
+   *  value are views over the reader's current row, valid until the file's iterator advances: the
+   *  merge hands a run's head to the merge function (which copies what it keeps) before advancing
+   *  it, so a column is only decoded when a merge function or the consumer asks for it. */
   def readFile(bucketPath: String, f: DataFileMeta): Iterator[KeyValue] = {
     val l = layout
     val r = readers(f.schemaId)
     val path = new Path(bucketPath, f.fileName)
-    val pf = PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
     val proj = r.projection()
     // views over the record's row: valid until this file's iterator advances
-    val keyView = org.apache.spark.sql.catalyst.ProjectingInternalRow(
-      StructType(l.keyFields.map(x => org.apache.spark.sql.types.StructField(x.name, SparkTypes.toSpark(x.dataType)))),
-      0 until l.keyArity)
-    val valueView = org.apache.spark.sql.catalyst.ProjectingInternalRow(
-      StructType(table.schema.fields.map(x => org.apache.spark.sql.types.StructField(x.name, SparkTypes.toSpark(x.dataType)))),
-      l.valueOffset until l.valueOffset + table.schema.fields.size)
-    val rows = try r.read(pf) catch {
-      case e: java.io.FileNotFoundException =>
-        throw new CorruptFileException(path.toString, 0, s"data file of table ${table.name}", "missing file", "", e)
-    }
+    val keyView = new NullPaddedRow(keySchema(l), Array.range(0, l.keyArity))
+    val valueView = new NullPaddedRow(valueSchema, valueFromLayout(l))
+    val rows = open(path, r.read(partitionedFile(path, f)))
     val kv = new KeyValue(null, 0L, 0, null)
-    // one compact copy of each record into a reused buffer: the merge function's and the merge's
-    // copies of it are then plain byte copies instead of boxing every column
-    val compact = UnsafeProjection.create(r.outputSchema.fields.toSeq.zipWithIndex.map { case (f, i) =>
-      BoundReference(i, f.dataType, nullable = true) })
     rows.map { raw =>
-      val row = if (r.identity) compact(raw) else proj(raw)
+      val row = proj(raw)
       keyView.project(row)
       valueView.project(row)
       kv.replace(keyView, row.getLong(l.sequenceOrdinal), row.getByte(l.kindOrdinal), valueView)
@@ -69,19 +80,36 @@ final case class KeyValueReaders(
    *  increasing keys. */
   def runs(split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] = KeyValueReaders.sortedRuns(table, split, skipLevel0)
 
+  /** A run's records: from columnar batches when every file of the run can be read so, else row by row. */
+  private def cursor(bucketPath: String, run: Seq[DataFileMeta], order: KeyOrder): RunCursor =
+    if (run.forall(f => batchReaders.contains(f.schemaId))) {
+      val l = layout
+      val files = run.iterator.map { f => () =>
+        val r = batchReaders(f.schemaId)
+        val path = new Path(bucketPath, f.fileName)
+        // with returning_batch the reader's iterator yields ColumnarBatch objects despite its type
+        FileBatches(open(path, r.read(partitionedFile(path, f))).asInstanceOf[Iterator[ColumnarBatch]], r.outputFromFile)
+      }
+      new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong)
+    } else RunCursor.of(run.iterator.flatMap(f => readFile(bucketPath, f)), order)
+
   /** The merged records of a split (the merge function's results; deletes included). */
   def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean): Iterator[KeyValue] = {
     val rs = runs(split, skipLevel0)
     val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
-    val iters = rs.map(run => run.iterator.flatMap(f => readFile(split.bucketPath, f)))
+    val order = keyOrder
+    val cursors = rs.map(run => cursor(split.bucketPath, run, order))
     // every run has strictly increasing keys: a level-0 run is one file (Paimon's files hold a key
     // once), a higher level is non-overlapping files
-    val merged = SortMergeReader.mergeUniqueRuns(iters, keyOrdering, mf, dropDelete = dropDeletes)
+    val merged = SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes)
     if (dropDeletes) merged.filter(kv => RowKind.isAdd(kv.valueKind)) else merged
   }
 }
 
 object KeyValueReaders {
+  def keyOrderOf(layout: KeyValueLayout): KeyOrder =
+    KeyOrder(keyOrderingOf(layout), KeyOrder.longKeyOf(layout.keyFields.map(f => SparkTypes.toSpark(f.dataType))))
+
   def keyOrderingOf(layout: KeyValueLayout): Ordering[InternalRow] =
     org.apache.spark.sql.catalyst.expressions.codegen.GenerateOrdering.create(org.apache.spark.sql.types.StructType(
       layout.keyFields.zipWithIndex.map { case (f, i) =>
@@ -124,9 +152,11 @@ object KeyValueReaders {
       needed: Option[Set[String]] = None): KeyValueReaders = {
     val full = KeyValueLayout(table.schema).fileStruct
     val engine = table.options.getOrElse("merge-engine", "deduplicate").toLowerCase
+    // columns of the trimmed primary key are read from their key columns
     val keep: Option[Set[String]] = needed.filter(_ => engine == "deduplicate" || engine == "first-row").map(cols =>
-      cols ++ table.schema.primaryKeys ++
-        lamina.mergetree.MergeTreeOptions.SequenceField.get(table.options).getOrElse(Seq.empty))
+      (cols ++ table.schema.primaryKeys ++
+        lamina.mergetree.MergeTreeOptions.SequenceField.get(table.options).getOrElse(Seq.empty)) --
+        table.schema.trimmedPrimaryKeys)
     val valueNames = table.schema.fieldNames.toSet
     // an unread column gets an id no file column has, so the reader fills it with null
     val current = keep match {
@@ -138,12 +168,17 @@ object KeyValueReaders {
         else f
       })
     }
-    val readers = schemaIds.distinct.map { id =>
+    def readersOf(ids: Seq[Long], batch: Boolean) = ids.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
       id -> DataFileReaders.forStructs(spark, KeyValueLayout(s).fileStruct, current,
-        if (id == table.schema.id) keyFilters else Seq.empty, s)
+        if (id == table.schema.id) keyFilters else Seq.empty, s, returningBatch = batch)
     }.toMap
-    KeyValueReaders(readers, table)
+    val readers = readersOf(schemaIds.distinct, batch = false)
+    // batches need Spark's vectorized reader for the file's columns, and no widened column
+    val batchable = readers.collect { case (id, r) if r.sameTypes &&
+      DataFileReaders.supportsBatch(spark, table.fileFormat, r.fileColumns) => id }.toSeq
+    val batchReaders = readersOf(batchable, batch = true)
+    KeyValueReaders(readers, batchReaders, table)
   }
 
   /** First-row tables (and, in Paimon, tables with deletion vectors) are read without level 0. */
@@ -172,8 +207,12 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
           val i = table.schema.indexOf(f.name)
           BoundReference(i, types(i), nullable = true)
         })
-        if (!auditLog) kv.mergedRecords(split, skip0, dropDeletes = true).map(r => proj(r.value))
-        else {
+        if (!auditLog) {
+          // a view of the required columns: Spark converts scanned rows to its own format once
+          val view = org.apache.spark.sql.catalyst.ProjectingInternalRow(required,
+            required.fields.toSeq.map(f => table.schema.indexOf(f.name)))
+          kv.mergedRecords(split, skip0, dropDeletes = true).map { r => view.project(r.value); view: InternalRow }
+        } else {
           val kindAt = outputSchema.fieldNames.indexOf(lamina.spark.read.ScanMode.RowKindColumn)
           val out = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(outputSchema.size)
           val valueTypes = required.fields.map(_.dataType)

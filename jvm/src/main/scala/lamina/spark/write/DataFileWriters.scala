@@ -45,10 +45,24 @@ object DataFileWriters {
     val factory = DataFileFormats.forName(format).prepareWrite(spark, job,
       Map(DataFileFormats.compressionOption(format, codec)), fileSchema)
     val conf = job.getConfiguration
+    // columns whose values never repeat in a file gain nothing from a dictionary, and building one
+    // until it overflows costs the writer: sequence numbers, and a single-column key (its key column
+    // and its value column)
+    if (table.isPrimaryKeyTable && format == "parquet") {
+      val layout = lamina.table.KeyValueLayout(table.schema)
+      val unique = Seq(lamina.table.KeyValueLayout.SequenceNumber) ++ (layout.keyFields match {
+        case Seq(k) => Seq(lamina.table.KeyValueLayout.KeyPrefix + k.name, k.name)
+        case _ => Seq.empty
+      })
+      unique.foreach(c => conf.setBoolean(s"parquet.enable.dictionary#$c", false))
+    }
     // Paimon's readers expect INT64 timestamps and the standard (non-legacy) nested layout
     conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
     conf.set("spark.sql.parquet.writeLegacyFormat", "false")
     conf.set("spark.sql.parquet.fieldId.write.enabled", "true")
+    val zstdLevel = CoreOptions.FileCompressionZstdLevel.getOrDefault(table.options).toString
+    conf.set("parquet.compression.codec.zstd.level", zstdLevel)
+    conf.set("orc.compression.zstd.level", zstdLevel)
     DataFileWriters(factory, new SerializableConfiguration(conf), fileSchema, format)
   }
 }

@@ -30,6 +30,8 @@ object CoreOptions {
   val FileCompression: OptionDef[String] = define("file.compression",
     enumOf("zstd", "snappy", "lz4", "gzip", "none", "uncompressed"), "zstd",
     "Compression codec of data files.")
+  val FileCompressionZstdLevel: OptionDef[Int] = define("file.compression.zstd-level", intBetween(1, 22), "1",
+    "Level of zstd compression of data files (1 is fastest; higher levels write smaller files more slowly).")
   val ManifestCompression: OptionDef[String] = define("manifest.compression",
     enumOf("zstd", "deflate", "snappy", "null"), "zstd", "Avro codec of manifest and manifest-list files.")
   val ManifestTargetFileSize: OptionDef[Long] = define("manifest.target-file-size", MemorySizeKind, "8 mb",

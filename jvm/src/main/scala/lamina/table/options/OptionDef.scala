@@ -33,6 +33,9 @@ trait OptionKind[T] {
 
 object OptionKind {
   val IntKind: OptionKind[Int] = simple("int")(s => s.toIntOption.toRight("expected an integer"))
+  /** Integers from `min` to `max`. */
+  def intBetween(min: Int, max: Int): OptionKind[Int] = simple(s"int $min..$max")(s =>
+    s.toIntOption.toRight("expected an integer").filterOrElse(v => v >= min && v <= max, s"expected $min to $max"))
   val LongKind: OptionKind[Long] = simple("long")(s => s.toLongOption.toRight("expected an integer"))
   val DoubleKind: OptionKind[Double] = simple("double")(s => s.toDoubleOption.toRight("expected a number"))
   val BooleanKind: OptionKind[Boolean] = simple("boolean")(s =>

@@ -1,0 +1,29 @@
+package lamina.mergetree
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.types.{ByteType, DataType, DateType, IntegerType, LongType, ShortType, TimestampNTZType, TimestampType}
+
+/** How a merge orders primary keys: `ordering` for any key; `asLong`, when the key is one integral
+ *  column (never null: key columns are NOT NULL), maps it to a long of the same order, which the
+ *  merge caches per run head and compares instead of calling the ordering. */
+final case class KeyOrder(ordering: Ordering[InternalRow], asLong: Option[KeyOrder.LongKey])
+
+object KeyOrder {
+  /** Reads a single-column integral key as a long. */
+  sealed abstract class LongKey extends Serializable { def apply(key: InternalRow): Long }
+  object LongColumn extends LongKey { def apply(key: InternalRow): Long = key.getLong(0) }
+  object IntColumn extends LongKey { def apply(key: InternalRow): Long = key.getInt(0).toLong }
+  object ShortColumn extends LongKey { def apply(key: InternalRow): Long = key.getShort(0).toLong }
+  object ByteColumn extends LongKey { def apply(key: InternalRow): Long = key.getByte(0).toLong }
+
+  /** The long form of a key of these Spark types, when there is one. */
+  def longKeyOf(keyTypes: Seq[DataType]): Option[LongKey] = keyTypes match {
+    case Seq(LongType | TimestampType | TimestampNTZType) => Some(LongColumn)
+    case Seq(IntegerType | DateType) => Some(IntColumn)
+    case Seq(ShortType) => Some(ShortColumn)
+    case Seq(ByteType) => Some(ByteColumn)
+    case _ => None
+  }
+
+  def general(ordering: Ordering[InternalRow]): KeyOrder = KeyOrder(ordering, None)
+}

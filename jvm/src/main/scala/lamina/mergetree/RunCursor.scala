@@ -1,0 +1,26 @@
+package lamina.mergetree
+
+/** One sorted run as a merge reads it: its records in ascending (key, sequence number) order, one
+ *  at a time. The current record, and whatever it references, is valid until the next [[advance]]. */
+trait RunCursor {
+  /** Moves to the next record; false when the run is exhausted. */
+  def advance(): Boolean
+
+  /** The current record. */
+  def current: KeyValue
+
+  /** The current key in its long form (only asked for when the merge's [[KeyOrder]] has one). */
+  def keyAsLong: Long
+}
+
+object RunCursor {
+  /** A cursor over an iterator of records. */
+  def of(records: Iterator[KeyValue], order: KeyOrder): RunCursor = new RunCursor {
+    private val longKey = order.asLong.orNull
+    private var kv: KeyValue = _
+    override def advance(): Boolean =
+      if (records.hasNext) { kv = records.next(); true } else { kv = null; false }
+    override def current: KeyValue = kv
+    override def keyAsLong: Long = longKey(kv.key)
+  }
+}

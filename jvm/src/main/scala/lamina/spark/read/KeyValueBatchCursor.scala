@@ -1,0 +1,98 @@
+package lamina.spark.read
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
+
+import lamina.mergetree.{KeyOrder, KeyValue, RunCursor}
+
+/** The columnar batches of one data file, and where each column of the key-value layout (keys,
+ *  sequence number, kind, table columns) is among the batch's columns (-1: not in the batch). */
+final case class FileBatches(batches: Iterator[ColumnarBatch], columnOf: Array[Int])
+
+/** A sorted run read as Spark's columnar batches, file after file: the current record's sequence
+ *  number, kind and (for a single integral key) key are read straight from the column vectors; its
+ *  key and value are views over the batch's current row, so a value column is decoded only when the
+ *  merge function or the query asks for it.
+ *
+ *  @param valueFromLayout for each table column, its position in the key-value layout (a primary-key
+ *                         column is read from its key column) */
+final class KeyValueBatchCursor(
+    files: Iterator[() => FileBatches],
+    keyArity: Int,
+    keySchema: StructType,
+    valueSchema: StructType,
+    valueFromLayout: Array[Int],
+    longKey: Option[KeyOrder.LongKey]) extends RunCursor {
+
+  private val kv = new KeyValue(null, 0L, 0, null)
+  private var batch: ColumnarBatch = _
+  private var batches: Iterator[ColumnarBatch] = Iterator.empty
+  private var rowId = 0
+  private var numRows = 0
+  private var seqVec: ColumnVector = _
+  private var kindVec: ColumnVector = _
+  private var keyVec: ColumnVector = _
+  private var keyView: NullPaddedRow = _
+  private var valueView: NullPaddedRow = _
+  private val longKind = longKey match {
+    case Some(KeyOrder.LongColumn) => 1
+    case Some(KeyOrder.IntColumn) => 2
+    case Some(KeyOrder.ShortColumn) => 3
+    case Some(KeyOrder.ByteColumn) => 4
+    case None => 0
+  }
+  private var seqBatchColumn = -1
+  private var kindBatchColumn = -1
+  private var keyBatchColumn = -1
+
+  override def advance(): Boolean = {
+    rowId += 1
+    while (rowId >= numRows) {
+      if (!nextBatch()) return false
+    }
+    val row: InternalRow = batch.getRow(rowId)
+    keyView.project(row)
+    valueView.project(row)
+    kv.sequenceNumber = seqVec.getLong(rowId)
+    kv.valueKind = kindVec.getByte(rowId)
+    true
+  }
+
+  private def nextBatch(): Boolean = {
+    while (!batches.hasNext) {
+      if (!files.hasNext) return false
+      open(files.next()())
+    }
+    batch = batches.next()
+    numRows = batch.numRows()
+    rowId = 0
+    // the batch's vectors are looked up once per batch
+    seqVec = batch.column(seqBatchColumn)
+    kindVec = batch.column(kindBatchColumn)
+    keyVec = batch.column(keyBatchColumn)
+    true
+  }
+
+  private def open(f: FileBatches): Unit = {
+    batches = f.batches
+    val c = f.columnOf
+    keyView = new NullPaddedRow(keySchema, Array.tabulate(keyArity)(c))
+    valueView = new NullPaddedRow(valueSchema, valueFromLayout.map(i => c(i)))
+    kv.key = keyView
+    kv.value = valueView
+    seqBatchColumn = c(keyArity)
+    kindBatchColumn = c(keyArity + 1)
+    keyBatchColumn = c(0)
+  }
+
+  override def current: KeyValue = kv
+
+  override def keyAsLong: Long = longKind match {
+    case 1 => keyVec.getLong(rowId)
+    case 2 => keyVec.getInt(rowId).toLong
+    case 3 => keyVec.getShort(rowId).toLong
+    case 4 => keyVec.getByte(rowId).toLong
+    case _ => throw new IllegalStateException("the key has no long form")
+  }
+}
