@@ -10,7 +10,7 @@ final class DeduplicateMergeFunction(ignoreDelete: Boolean) extends MergeFunctio
   override def add(kv: KeyValue): Unit =
     if (!(ignoreDelete && RowKind.isRetract(kv.valueKind))) latest = if (inputsStay) kv else kv.copy()
 
-  override def result(): Option[KeyValue] = Option(latest).filter(_.isAdd)
+  override def result(): Option[KeyValue] = if (latest != null && latest.isAdd) Some(latest) else None
 
   override def resultKeepingDelete(): Seq[KeyValue] = Option(latest).toSeq
 

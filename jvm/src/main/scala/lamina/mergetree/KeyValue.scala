@@ -10,9 +10,10 @@ object RowKind {
   val UpdateAfter: Byte = 2
   val Delete: Byte = 3
 
-  def isAdd(k: Byte): Boolean = k == Insert || k == UpdateAfter
+  /** +I (0) or +U (2): the only kinds with bit 0 clear. Constant bit tests: this runs per record. */
+  def isAdd(k: Byte): Boolean = (k & ~2) == 0
 
-  def isRetract(k: Byte): Boolean = k == UpdateBefore || k == Delete
+  def isRetract(k: Byte): Boolean = (k & ~2) == 1
 
   def shortString(k: Byte): String = k match {
     case Insert => "+I"

@@ -14,7 +14,8 @@ import org.apache.spark.sql.catalyst.InternalRow
  *  reused by the next call: copy to keep. */
 object SortMergeReader {
 
-  /** Merged records with deleted keys left out: the view of a reader or of compaction to the top level. */
+  /** Merged records with deleted keys (and results of a retract kind) left out: the view of a reader
+   *  or of compaction to the top level. */
   def merge(runs: Seq[Iterator[KeyValue]], keyOrdering: Ordering[InternalRow], mf: MergeFunction): Iterator[KeyValue] =
     merge(runs, KeyOrder.general(keyOrdering), mf, dropDelete = true)
 
@@ -152,8 +153,9 @@ object SortMergeReader {
           }
         }
         if (dropDelete) {
+          // a result of a retract kind withdraws the key as well
           val merged = mf.result()
-          if (merged.isDefined) pending = merged.get
+          if (merged.isDefined && merged.get.isAdd) pending = merged.get
         } else {
           val merged = mf.resultKeepingDelete()
           if (merged.nonEmpty) {

@@ -93,7 +93,7 @@ final case class KeyValueReaders(
       new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong)
     } else RunCursor.of(run.iterator.flatMap(f => readFile(bucketPath, f)), order)
 
-  /** The merged records of a split (the merge function's results; deletes included). */
+  /** The merged records of a split: the merge function's results, with or without deletes. */
   def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean): Iterator[KeyValue] = {
     val rs = runs(split, skipLevel0)
     val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
@@ -101,8 +101,7 @@ final case class KeyValueReaders(
     val cursors = rs.map(run => cursor(split.bucketPath, run, order))
     // every run has strictly increasing keys: a level-0 run is one file (Paimon's files hold a key
     // once), a higher level is non-overlapping files
-    val merged = SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes)
-    if (dropDeletes) merged.filter(kv => RowKind.isAdd(kv.valueKind)) else merged
+    SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes)
   }
 }
 
@@ -209,9 +208,13 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
         })
         if (!auditLog) {
           // a view of the required columns: Spark converts scanned rows to its own format once
-          val view = org.apache.spark.sql.catalyst.ProjectingInternalRow(required,
-            required.fields.toSeq.map(f => table.schema.indexOf(f.name)))
-          kv.mergedRecords(split, skip0, dropDeletes = true).map { r => view.project(r.value); view: InternalRow }
+          val view = new NullPaddedRow(required, required.fields.map(f => table.schema.indexOf(f.name)))
+          val merged = kv.mergedRecords(split, skip0, dropDeletes = true)
+          return new PartitionReader[InternalRow] {
+            override def next(): Boolean = merged.hasNext && { view.project(merged.next().value); true }
+            override def get(): InternalRow = view
+            override def close(): Unit = ()
+          }
         } else {
           val kindAt = outputSchema.fieldNames.indexOf(lamina.spark.read.ScanMode.RowKindColumn)
           val out = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(outputSchema.size)

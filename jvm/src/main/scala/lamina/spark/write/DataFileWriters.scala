@@ -45,6 +45,7 @@ object DataFileWriters {
     val factory = DataFileFormats.forName(format).prepareWrite(spark, job,
       Map(DataFileFormats.compressionOption(format, codec)), fileSchema)
     val conf = job.getConfiguration
+    conf.set("parquet.writer.version", CoreOptions.ParquetWriterVersion.getOrDefault(table.options))
     // columns whose values never repeat in a file gain nothing from a dictionary, and building one
     // until it overflows costs the writer: sequence numbers, and a single-column key (its key column
     // and its value column)

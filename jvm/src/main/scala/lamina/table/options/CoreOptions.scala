@@ -32,6 +32,9 @@ object CoreOptions {
     "Compression codec of data files.")
   val FileCompressionZstdLevel: OptionDef[Int] = define("file.compression.zstd-level", intBetween(1, 22), "1",
     "Level of zstd compression of data files (1 is fastest; higher levels write smaller files more slowly).")
+  val ParquetWriterVersion: OptionDef[String] = define("parquet.writer.version", enumOf("v1", "v2"), "v2",
+    "Parquet format version of data files: v2 pages encode integers as deltas (sorted keys and sequence " +
+      "numbers shrink to a few bits each); v1 for readers that predate v2 encodings.")
   val ManifestCompression: OptionDef[String] = define("manifest.compression",
     enumOf("zstd", "deflate", "snappy", "null"), "zstd", "Avro codec of manifest and manifest-list files.")
   val ManifestTargetFileSize: OptionDef[Long] = define("manifest.target-file-size", MemorySizeKind, "8 mb",

@@ -88,6 +88,15 @@ class OptionKindTest extends AnyFunSuite {
     assert(ListKind.parse("") === Right(Seq.empty))
   }
 
+  test("bounded integers accept their range and name it otherwise") {
+    val k = intBetween(1, 22)
+    assert(k.parse("1") === Right(1))
+    assert(k.parse("22") === Right(22))
+    assert(k.parse("0") === Left("expected 1 to 22"))
+    assert(k.parse("23") === Left("expected 1 to 22"))
+    assert(k.parse("x") === Left("expected an integer"))
+  }
+
   test("OptionDef: value, default, trimming and the error naming option and value") {
     val d = OptionDef("x.size", MemorySizeKind, Some("1 kb"), "doc")
     assert(d.get(Map.empty) === Some(1024L))
