@@ -34,20 +34,62 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
 
   def rowCount: Long = rows
 
+  // per column, how update reads it: longs and ints into primitive bounds (no boxing per row),
+  // strings compared in place, other types through PaimonOrdering
+  private val LongKind = 1
+  private val IntKind = 2
+  private val StringKind = 3
+  private val kinds = Array.tabulate(n)(j => ts(j) match {
+    case _: BigIntType | _: TimestampType | _: LocalZonedTimestampType => LongKind
+    case _: IntType | _: DateType | _: TimeType => IntKind
+    case _: CharType | _: VarCharType => StringKind
+    case _ => 0
+  })
+  private val seen = new Array[Boolean](n)
+  private val longMins = new Array[Long](n)
+  private val longMaxs = new Array[Long](n)
+
   def update(row: InternalRow): Unit = {
     var j = 0
     while (j < n) {
       val pos = ordinals(j)
       if (row.isNullAt(pos)) nulls(j) += 1
-      else if (bounded(j)) {
-        val t = ts(j)
-        val v = read(row, pos, t)
-        if (mins(j) == null || PaimonOrdering.compare(t, v, mins(j)) < 0) mins(j) = copy(v)
-        if (maxs(j) == null || PaimonOrdering.compare(t, v, maxs(j)) > 0) maxs(j) = copy(v)
+      else if (bounded(j)) kinds(j) match {
+        case LongKind => bound(j, row.getLong(pos))
+        case IntKind => bound(j, row.getInt(pos).toLong)
+        case StringKind =>
+          val v = row.getUTF8String(pos)
+          if (mins(j) == null || v.binaryCompare(mins(j).asInstanceOf[UTF8String]) < 0) mins(j) = v.clone()
+          if (maxs(j) == null || v.binaryCompare(maxs(j).asInstanceOf[UTF8String]) > 0) maxs(j) = v.clone()
+        case _ =>
+          val t = ts(j)
+          val v = read(row, pos, t)
+          if (mins(j) == null || PaimonOrdering.compare(t, v, mins(j)) < 0) mins(j) = copy(v)
+          if (maxs(j) == null || PaimonOrdering.compare(t, v, maxs(j)) > 0) maxs(j) = copy(v)
       }
       j += 1
     }
     rows += 1
+  }
+
+  private def bound(j: Int, v: Long): Unit =
+    if (!seen(j)) { seen(j) = true; longMins(j) = v; longMaxs(j) = v }
+    else {
+      if (v < longMins(j)) longMins(j) = v
+      if (v > longMaxs(j)) longMaxs(j) = v
+    }
+
+  /** The bounds of column j as the generic path keeps them (boxed Long or Int), null before any value. */
+  private def lower(j: Int): Any = kinds(j) match {
+    case LongKind => if (seen(j)) longMins(j) else null
+    case IntKind => if (seen(j)) longMins(j).toInt else null
+    case _ => mins(j)
+  }
+
+  private def upper(j: Int): Any = kinds(j) match {
+    case LongKind => if (seen(j)) longMaxs(j) else null
+    case IntKind => if (seen(j)) longMaxs(j).toInt else null
+    case _ => maxs(j)
   }
 
   /** The stats so far, with each column's mode applied. */
@@ -59,10 +101,10 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
       ms(j) match {
         case StatsMode.NoStats =>
         case StatsMode.Counts => counts(j) = nulls(j)
-        case StatsMode.Full => counts(j) = nulls(j); min(j) = mins(j); max(j) = maxs(j)
+        case StatsMode.Full => counts(j) = nulls(j); min(j) = lower(j); max(j) = upper(j)
         case StatsMode.Truncate(len) =>
           counts(j) = nulls(j)
-          (mins(j), maxs(j)) match {
+          (lower(j), upper(j)) match {
             case (lo: UTF8String, hi: UTF8String) =>
               StatsCollector.truncateMax(hi, len).foreach { m =>
                 min(j) = StatsCollector.truncateMin(lo, len)

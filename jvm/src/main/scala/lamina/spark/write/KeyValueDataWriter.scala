@@ -79,7 +79,24 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     }
     val partition = routing.partition(row)
     val bucket = routing.bucket(row)
-    val w = open.get((partition, bucket)) match {
+    // the writers of the last partition seen, by bucket: no map lookup per row
+    if (cachedPartition == null || !cachedPartition.equals(partition)) {
+      cachedPartition = partition.copy()
+      cachedWriters = new Array[KeyValueFileWriter](math.max(numBuckets, 1))
+    }
+    var w = cachedWriters(bucket)
+    if (w == null) {
+      w = writerOf(partition, bucket)
+      cachedWriters(bucket) = w
+    }
+    w.write(row, kind)
+  }
+
+  private var cachedPartition: UnsafeRow = _
+  private var cachedWriters: Array[KeyValueFileWriter] = _
+
+  private def writerOf(partition: UnsafeRow, bucket: Int): KeyValueFileWriter =
+    open.get((partition, bucket)) match {
       case Some(w) => w
       case None =>
         val key = partition.copy()
@@ -90,17 +107,16 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
         open.put((key, bucket), w)
         w
     }
-    w.write(row, kind)
-  }
 
   override def commit(): WriterCommitMessage = {
     val msgs = open.values.toSeq.map(w => CommitMessage(w.partition, w.bucket, numBuckets, w.finish()))
       .filter(_.newFiles.nonEmpty)
     open.clear()
+    cachedPartition = null
     LaminaWriterCommitMessage(msgs)
   }
 
-  override def abort(): Unit = { open.values.foreach(_.abort()); open.clear() }
+  override def abort(): Unit = { open.values.foreach(_.abort()); open.clear(); cachedPartition = null }
 
   override def close(): Unit = if (open.nonEmpty) abort()
 }

@@ -4,7 +4,6 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection, UnsafeRow}
 
 import lamina.errors.BadInputException
-import lamina.format.Bucket
 import lamina.table.FileStoreTable
 import lamina.types.SparkTypes
 
@@ -13,8 +12,6 @@ import lamina.types.SparkTypes
 final class RowRouting(table: FileStoreTable) {
   private val schema = table.schema
   private val partitionOrdinals = schema.partitionKeys.map(schema.indexOf).toArray
-  private val bucketOrdinals = schema.bucketKeys.map(schema.indexOf).toArray
-  private val bucketTypes = schema.bucketKeys.map(k => schema.field(k).get.dataType)
   private val partitionProjection: Option[UnsafeProjection] =
     if (partitionOrdinals.isEmpty) None
     else Some(UnsafeProjection.create(partitionOrdinals.toSeq.map { i =>
@@ -25,6 +22,10 @@ final class RowRouting(table: FileStoreTable) {
   private val charRules = new CharVarcharRules(schema, table.name)
 
   val numBuckets: Int = schema.numBuckets
+  private val bucketFunction = if (numBuckets > 0)
+    Some(new lamina.format.BucketFunction(schema.bucketKeys.map(schema.indexOf).toArray,
+      schema.bucketKeys.map(k => schema.field(k).get.dataType), numBuckets))
+  else None
 
   /** The row after the CHAR/VARCHAR rules, having passed the NOT NULL checks. */
   def checked(input: InternalRow): InternalRow = {
@@ -41,5 +42,8 @@ final class RowRouting(table: FileStoreTable) {
   def partition(row: InternalRow): UnsafeRow = partitionProjection.map(_.apply(row)).getOrElse(emptyPartition)
 
   /** Paimon's bucket of the row; 0 for bucket-unaware tables. */
-  def bucket(row: InternalRow): Int = if (numBuckets > 0) Bucket.bucketOf(row, bucketOrdinals, bucketTypes, numBuckets) else 0
+  def bucket(row: InternalRow): Int = bucketFunction match {
+    case Some(f) => f(row)
+    case None => 0
+  }
 }
