@@ -63,6 +63,10 @@ final class KeyValueFileWriter(
   private var lastKey: InternalRow = _
   private var valueStats: StatsCollector = _
   private var keyStats: StatsCollector = _
+  /** A file's keys ascend, so a single key column's bounds are its first and last key: no stats
+   *  update per record. */
+  private val sortedKeyStats = keyTypes.size == 1
+  private var keyBounds: StatsCollector = _
 
   /** The sequence number the next record would get. */
   def sequence: Long = nextSequence
@@ -82,7 +86,7 @@ final class KeyValueFileWriter(
     meta.setByte(1, kind)
     writer.write(outer(joined(key, meta), row))
     valueStats.update(row)
-    keyStats.update(row)
+    if (!sortedKeyStats) keyStats.update(row)
     rows += 1
     if (RowKind.isRetract(kind)) deletes += 1
     lastKey = key
@@ -110,7 +114,16 @@ final class KeyValueFileWriter(
     minKey = key.copy()
     valueStats = new StatsCollector(types, types.indices.toArray, Seq.fill(types.size)(statsMode))
     keyStats = new StatsCollector(keyTypes, layout.keyOrdinals, Seq.fill(keyTypes.size)(StatsMode.Full))
+    keyBounds = new StatsCollector(keyTypes, Array.range(0, keyTypes.size), Seq.fill(keyTypes.size)(StatsMode.Full))
   }
+
+  private def keyStatsResult() =
+    if (!sortedKeyStats) keyStats.resultSerialized()
+    else {
+      keyBounds.update(minKey)
+      keyBounds.update(lastKey)
+      keyBounds.resultSerialized()
+    }
 
   private def closeFile(): Unit = {
     if (writer == null) return
@@ -127,7 +140,7 @@ final class KeyValueFileWriter(
       rowCount = rows,
       minKey = BinaryRowCodec.serialize(minKey, keyTypes),
       maxKey = BinaryRowCodec.serialize(lastKey, keyTypes),
-      keyStats = SimpleStats.from(keyStats.resultSerialized()),
+      keyStats = SimpleStats.from(keyStatsResult()),
       valueStats = vStats,
       minSequenceNumber = lo,
       maxSequenceNumber = hi,
