@@ -4,7 +4,7 @@ import scala.collection.mutable.ArrayBuffer
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{BoundReference, GenericInternalRow, InterpretedOrdering, JoinedRow, UnsafeProjection}
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, InterpretedOrdering, UnsafeProjection}
 import org.apache.spark.sql.execution.datasources.OutputWriter
 
 import lamina.format.{BinaryRowCodec, StatsCollector, StatsMode}
@@ -47,9 +47,7 @@ final class KeyValueFileWriter(
   private val statsMode = StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options))
   private val uuid = FileStorePaths.newUuid()
   private val done = ArrayBuffer.empty[DataFileMeta]
-  private val meta = new GenericInternalRow(2)
-  private val joined = new JoinedRow()
-  private val outer = new JoinedRow()
+  private val record = new KeyValueRow(layout.keyArity, writers.fileSchema)
 
   private var nextSequence = firstSequence
   private var counter = 0
@@ -82,9 +80,7 @@ final class KeyValueFileWriter(
     if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) <= 0) closeFile()
     if (writer == null) openFile(key)
     val seq = if (sequence >= 0) { noteSequence(sequence); sequence } else { val s = nextSequence; nextSequence += 1; s }
-    meta.setLong(0, seq)
-    meta.setByte(1, kind)
-    writer.write(outer(joined(key, meta), row))
+    writer.write(record.set(key, seq, kind, row))
     valueStats.update(row)
     if (!sortedKeyStats) keyStats.update(row)
     rows += 1
