@@ -46,16 +46,17 @@ object DataFileWriters {
       Map(DataFileFormats.compressionOption(format, codec)), fileSchema)
     val conf = job.getConfiguration
     conf.set("parquet.writer.version", CoreOptions.ParquetWriterVersion.getOrDefault(table.options))
-    // columns whose values never repeat in a file gain nothing from a dictionary, and building one
-    // until it overflows costs the writer: sequence numbers, and a single-column key (its key column
-    // and its value column)
+    // no dictionary for the columns every merge reads: sequence numbers and a single-column key never
+    // repeat in a file (building a dictionary until it overflows only costs the writer), and the
+    // row kind, mostly one value, is as small delta encoded and then needs no lookup per record
     if (table.isPrimaryKeyTable && format == "parquet") {
       val layout = lamina.table.KeyValueLayout(table.schema)
-      val unique = Seq(lamina.table.KeyValueLayout.SequenceNumber) ++ (layout.keyFields match {
-        case Seq(k) => Seq(lamina.table.KeyValueLayout.KeyPrefix + k.name, k.name)
-        case _ => Seq.empty
-      })
-      unique.foreach(c => conf.setBoolean(s"parquet.enable.dictionary#$c", false))
+      val plain = Seq(lamina.table.KeyValueLayout.SequenceNumber, lamina.table.KeyValueLayout.ValueKind) ++
+        (layout.keyFields match {
+          case Seq(k) => Seq(lamina.table.KeyValueLayout.KeyPrefix + k.name, k.name)
+          case _ => Seq.empty
+        })
+      plain.foreach(c => conf.setBoolean(s"parquet.enable.dictionary#$c", false))
     }
     // Paimon's readers expect INT64 timestamps and the standard (non-legacy) nested layout
     conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
