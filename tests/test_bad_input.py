@@ -48,6 +48,8 @@ def test_unknown_option_in_alter_names_it_and_suggests(spark, warehouse, db, t):
     ("bucket", "abc"),
     ("bucket", "0"),
     ("file.format", "csvx"),
+    ("file.compression.zstd-level", "23"),
+    ("parquet.writer.version", "v3"),
 ])
 def test_bad_option_value_names_key_and_value(spark, warehouse, db, key, value):
     with pytest.raises(Exception) as excinfo:

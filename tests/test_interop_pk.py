@@ -94,6 +94,28 @@ def test_lamina_sorted_runs_then_compaction_read_by_pypaimon(spark, db, paimon_c
     assert paimon_read(paimon_catalog, f"{db}.t") == expected
 
 
+@pytest.mark.parametrize("version, encoding", [("v1", "PLAIN"), ("v2", "DELTA_BINARY_PACKED")])
+def test_lamina_parquet_writer_versions_read_by_pypaimon(spark, db, paimon_catalog, version, encoding):
+    import pyarrow.parquet as pq
+
+    name = lamina_create(spark, db, "id BIGINT, v STRING, n BIGINT",
+                         {"primary-key": "id", "parquet.writer.version": version, "file.compression.zstd-level": "3"})
+    spark.sql(f"INSERT INTO {name} SELECT id, concat('v', CAST(id % 7 AS STRING)), id * 3 FROM range(0, 3000)")
+    spark.sql(f"INSERT INTO {name} SELECT id, 'w', -id FROM range(2000, 4000)")
+    expected = dicts([{"id": i, "v": f"v{i % 7}", "n": i * 3} for i in range(2000)]
+                     + [{"id": i, "v": "w", "n": -i} for i in range(2000, 4000)])
+    paths = [r[0] for r in sql_rows(spark, f"SELECT file_path FROM {CAT}.{db}.`t$files`")]
+    for path in paths:
+        column = pq.ParquetFile(path).metadata.row_group(0).column(1)
+        assert column.path_in_schema == "_SEQUENCE_NUMBER"
+        assert encoding in column.encodings
+    assert lamina_read(spark, name) == expected
+    assert paimon_read(paimon_catalog, f"{db}.t") == expected
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t', compact_strategy => 'full')")
+    assert lamina_read(spark, name) == expected
+    assert paimon_read(paimon_catalog, f"{db}.t") == expected
+
+
 def test_lamina_partitioned_pk_table_read_by_pypaimon(spark, db, paimon_catalog):
     name = lamina_create(spark, db, "p STRING, id INT, v STRING", {"primary-key": "p,id"}, partitioned_by="p")
     spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'x1'), ('x', 2, 'x2'), ('y', 1, 'y1')")
