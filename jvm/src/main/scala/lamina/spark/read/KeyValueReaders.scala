@@ -212,11 +212,20 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
         })
         if (!auditLog) {
           // a view of the required columns: Spark converts scanned rows to its own format once
-          val view = new NullPaddedRow(required, required.fields.map(f => table.schema.indexOf(f.name)))
+          val columns = required.fields.map(f => table.schema.indexOf(f.name))
+          val view = new NullPaddedRow(required, columns)
           val merged = kv.mergedRecords(split, skip0, dropDeletes = true)
           return new PartitionReader[InternalRow] {
-            override def next(): Boolean = merged.hasNext && { view.project(merged.next().value); true }
-            override def get(): InternalRow = view
+            private var cur: InternalRow = _
+            override def next(): Boolean = merged.hasNext && {
+              cur = merged.next().value match {
+                // a record read from a file: one view straight over the file's row
+                case v: NullPaddedRow => v.select(required, columns)
+                case other => view.project(other)
+              }
+              true
+            }
+            override def get(): InternalRow = cur
             override def close(): Unit = ()
           }
         } else {

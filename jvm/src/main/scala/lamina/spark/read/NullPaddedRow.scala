@@ -14,6 +14,19 @@ final class NullPaddedRow(schema: StructType, ordinals: Array[Int]) extends Inte
 
   def project(r: InternalRow): InternalRow = { row = r; this }
 
+  private var selected: Array[Int] = _
+  private var selectedView: NullPaddedRow = _
+
+  /** The columns `columns` of this view (a schema and ordinals into it), as one view straight over the
+   *  viewed row: reading through it skips this view. Valid while this view views the same row. */
+  def select(columnSchema: StructType, columns: Array[Int]): InternalRow = {
+    if (selected ne columns) {
+      selected = columns
+      selectedView = new NullPaddedRow(columnSchema, columns.map(i => ordinals(i)))
+    }
+    selectedView.project(row)
+  }
+
   override def numFields: Int = ordinals.length
   override def setNullAt(i: Int): Unit = throw new UnsupportedOperationException("NullPaddedRow is read-only")
   override def update(i: Int, value: Any): Unit = throw new UnsupportedOperationException("NullPaddedRow is read-only")

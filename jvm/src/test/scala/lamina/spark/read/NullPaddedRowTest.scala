@@ -41,4 +41,18 @@ class NullPaddedRowTest extends AnyFunSuite {
     assertThrows[UnsupportedOperationException](view.update(0, null))
     assertThrows[UnsupportedOperationException](view.setNullAt(0))
   }
+
+  test("select gives the chosen columns as one view straight over the viewed row") {
+    val src = source
+    val view = new NullPaddedRow(schema, Array(1, -1, 0, 2))
+    view.project(src)
+    val chosen = Array(2, 1, 0)
+    val selectedSchema = StructType(Seq(schema(2), schema(1), schema(0)))
+    val selected = view.select(selectedSchema, chosen)
+    assert(selected.getLong(0) === 7L && selected.isNullAt(1) && selected.getUTF8String(2).toString === "x")
+    val other = new GenericInternalRow(Array[Any](9L, UTF8String.fromString("z"), null, null))
+    view.project(other)
+    val again = view.select(selectedSchema, chosen)
+    assert(again.getLong(0) === 9L && again.getUTF8String(2).toString === "z")
+  }
 }
