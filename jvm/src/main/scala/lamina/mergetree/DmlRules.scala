@@ -2,7 +2,7 @@ package lamina.mergetree
 
 import lamina.types.DataField
 
-/** Which row-level DML each merge engine honours (see [[MergeFunctions.unsupportedDml]]).
+/** Which row-level DML each merge engine honours.
  *
  *  How the writes look, which the rules rely on: DELETE writes a -D record carrying the primary key;
  *  UPDATE writes the whole new row as a +U record (assigned columns new, the others as read);
@@ -25,11 +25,14 @@ import lamina.types.DataField
  *    current value again (last_value, last_non_null_value, first_value, first_non_null_value, min,
  *    max, bool_and, bool_or, merge_map, and collect or listagg with distinct). A sum, for example,
  *    would add the new value to the old one. */
-private[mergetree] object DmlRules {
+object DmlRules {
   private val Ops = Set("DELETE", "UPDATE", "MERGE_DELETE", "MERGE_UPDATE", "INSERT_OVERWRITE")
   private val Replacing = Set("last_value", FieldAggregator.LastNonNullValue)
   private val Idempotent = Replacing ++ Set("first_value", "first_non_null_value", "min", "max", "bool_and", "bool_or", "merge_map")
 
+  /** None when `op` is allowed, Some(reason) when it must be rejected at analysis. `op` is DELETE,
+   *  UPDATE, MERGE_DELETE, MERGE_UPDATE or INSERT_OVERWRITE; `updatedColumns` are the assigned columns
+   *  of an UPDATE (or of MERGE's update clauses; empty means unknown, taken as every non-key column). */
   def check(
       op: String,
       updatedColumns: Seq[String],

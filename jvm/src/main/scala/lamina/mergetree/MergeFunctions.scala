@@ -163,18 +163,4 @@ object MergeFunctions {
     val keyFields = primaryKeys.map(pk => fields.indexWhere(_.name == pk)).toArray
     () => new PartialUpdateMergeFunction(getters, groupOf.clone(), build(), keyFields, ignoreDelete, removeOnDelete, table)
   }
-
-  /** Which row-level DML a merge engine honours: None when `op` is allowed, Some(reason) when it must
-   *  be rejected at analysis. `op` is DELETE, UPDATE, MERGE_DELETE, MERGE_UPDATE or INSERT_OVERWRITE;
-   *  `updatedColumns` are the assigned columns of an UPDATE (or of MERGE's update clauses; empty means
-   *  unknown, taken as every non-key column). See [[DmlRules]]. */
-  def unsupportedDml(
-      op: String,
-      updatedColumns: Seq[String],
-      fields: Seq[DataField],
-      primaryKeys: Seq[String],
-      partitionKeys: Seq[String],
-      options: Map[String, String],
-      table: String): Option[String] =
-    DmlRules.check(op, updatedColumns, fields, primaryKeys, partitionKeys, options, table)
 }

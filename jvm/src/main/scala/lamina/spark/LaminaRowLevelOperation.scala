@@ -7,7 +7,7 @@ import org.apache.spark.sql.connector.write.RowLevelOperation.Command
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.errors.BadInputException
-import lamina.mergetree.MergeFunctions
+import lamina.mergetree.DmlRules
 import lamina.spark.write.{LaminaWrite, WriteMode}
 
 /** DELETE, UPDATE and MERGE on primary-key tables through Spark's delta-based row-level API: the
@@ -20,7 +20,7 @@ class LaminaRowLevelOperationBuilder(table: LaminaTable, info: RowLevelOperation
     // DELETE is checked when its write starts (see LaminaDeltaOperation.newWriteBuilder).
     if (info.command() == Command.UPDATE) {
       val nonKey = t.schema.fieldNames.filterNot(t.schema.primaryKeys.contains)
-      MergeFunctions.unsupportedDml("UPDATE", nonKey, t.schema.fields, t.schema.primaryKeys, t.schema.partitionKeys,
+      DmlRules.check("UPDATE", nonKey, t.schema.fields, t.schema.primaryKeys, t.schema.partitionKeys,
         t.options, t.name).foreach(why => throw new BadInputException(why))
     }
     new LaminaDeltaOperation(table, info.command())
@@ -42,7 +42,7 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
       else {
         val t = table.table
         lamina.spark.write.PrimaryKeyWrites.sequenceFieldDeleteRefusal(t, "DELETE")
-          .orElse(MergeFunctions.unsupportedDml("DELETE", Seq.empty, t.schema.fields, t.schema.primaryKeys,
+          .orElse(DmlRules.check("DELETE", Seq.empty, t.schema.fields, t.schema.primaryKeys,
             t.schema.partitionKeys, t.options, t.name))
       }
     new DeltaWriteBuilder {

@@ -15,7 +15,7 @@ class DmlRulesTest extends AnyFunSuite {
   private val parts = Seq("dt")
 
   private def check(op: String, options: Map[String, String], updated: Seq[String] = Nil): Option[String] =
-    MergeFunctions.unsupportedDml(op, updated, fields, pk, parts, options, "db.t")
+    DmlRules.check(op, updated, fields, pk, parts, options, "db.t")
 
   private val dedup = Map.empty[String, String]
   private val firstRow = Map("merge-engine" -> "first-row")
@@ -75,7 +75,7 @@ class DmlRulesTest extends AnyFunSuite {
           "column 'k' is a primary key column and cannot be updated"))
     }
     val fs = fields :+ field(4, "region", IntType())
-    assert(MergeFunctions.unsupportedDml("MERGE_UPDATE", Seq("region"), fs, Seq("k"), Seq("region"), dedup, "db.t") ==
+    assert(DmlRules.check("MERGE_UPDATE", Seq("region"), fs, Seq("k"), Seq("region"), dedup, "db.t") ==
       Some("MERGE INTO ... UPDATE is not supported on table db.t (merge-engine deduplicate): column 'region' is a partition column and cannot be updated"))
   }
 

@@ -32,10 +32,10 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
 
   // MERGE actions are only known row by row: refuse deletes and updates the merge engine cannot honour
   private lazy val nonKey = schema.fieldNames.filterNot(schema.primaryKeys.contains)
-  private lazy val deleteRefusal = lamina.mergetree.MergeFunctions.unsupportedDml("MERGE_DELETE", Seq.empty,
+  private lazy val deleteRefusal = lamina.mergetree.DmlRules.check("MERGE_DELETE", Seq.empty,
     schema.fields, schema.primaryKeys, schema.partitionKeys, table.options, table.name)
     .orElse(PrimaryKeyWrites.sequenceFieldDeleteRefusal(table, "MERGE INTO ... DELETE"))
-  private lazy val updateRefusal = lamina.mergetree.MergeFunctions.unsupportedDml("MERGE_UPDATE", nonKey,
+  private lazy val updateRefusal = lamina.mergetree.DmlRules.check("MERGE_UPDATE", nonKey,
     schema.fields, schema.primaryKeys, schema.partitionKeys, table.options, table.name)
 
   override def write(row: InternalRow): Unit = insert(row)
