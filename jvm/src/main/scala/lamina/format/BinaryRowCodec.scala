@@ -148,6 +148,50 @@ object BinaryRowCodec {
     out
   }
 
+  /** Widths in the fixed part of fields whose BinaryRow form is a primitive in its slot (boolean and
+   *  TINYINT 1, SMALLINT 2, INT/DATE/TIME 4, BIGINT 8), or None when some field needs [[encode]]. */
+  def fixedWidths(types: Seq[DataType]): Option[Array[Int]] = {
+    val widths = types.map {
+      case _: BooleanType | _: TinyIntType => 1
+      case _: SmallIntType => 2
+      case _: IntType | _: DateType | _: TimeType => 4
+      case _: BigIntType => 8
+      case _ => 0
+    }.toArray
+    if (widths.forall(_ > 0)) Some(widths) else None
+  }
+
+  /** The bytes [[encode]] gives (row kind +I) for fields of [[fixedWidths]], written into `out`
+   *  (`nullBitsSizeInBytes(arity) + 8 * arity` bytes, reused from row to row). */
+  def encodeFixedInto(row: InternalRow, ordinals: Array[Int], types: IndexedSeq[DataType], widths: Array[Int],
+      out: Array[Byte]): Unit = {
+    java.util.Arrays.fill(out, 0.toByte)
+    val nullBits = nullBitsSizeInBytes(widths.length)
+    var i = 0
+    while (i < widths.length) {
+      val pos = ordinals(i)
+      val slot = nullBits + 8 * i
+      if (row.isNullAt(pos)) {
+        val bit = i + HeaderBits
+        out(bit >> 3) = (out(bit >> 3) | (1 << (bit & 7))).toByte
+      } else widths(i) match {
+        case 1 => out(slot) = types(i) match {
+          case _: BooleanType => if (row.getBoolean(pos)) 1 else 0
+          case _ => row.getByte(pos)
+        }
+        case 2 => writeLittleEndian(out, slot, row.getShort(pos).toLong, 2)
+        case 4 => writeLittleEndian(out, slot, row.getInt(pos).toLong, 4)
+        case _ => writeLittleEndian(out, slot, row.getLong(pos), 8)
+      }
+      i += 1
+    }
+  }
+
+  private def writeLittleEndian(out: Array[Byte], at: Int, v: Long, bytes: Int): Unit = {
+    var k = 0
+    while (k < bytes) { out(at + k) = (v >>> (8 * k)).toByte; k += 1 }
+  }
+
   /** Field i of `row` in the form `encode` writes: primitives boxed, decimals as unscaled Long or
    *  big-endian bytes, timestamps as Long micros, strings and binaries as byte arrays. */
   private def prepare(row: InternalRow, i: Int, t: DataType): Any = t match {

@@ -34,11 +34,10 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
 
   def rowCount: Long = rows
 
+  import StatsCollector.{IntKind, LongKind, StringKind}
+
   // per column, how update reads it: longs and ints into primitive bounds (no boxing per row),
   // strings compared in place, other types through PaimonOrdering
-  private val LongKind = 1
-  private val IntKind = 2
-  private val StringKind = 3
   private val kinds = Array.tabulate(n)(j => ts(j) match {
     case _: BigIntType | _: TimestampType | _: LocalZonedTimestampType => LongKind
     case _: IntType | _: DateType | _: TimeType => IntKind
@@ -149,6 +148,10 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
 }
 
 object StatsCollector {
+  private final val LongKind = 1
+  private final val IntKind = 2
+  private final val StringKind = 3
+
   /** The first `length` code points: a lower bound of `s`. */
   def truncateMin(s: UTF8String, length: Int): UTF8String = s.substring(0, length)
 

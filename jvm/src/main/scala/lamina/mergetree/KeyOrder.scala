@@ -2,6 +2,7 @@ package lamina.mergetree
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types.{ByteType, DataType, DateType, IntegerType, LongType, ShortType, TimestampNTZType, TimestampType}
+import org.apache.spark.sql.vectorized.ColumnVector
 
 /** How a merge orders primary keys: `ordering` for any key; `asLong`, when the key is one integral
  *  column (never null: key columns are NOT NULL), maps it to a long of the same order, which the
@@ -9,12 +10,27 @@ import org.apache.spark.sql.types.{ByteType, DataType, DateType, IntegerType, Lo
 final case class KeyOrder(ordering: Ordering[InternalRow], asLong: Option[KeyOrder.LongKey])
 
 object KeyOrder {
-  /** Reads a single-column integral key as a long. */
-  sealed abstract class LongKey extends Serializable { def apply(key: InternalRow): Long }
-  object LongColumn extends LongKey { def apply(key: InternalRow): Long = key.getLong(0) }
-  object IntColumn extends LongKey { def apply(key: InternalRow): Long = key.getInt(0).toLong }
-  object ShortColumn extends LongKey { def apply(key: InternalRow): Long = key.getShort(0).toLong }
-  object ByteColumn extends LongKey { def apply(key: InternalRow): Long = key.getByte(0).toLong }
+  /** Reads a single-column integral key as a long, from a key row or from the key's column vector. */
+  sealed abstract class LongKey extends Serializable {
+    def apply(key: InternalRow): Long
+    def apply(column: ColumnVector, rowId: Int): Long
+  }
+  private object LongColumn extends LongKey {
+    def apply(key: InternalRow): Long = key.getLong(0)
+    def apply(column: ColumnVector, rowId: Int): Long = column.getLong(rowId)
+  }
+  private object IntColumn extends LongKey {
+    def apply(key: InternalRow): Long = key.getInt(0).toLong
+    def apply(column: ColumnVector, rowId: Int): Long = column.getInt(rowId).toLong
+  }
+  private object ShortColumn extends LongKey {
+    def apply(key: InternalRow): Long = key.getShort(0).toLong
+    def apply(column: ColumnVector, rowId: Int): Long = column.getShort(rowId).toLong
+  }
+  private object ByteColumn extends LongKey {
+    def apply(key: InternalRow): Long = key.getByte(0).toLong
+    def apply(column: ColumnVector, rowId: Int): Long = column.getByte(rowId).toLong
+  }
 
   /** The long form of a key of these Spark types, when there is one. */
   def longKeyOf(keyTypes: Seq[DataType]): Option[LongKey] = keyTypes match {

@@ -9,6 +9,7 @@ import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, Par
 import org.apache.spark.sql.execution.datasources.PartitionedFile
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{StructField, StructType}
+import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import lamina.errors.CorruptFileException
 import lamina.spark.DataFileFormats
@@ -29,12 +30,27 @@ final case class FileSchemaReader(
     outputFromFile.length == fileColumns.length &&
     fileColumns.fields.zip(outputSchema.fields).forall { case (a, b) => a.dataType == b.dataType }
 
-  /** The conversion of a file row to an output row, reusing one buffer or view: the identity, a
-   *  view (columns reordered or missing), or a projection when a column's type was widened. */
+  /** The raw rows of one data file (columnar batches, typed as rows, when built `returningBatch`); a
+   *  missing file is reported as a corrupt table naming it. */
+  def open(bucketPath: String, f: lamina.table.manifest.DataFileMeta, tableName: String): Iterator[InternalRow] = {
+    val path = new Path(bucketPath, f.fileName)
+    val pf = PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
+    try read(pf) catch {
+      case e: java.io.FileNotFoundException =>
+        throw new CorruptFileException(path.toString, 0, s"data file of table $tableName", "missing file", "", e)
+    }
+  }
+
+  /** [[open]] of a reader built `returningBatch`: its iterator yields ColumnarBatch objects despite its type. */
+  def openBatches(bucketPath: String, f: lamina.table.manifest.DataFileMeta, tableName: String): Iterator[ColumnarBatch] =
+    open(bucketPath, f, tableName).asInstanceOf[Iterator[ColumnarBatch]]
+
   /** Whether every output column read from the file keeps the file's type (none was widened). */
   val sameTypes: Boolean = outputFromFile.indices.forall { i =>
     outputFromFile(i) < 0 || fileColumns(outputFromFile(i)).dataType == outputSchema(i).dataType }
 
+  /** The conversion of a file row to an output row, reusing one buffer or view: the identity, a
+   *  view (columns reordered or missing), or a projection when a column's type was widened. */
   def projection(): InternalRow => InternalRow = {
     if (identity) return r => r
     if (sameTypes) {
@@ -121,26 +137,13 @@ object DataFileReaders {
 /** Reads append-table splits: the files of a split, one after the other, no merging. */
 class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: String) extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
-    val rows = rowsOf(partition.asInstanceOf[LaminaInputPartition].split)
-    new PartitionReader[InternalRow] {
-      private var current: InternalRow = _
-      override def next(): Boolean = if (rows.hasNext) { current = rows.next(); true } else false
-      override def get(): InternalRow = current
-      override def close(): Unit = ()
-    }
+    IteratorReader(rowsOf(partition.asInstanceOf[LaminaInputPartition].split))
   }
 
   def rowsOf(split: lamina.table.scan.DataSplit): Iterator[InternalRow] = {
     split.files.iterator.flatMap { f =>
       val r = readers(f.schemaId)
-      val path = new Path(split.bucketPath, f.fileName)
-      val pf = PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
-      val proj = r.projection()
-      val it = try r.read(pf) catch {
-        case e: java.io.FileNotFoundException =>
-          throw new CorruptFileException(path.toString, 0, s"data file of table $tableName", "missing file", "", e)
-      }
-      it.map(proj)
+      r.open(split.bucketPath, f, tableName).map(r.projection())
     }
   }
 }
@@ -153,22 +156,8 @@ class ColumnarReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Str
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
     throw new IllegalStateException("columnar reader factory asked for rows")
 
-  override def createColumnarReader(partition: InputPartition): PartitionReader[org.apache.spark.sql.vectorized.ColumnarBatch] = {
+  override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
-    val batches = split.files.iterator.flatMap { f =>
-      val path = new Path(split.bucketPath, f.fileName)
-      val pf = PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
-      // with returning_batch the reader's iterator yields ColumnarBatch objects despite its type
-      try readers(f.schemaId).read(pf).asInstanceOf[Iterator[org.apache.spark.sql.vectorized.ColumnarBatch]] catch {
-        case e: java.io.FileNotFoundException =>
-          throw new CorruptFileException(path.toString, 0, s"data file of table $tableName", "missing file", "", e)
-      }
-    }
-    new PartitionReader[org.apache.spark.sql.vectorized.ColumnarBatch] {
-      private var cur: org.apache.spark.sql.vectorized.ColumnarBatch = _
-      override def next(): Boolean = if (batches.hasNext) { cur = batches.next(); true } else false
-      override def get(): org.apache.spark.sql.vectorized.ColumnarBatch = cur
-      override def close(): Unit = ()
-    }
+    IteratorReader(split.files.iterator.flatMap(f => readers(f.schemaId).openBatches(split.bucketPath, f, tableName)))
   }
 }

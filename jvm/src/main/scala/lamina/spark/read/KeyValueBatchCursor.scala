@@ -35,13 +35,7 @@ final class KeyValueBatchCursor(
   private var keyVec: ColumnVector = _
   private var keyView: NullPaddedRow = _
   private var valueView: NullPaddedRow = _
-  private val longKind = longKey match {
-    case Some(KeyOrder.LongColumn) => 1
-    case Some(KeyOrder.IntColumn) => 2
-    case Some(KeyOrder.ShortColumn) => 3
-    case Some(KeyOrder.ByteColumn) => 4
-    case None => 0
-  }
+  private val keyFromVector = longKey.orNull
   private var seqBatchColumn = -1
   private var kindBatchColumn = -1
   private var keyBatchColumn = -1
@@ -88,11 +82,5 @@ final class KeyValueBatchCursor(
 
   override def current: KeyValue = kv
 
-  override def keyAsLong: Long = longKind match {
-    case 1 => keyVec.getLong(rowId)
-    case 2 => keyVec.getInt(rowId).toLong
-    case 3 => keyVec.getShort(rowId).toLong
-    case 4 => keyVec.getByte(rowId).toLong
-    case _ => throw new IllegalStateException("the key has no long form")
-  }
+  override def keyAsLong: Long = keyFromVector(keyVec, rowId)
 }

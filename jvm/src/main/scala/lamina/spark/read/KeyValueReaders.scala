@@ -1,17 +1,11 @@
 package lamina.spark.read
 
-import org.apache.hadoop.fs.Path
-import org.apache.spark.paths.SparkPath
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Ascending, BoundReference, InterpretedOrdering, SortOrder, UnsafeProjection}
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
-import org.apache.spark.sql.execution.datasources.PartitionedFile
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
-import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import lamina.errors.CorruptFileException
 import lamina.mergetree.{KeyOrder, KeyValue, MergeFunctions, RowKind, RunCursor, SortMergeReader}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.DataFileMeta
@@ -40,14 +34,6 @@ final case class KeyValueReaders(
     if (k >= 0) k else l.valueOffset + i
   }.toArray
 
-  private def partitionedFile(path: Path, f: DataFileMeta) =
-    PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
-
-  private def open[T](path: Path, read: => T): T = try read catch {
-    case e: java.io.FileNotFoundException =>
-      throw new CorruptFileException(path.toString, 0, s"data file of table ${table.name}", "missing file", "", e)
-  }
-
   /** Key order of the merge: Spark's compiled comparison, or a long for a single integral key
    *  (the merge compares keys for every record). */
   def keyOrder: KeyOrder = KeyValueReaders.keyOrderOf(layout)
@@ -59,12 +45,11 @@ final case class KeyValueReaders(
   def readFile(bucketPath: String, f: DataFileMeta): Iterator[KeyValue] = {
     val l = layout
     val r = readers(f.schemaId)
-    val path = new Path(bucketPath, f.fileName)
     val proj = r.projection()
     // views over the record's row: valid until this file's iterator advances
     val keyView = new NullPaddedRow(keySchema(l), Array.range(0, l.keyArity))
     val valueView = new NullPaddedRow(valueSchema, valueFromLayout(l))
-    val rows = open(path, r.read(partitionedFile(path, f)))
+    val rows = r.open(bucketPath, f, table.name)
     val kv = new KeyValue(null, 0L, 0, null)
     rows.map { raw =>
       val row = proj(raw)
@@ -86,9 +71,7 @@ final case class KeyValueReaders(
       val l = layout
       val files = run.iterator.map { f => () =>
         val r = batchReaders(f.schemaId)
-        val path = new Path(bucketPath, f.fileName)
-        // with returning_batch the reader's iterator yields ColumnarBatch objects despite its type
-        FileBatches(open(path, r.read(partitionedFile(path, f))).asInstanceOf[Iterator[ColumnarBatch]], r.outputFromFile)
+        FileBatches(r.openBatches(bucketPath, f, table.name), r.outputFromFile)
       }
       new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong)
     } else RunCursor.of(run.iterator.flatMap(f => readFile(bucketPath, f)), order)
@@ -200,54 +183,40 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
     val skip0 = KeyValueReaders.skipsLevel0(table)
     val files = if (skip0) split.files.filter(_.level > 0) else split.files
     val needsMerge = auditLog || !KeyValueReaders.readableDirectly(table, split)
-    val rows: Iterator[InternalRow] =
-      if (!needsMerge) {
-        // one sorted run of unique keys without deletes: read the value columns directly
-        new AppendReaderFactory(direct, table.name).rowsOf(split.copy(files = files))
-      } else {
-        val types = table.schema.fields.map(f => SparkTypes.toSpark(f.dataType))
-        val proj = UnsafeProjection.create(required.fields.toSeq.map { f =>
-          val i = table.schema.indexOf(f.name)
-          BoundReference(i, types(i), nullable = true)
-        })
-        if (!auditLog) {
-          // a view of the required columns: Spark converts scanned rows to its own format once
-          val columns = required.fields.map(f => table.schema.indexOf(f.name))
-          val view = new NullPaddedRow(required, columns)
-          val merged = kv.mergedRecords(split, skip0, dropDeletes = true)
-          return new PartitionReader[InternalRow] {
-            private var cur: InternalRow = _
-            override def next(): Boolean = merged.hasNext && {
-              cur = merged.next().value match {
-                // a record read from a file: one view straight over the file's row
-                case v: NullPaddedRow => v.select(required, columns)
-                case other => view.project(other)
-              }
-              true
-            }
-            override def get(): InternalRow = cur
-            override def close(): Unit = ()
+    // the required columns of a merged record, as a view: Spark converts scanned rows to its own format once
+    val columns = required.fields.map(f => table.schema.indexOf(f.name))
+    val view = new NullPaddedRow(required, columns)
+    if (!needsMerge) {
+      // one sorted run of unique keys without deletes: read the value columns directly
+      IteratorReader(new AppendReaderFactory(direct, table.name).rowsOf(split.copy(files = files)))
+    } else if (!auditLog) {
+      val merged = kv.mergedRecords(split, skip0, dropDeletes = true)
+      new PartitionReader[InternalRow] {
+        private var cur: InternalRow = _
+        override def next(): Boolean = merged.hasNext && {
+          cur = merged.next().value match {
+            // a record read from a file: one view straight over the file's row
+            case v: NullPaddedRow => v.select(required, columns)
+            case other => view.project(other)
           }
-        } else {
-          val kindAt = outputSchema.fieldNames.indexOf(lamina.spark.read.ScanMode.RowKindColumn)
-          val out = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(outputSchema.size)
-          val valueTypes = required.fields.map(_.dataType)
-          kv.mergedRecords(split, skip0, dropDeletes = false).map { r =>
-            val v = proj(r.value)
-            var j = 0
-            outputSchema.fields.indices.foreach { i =>
-              if (i == kindAt) out.update(i, org.apache.spark.unsafe.types.UTF8String.fromString(RowKind.shortString(r.valueKind)))
-              else { out.update(i, if (v.isNullAt(j)) null else v.get(j, valueTypes(j))); j += 1 }
-            }
-            out: InternalRow
-          }
+          true
         }
+        override def get(): InternalRow = cur
+        override def close(): Unit = ()
       }
-    new PartitionReader[InternalRow] {
-      private var cur: InternalRow = _
-      override def next(): Boolean = if (rows.hasNext) { cur = rows.next(); true } else false
-      override def get(): InternalRow = cur
-      override def close(): Unit = ()
+    } else {
+      val kindAt = outputSchema.fieldNames.indexOf(lamina.spark.read.ScanMode.RowKindColumn)
+      val out = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(outputSchema.size)
+      val valueTypes = required.fields.map(_.dataType)
+      IteratorReader[InternalRow](kv.mergedRecords(split, skip0, dropDeletes = false).map { r =>
+        val v = view.project(r.value)
+        var j = 0
+        outputSchema.fields.indices.foreach { i =>
+          if (i == kindAt) out.update(i, org.apache.spark.unsafe.types.UTF8String.fromString(RowKind.shortString(r.valueKind)))
+          else { out.update(i, if (v.isNullAt(j)) null else v.get(j, valueTypes(j))); j += 1 }
+        }
+        out: InternalRow
+      })
     }
   }
 }

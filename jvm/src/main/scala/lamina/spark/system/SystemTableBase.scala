@@ -46,12 +46,6 @@ final case class SystemRows(rows: Seq[InternalRow]) extends InputPartition
 
 object SystemRowsReaderFactory extends PartitionReaderFactory {
   override def createReader(p: InputPartition): PartitionReader[InternalRow] = {
-    val it = p.asInstanceOf[SystemRows].rows.iterator
-    new PartitionReader[InternalRow] {
-      private var cur: InternalRow = _
-      override def next(): Boolean = if (it.hasNext) { cur = it.next(); true } else false
-      override def get(): InternalRow = cur
-      override def close(): Unit = ()
-    }
+    lamina.spark.read.IteratorReader(p.asInstanceOf[SystemRows].rows.iterator)
   }
 }
