@@ -49,8 +49,7 @@ class GoldenFileTest extends AnyFunSuite with LookupTestSupport {
     val index = new BlockReader(StoredBlock.decode(stored(footer.index), name, footer.index.offset),
       UnsignedBytesComparator, name, footer.index.offset)
     (0 until index.count).map { i =>
-      index.decode(i)
-      val h = index.currentHandle(footer.index.offset)
+      val h = index.handle(i, footer.index.offset)
       val raw = StoredBlock.decode(stored(h), name, h.offset)
       (bytes(h.offset.toInt + h.size), raw(raw.length - 1))
     }

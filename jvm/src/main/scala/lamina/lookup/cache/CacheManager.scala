@@ -9,7 +9,8 @@ import lamina.errors.BadInputException
 /** Process-wide cache of decoded pages, bounded by bytes held.
  *
  * Invariant: after maintenance (which runs on the calling thread, see `cleanUp`), each pool holds at
- * most its share of `maxMemoryBytes`, counted as the length of the cached arrays.
+ * most its share of `maxMemoryBytes`, counted as the length of the cached arrays plus the bytes their
+ * readers may derive from them (a block's search index, see [[PageView]]).
  *
  * The budget is split into an index pool (`highPriorityPoolRatio` of it: index blocks, bloom filters,
  * hash slots) and a data pool (the rest), so scans over data cannot evict the pages that locate data.
@@ -35,12 +36,18 @@ final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Do
 
   /** The page under `key`, loaded with `loader` on a miss (once, even when threads race).
    *  `onRemoval` runs when the page loaded by this call leaves the cache (evicted or invalidated). */
-  def getPage(key: CacheKey, loader: CacheKey => Array[Byte], onRemoval: CacheKey => Unit): Array[Byte] = {
+  def getPage(key: CacheKey, loader: CacheKey => Array[Byte], onRemoval: CacheKey => Unit): Array[Byte] =
+    getPage(key, loader, onRemoval, CacheManager.NoDerivedBytes)
+
+  /** As above; `derivedBytes(page)`, asked once after a load, is what readers may derive from the
+   *  page and hold while it is cached: it counts against the budget with the page. */
+  def getPage(key: CacheKey, loader: CacheKey => Array[Byte], onRemoval: CacheKey => Unit,
+      derivedBytes: Array[Byte] => Int): Array[Byte] = {
     val page = poolOf(key).get(key, k => {
       loads.incrementAndGet()
       val bytes = loader(k)
       if (bytes == null) throw new IllegalStateException(s"Loader returned null for $k")
-      new CacheManager.CachedPage(bytes, onRemoval)
+      new CacheManager.CachedPage(bytes, bytes.length + derivedBytes(bytes), onRemoval)
     })
     page.bytes
   }
@@ -81,12 +88,14 @@ object CacheManager {
    *  page age out. */
   val RefreshCount: Int = 10
 
-  private final class CachedPage(val bytes: Array[Byte], val onRemoval: CacheKey => Unit)
+  private val NoDerivedBytes: Array[Byte] => Int = _ => 0
+
+  private final class CachedPage(val bytes: Array[Byte], val weight: Int, val onRemoval: CacheKey => Unit)
 
   private def pool(maxWeight: Long): Cache[CacheKey, CachedPage] =
     Caffeine.newBuilder()
       .maximumWeight(maxWeight)
-      .weigher[CacheKey, CachedPage]((_: CacheKey, v: CachedPage) => v.bytes.length)
+      .weigher[CacheKey, CachedPage]((_: CacheKey, v: CachedPage) => v.weight)
       .executor((r: Runnable) => r.run())
       .removalListener[CacheKey, CachedPage]((k: CacheKey, v: CachedPage, _: RemovalCause) =>
         if (k != null && v != null) v.onRemoval(k))

@@ -24,10 +24,23 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
     Footer.decode(input.read(footerOffset, Footer.EncodedLength), path, footerOffset)
   } catch { case e: Throwable => input.close(); throw e }
 
-  private val blockCache = new BlockCache(input, cacheManager)
   private val indexHandle = footer.index
   /** Data blocks lie before the bloom filter (or the index block when there is none). */
   private val dataLimit: Long = footer.bloomFilter.map(_.handle.offset).getOrElse(indexHandle.offset)
+
+  private val decodeBlock: (Long, Array[Byte]) => Array[Byte] = (offset, stored) => StoredBlock.decode(stored, path, offset)
+  private val blockView: (Long, Array[Byte]) => BlockReader = (offset, raw) => new BlockReader(raw, comparator, path, offset)
+
+  /** Reading the index block at open rejects a damaged index before the first lookup, and numbers the
+   *  data blocks: slot i of the block cache holds data block i, the last slot the index block. */
+  private val dataBlockCount: Int =
+    try {
+      val at = indexHandle.offset
+      blockView(at, decodeBlock(at, input.read(at, indexHandle.storedLength))).count
+    }
+    catch { case e: Throwable => input.close(); throw e }
+  private val indexSlot = dataBlockCount
+  private val blockCache = new BlockCache(input, cacheManager, dataBlockCount + 1)
 
   private val bloomFilter: FileBasedBloomFilter = footer.bloomFilter.map { bh =>
     val h = bh.handle
@@ -40,31 +53,22 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
       })
   }.orNull
 
-  private def readBlock(h: BlockHandle, isIndex: Boolean): Array[Byte] =
-    blockCache.getBlock(h.offset, h.storedLength, isIndex, stored => StoredBlock.decode(stored, path, h.offset))
+  private def indexBlock(): BlockReader =
+    blockCache.getSlot(indexSlot, indexHandle.offset, indexHandle.storedLength, isIndex = true, decodeBlock, blockView)
 
-  // The index block is read on every lookup: its key and loader are built once.
-  private val indexKey = CacheKey.forPosition(path, indexHandle.offset, indexHandle.storedLength, isIndex = true)
-  private val loadIndex: () => Array[Byte] =
-    () => StoredBlock.decode(input.read(indexHandle.offset, indexHandle.storedLength), path, indexHandle.offset)
-
-  private def indexReader(): BlockReader =
-    new BlockReader(blockCache.getPage(indexKey, loadIndex), comparator, path, indexHandle.offset)
-
-  private def dataReader(h: BlockHandle): BlockReader =
-    new BlockReader(readBlock(h, isIndex = false), comparator, path, h.offset)
-
-  // Reading the index block once at open rejects a damaged index before the first lookup.
-  try indexReader()
-  catch { case e: Throwable => try blockCache.close() finally input.close(); throw e }
+  /** Data block i, whose handle is entry i of `index`. */
+  private def dataBlock(index: BlockReader, i: Int): BlockReader = {
+    val h = index.handle(i, dataLimit)
+    blockCache.getSlot(i, h.offset, h.storedLength, isIndex = false, decodeBlock, blockView)
+  }
 
   def recordCount: Long = footer.recordCount
 
   override def lookup(key: Array[Byte]): Array[Byte] = {
     if (bloomFilter != null && !bloomFilter.testHash(KeyHash.hash64(key))) return null
-    val index = indexReader()
-    if (index.lowerBound(key) == index.count) return null
-    dataReader(index.currentHandle(dataLimit)).find(key)
+    val index = indexBlock()
+    val i = index.lowerBound(key)
+    if (i == index.count) null else dataBlock(index, i).find(key)
   }
 
   /** All entries in key order, from the first. */
@@ -72,7 +76,7 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
 
   /** Iterates entries in key order; `seek` positions it at the first key >= the target. */
   final class SortedEntryIterator extends Iterator[(Array[Byte], Array[Byte])] {
-    private val index = indexReader()
+    private val index = indexBlock()
     private var blockIndex = 0
     private var block: BlockReader = _
     private var entry = 0
@@ -81,31 +85,27 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
       blockIndex = index.lowerBound(key)
       block = null
       if (blockIndex < index.count) {
-        load()
+        block = dataBlock(index, blockIndex)
         entry = block.lowerBound(key)
       }
-    }
-
-    private def load(): Unit = {
-      index.decode(blockIndex)
-      block = dataReader(index.currentHandle(dataLimit))
-      entry = 0
     }
 
     override def hasNext: Boolean = {
       while (blockIndex < index.count && (block == null || entry >= block.count)) {
         if (block != null) blockIndex += 1
         block = null
-        if (blockIndex < index.count) load()
+        if (blockIndex < index.count) {
+          block = dataBlock(index, blockIndex)
+          entry = 0
+        }
       }
       blockIndex < index.count
     }
 
     override def next(): (Array[Byte], Array[Byte]) = {
       if (!hasNext) throw new NoSuchElementException("end of lookup file")
-      block.decode(entry)
       entry += 1
-      (block.currentKey(), block.currentValue())
+      (block.key(entry - 1), block.value(entry - 1))
     }
   }
 

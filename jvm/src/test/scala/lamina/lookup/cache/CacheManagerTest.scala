@@ -111,4 +111,33 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
       } finally input.close()
     }
   }
+
+  test("slots: a warm access skips the manager, eviction empties the slot, derived bytes count, close invalidates") {
+    withTempDir { dir =>
+      val file = new File(dir, "slots")
+      Files.write(file.toPath, Array.tabulate[Byte](10000)(i => (i % 251).toByte))
+      final class View(val bytes: Array[Byte]) extends PageView { def derivedBytes: Int = 500 }
+      val m = new CacheManager(3200, 0)
+      val input = new LocalFileInput(file)
+      val cache = new BlockCache(input, m, slotCount = 4)
+      val view: (Long, Array[Byte]) => View = (_, b) => new View(b)
+      val decode: (Long, Array[Byte]) => Array[Byte] = (_, b) => b
+      def slot(i: Int) = cache.getSlot(i, i * 1000L, 1000, isIndex = false, decode, view)
+      try {
+        val first = slot(0)
+        assert(first.bytes.toSeq == (0 until 1000).map(i => (i % 251).toByte))
+        assert(m.loadCount == 1 && m.dataPoolUsedBytes == 1500, "the page and its derived bytes")
+        (1 until 3 * CacheManager.RefreshCount).foreach(_ => assert(slot(0) eq first, "the same view while cached"))
+        assert(m.loadCount == 1)
+        slot(1)
+        slot(2)
+        assert(m.dataPoolUsedBytes <= 3200)
+        assert(m.loadCount == 3)
+        assert(cache.referencedPages == 2, "the evicted page's slot is empty")
+        cache.close()
+        assert(m.dataPoolUsedBytes == 0)
+        assert(cache.referencedPages == 0)
+      } finally input.close()
+    }
+  }
 }
