@@ -5,7 +5,7 @@ import java.util.zip.CRC32C
 
 import lamina.errors.CorruptFileException
 import lamina.lookup.LookupStoreReader
-import lamina.lookup.cache.{BlockCache, CacheKey, CacheManager}
+import lamina.lookup.cache.{BlockCache, CacheManager, RawPage}
 import lamina.lookup.io.{Checksums, KeyHash, LittleEndian, LocalFileInput, VarInt}
 
 /** Reads a hash lookup file: hash the key, probe the slots of its length, read the record.
@@ -39,7 +39,29 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     sections.foreach(s => a(s.keyLength) = s)
     a
   }
-  private val blockCache = new BlockCache(input, cacheManager)
+  /** Pages are numbered: the data section's pages of `pageSize` first, then each section's slot pages. */
+  private val dataPageCount: Int = Math.toIntExact((footer.dataEnd + pageSize - 1) / pageSize)
+  private val slotsPerPage: Array[Int] = byLength.map(s => if (s == null) 0 else math.max(1, pageSize / s.slotSize))
+  private val firstSlotPage: Array[Int] = {
+    val a = new Array[Int](byLength.length)
+    var next = dataPageCount.toLong
+    byLength.indices.foreach { len =>
+      val s = byLength(len)
+      if (s != null) {
+        a(len) = next.toInt
+        next += (s.slotCount + slotsPerPage(len) - 1) / slotsPerPage(len)
+        if (next > Int.MaxValue) throw new CorruptFileException(path, footer.tableOffset,
+          s"at most ${Int.MaxValue} pages of $pageSize bytes", s"$next pages", "hash section table")
+      }
+    }
+    a
+  }
+  private val pageCount: Int = sections.lastOption.map { s =>
+    firstSlotPage(s.keyLength) + ((s.slotCount + slotsPerPage(s.keyLength) - 1) / slotsPerPage(s.keyLength)).toInt
+  }.getOrElse(dataPageCount)
+  private val blockCache = new BlockCache(input, cacheManager, pageCount)
+  private val noDecode: (Long, Array[Byte]) => Array[Byte] = (_, b) => b
+  private val rawView: (Long, Array[Byte]) => RawPage = (_, b) => new RawPage(b)
 
   def recordCount: Long = footer.recordCount
 
@@ -49,12 +71,12 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     if (section == null) return null
     val len = key.length
     val slotSize = section.slotSize
-    val slotsPerPage = math.max(1, pageSize / slotSize)
+    val slotsPerPage = this.slotsPerPage(len)
     var slot = java.lang.Long.remainderUnsigned(KeyHash.hash64(key), section.slotCount)
     var probes = 0L
     while (probes < section.slotCount) {
       val pageIndex = slot / slotsPerPage
-      val page = slotPage(section, pageIndex, slotsPerPage)
+      val page = slotPage(section, pageIndex.toInt, slotsPerPage)
       val p = ((slot - pageIndex * slotsPerPage) * slotSize).toInt
       val expected = LittleEndian.getInt(page, p + len + HashSection.OffsetBytes)
       val actual = Checksums.crc32c(page, p, len + HashSection.OffsetBytes)
@@ -70,12 +92,20 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     throw new CorruptFileException(path, section.slotsOffset, "an empty slot", "all slots full", "hash section")
   }
 
-  private def slotPage(section: HashSection, pageIndex: Long, slotsPerPage: Int): Array[Byte] = {
-    val first = pageIndex * slotsPerPage
+  private def slotPage(section: HashSection, pageIndex: Int, slotsPerPage: Int): Array[Byte] = {
+    val first = pageIndex.toLong * slotsPerPage
     val slots = math.min(slotsPerPage.toLong, section.slotCount - first).toInt
     val offset = section.slotsOffset + first * section.slotSize
     val length = slots * section.slotSize
-    blockCache.getPage(CacheKey.forPosition(path, offset, length, isIndex = true), () => input.read(offset, length))
+    blockCache.getSlot(firstSlotPage(section.keyLength) + pageIndex, offset, length, isIndex = true, noDecode, rawView)
+      .bytes
+  }
+
+  /** Data page `pageIndex` (the last one may be short), cached under a page key. */
+  private def dataPage(pageIndex: Int): Array[Byte] = {
+    val pageStart = pageIndex.toLong * pageSize
+    val pageLen = math.min(pageSize.toLong, footer.dataEnd - pageStart).toInt
+    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, noDecode, rawView, pageKeySize = pageSize).bytes
   }
 
   /** Record: varint value length, value, u32 CRC32C of key ++ varint ++ value. */
@@ -83,25 +113,44 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     if (offset < HashFileHeader.EncodedLength || offset >= footer.dataEnd)
       throw new CorruptFileException(path, offset, s"a record offset within [${HashFileHeader.EncodedLength}, ${footer.dataEnd})",
         s"$offset", "hash slot")
+    val pageIndex = (offset / pageSize).toInt
+    val page = dataPage(pageIndex)
+    val at = (offset - pageIndex.toLong * pageSize).toInt
+    // Most records lie within one page: read them in place.
+    val v = VarInt.read(page, at, page.length)
+    if (v >= 0) {
+      val body = at + VarInt.length(v)
+      val valueLen = VarInt.value(v)
+      if (valueLen.toLong + HashSection.CrcBytes <= page.length - body) {
+        checkRecord(key, offset, page, at, body - at, page, body, valueLen)
+        return java.util.Arrays.copyOfRange(page, body, body + valueLen)
+      }
+    }
     val headerBytes = readData(offset, math.min(VarInt.MaxBytes.toLong, footer.dataEnd - offset).toInt)
-    val v = VarInt.read(headerBytes, 0, headerBytes.length)
-    if (v < 0) throw new CorruptFileException(path, offset, "a value length", "a malformed varint", "hash record")
-    val headerLen = VarInt.length(v)
-    val valueLen = VarInt.value(v)
+    val h = VarInt.read(headerBytes, 0, headerBytes.length)
+    if (h < 0) throw new CorruptFileException(path, offset, "a value length", "a malformed varint", "hash record")
+    val headerLen = VarInt.length(h)
+    val valueLen = VarInt.value(h)
     val bodyOffset = offset + headerLen
     if (bodyOffset + valueLen + HashSection.CrcBytes > footer.dataEnd)
       throw new CorruptFileException(path, offset, s"a record ending by ${footer.dataEnd}",
         s"a record of ${valueLen} value bytes ending at ${bodyOffset + valueLen + HashSection.CrcBytes}", "hash record")
     val body = readData(bodyOffset, valueLen + HashSection.CrcBytes)
+    checkRecord(key, offset, headerBytes, 0, headerLen, body, 0, valueLen)
+    java.util.Arrays.copyOf(body, valueLen)
+  }
+
+  /** Checks the CRC32C that follows the value at body[bodyOff + valueLen]. */
+  private def checkRecord(key: Array[Byte], offset: Long, header: Array[Byte], headerOff: Int, headerLen: Int,
+      body: Array[Byte], bodyOff: Int, valueLen: Int): Unit = {
     val crc = new CRC32C()
     crc.update(key)
-    crc.update(headerBytes, 0, headerLen)
-    crc.update(body, 0, valueLen)
-    val expected = LittleEndian.getInt(body, valueLen)
+    crc.update(header, headerOff, headerLen)
+    crc.update(body, bodyOff, valueLen)
+    val expected = LittleEndian.getInt(body, bodyOff + valueLen)
     if (expected != crc.getValue.toInt)
       throw new CorruptFileException(path, offset, s"CRC32C ${Checksums.hex(expected)}",
         s"CRC32C ${Checksums.hex(crc.getValue.toInt)}", "hash record")
-    java.util.Arrays.copyOf(body, valueLen)
   }
 
   /** Bytes [offset, offset + len) of the data section, gathered from cached pages of `pageSize`. */
@@ -112,9 +161,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
       val pos = offset + done
       val pageIndex = pos / pageSize
       val pageStart = pageIndex * pageSize
-      val pageLen = math.min(pageSize.toLong, footer.dataEnd - pageStart).toInt
-      val page = blockCache.getPage(CacheKey.forPageIndex(path, pageSize, Math.toIntExact(pageIndex)),
-        () => input.read(pageStart, pageLen))
+      val page = dataPage(pageIndex.toInt)
       val from = (pos - pageStart).toInt
       val n = math.min(len - done, page.length - from)
       System.arraycopy(page, from, result, done, n)
