@@ -1,35 +1,45 @@
 package lamina.lookup.bloom
 
-/** Bloom filter over 64-bit key hashes, its bits in a byte array (bit i = byte i/8, bit i%8).
+/** Blocked bloom filter over 64-bit key hashes: the bits are cut into blocks of 512 bits (one 64-byte
+ *  cache line) and all probes of a key fall in one block, so adding or testing a key touches one line
+ *  of memory instead of k scattered ones.
  *
- * Probe j (0 <= j < numHashFunctions) of hash h sets bit (c * numBits) >>> 32, where
- * c = (h1 + j * h2) mod 2^32 as unsigned, h1 the low and h2 the high 32 bits of h: a multiply-shift
- * reduction, cheaper than a modulo, mapping c uniformly onto [0, numBits).
- * Invariant: 0 < numBits = 8 * bits.length <= 2^32, and every hash added tests true.
+ * Bit i of block b is bit (i mod 8) of byte 64 b + i / 8. For hash h with low 32 bits h1 and high 32
+ * bits h2 (both unsigned): the block is (h2 * blocks) >>> 32, a multiply-shift mapping h2 uniformly onto
+ * [0, blocks); probe j (0 <= j < numHashFunctions) sets bit c >>> 23 of it, the top 9 bits of
+ * c = (h1 + j * d) mod 2^32 with d = rotl32(h2, 16) | 1.
+ * Invariant: bits.length is a positive multiple of 64, at most [[BloomFilter.MaxBytes]], and every
+ * hash added tests true.
  */
 final class BloomFilter(val bits: Array[Byte], val numHashFunctions: Int) {
-  private val numBits: Long = bits.length.toLong * 8
+  require(BloomFilter.isValidSize(bits.length), s"bloom filter of ${bits.length} bytes")
 
-  require(bits.length > 0 && bits.length <= BloomFilter.MaxBytes, s"bloom filter of ${bits.length} bytes")
+  private val blocks: Long = bits.length / BloomFilter.BlockBytes
+
+  @inline private def blockStart(hash: Long): Int =
+    (((hash >>> 32) * blocks) >>> 32).toInt * BloomFilter.BlockBytes
 
   def addHash(hash: Long): Unit = {
+    val base = blockStart(hash)
     val h1 = hash.toInt
-    val h2 = (hash >>> 32).toInt
+    val d = Integer.rotateLeft((hash >>> 32).toInt, 16) | 1
     var j = 0
     while (j < numHashFunctions) {
-      val bit = ((h1 + j * h2) & 0xffffffffL) * numBits >>> 32
-      bits((bit >>> 3).toInt) = (bits((bit >>> 3).toInt) | (1 << (bit & 7).toInt)).toByte
+      val bit = (h1 + j * d) >>> 23
+      val at = base + (bit >>> 3)
+      bits(at) = (bits(at) | (1 << (bit & 7))).toByte
       j += 1
     }
   }
 
   def testHash(hash: Long): Boolean = {
+    val base = blockStart(hash)
     val h1 = hash.toInt
-    val h2 = (hash >>> 32).toInt
+    val d = Integer.rotateLeft((hash >>> 32).toInt, 16) | 1
     var j = 0
     while (j < numHashFunctions) {
-      val bit = ((h1 + j * h2) & 0xffffffffL) * numBits >>> 32
-      if ((bits((bit >>> 3).toInt) & (1 << (bit & 7).toInt)) == 0) return false
+      val bit = (h1 + j * d) >>> 23
+      if ((bits(base + (bit >>> 3)) & (1 << (bit & 7))) == 0) return false
       j += 1
     }
     true
@@ -37,19 +47,24 @@ final class BloomFilter(val bits: Array[Byte], val numHashFunctions: Int) {
 }
 
 object BloomFilter {
-  /** 2^29 bytes = 2^32 bits, the most the multiply-shift reduction addresses. */
+  /** Bytes of one block: a cache line, 512 bits. */
+  val BlockBytes: Int = 64
+  /** 2^29 bytes = 2^32 bits. */
   val MaxBytes: Int = 1 << 29
 
+  def isValidSize(bytes: Int): Boolean = bytes > 0 && bytes <= MaxBytes && bytes % BlockBytes == 0
+
   /** Bytes of a filter for `expectedEntries` at false positive probability `fpp`:
-   *  ceil(-n ln p / (ln 2)^2) bits, rounded up to whole bytes, at least one byte. */
+   *  ceil(-n ln p / (ln 2)^2) bits, rounded up to whole blocks of 64 bytes, at least one block. */
   def optimalNumBytes(expectedEntries: Long, fpp: Double): Int = {
     val n = math.max(1L, expectedEntries).toDouble
     val bitCount = math.ceil(-n * math.log(fpp) / (math.log(2) * math.log(2)))
-    math.max(1L, math.min(MaxBytes.toLong, math.ceil(bitCount / 8).toLong)).toInt
+    val blocks = math.max(1L, math.ceil(bitCount / (8 * BlockBytes)).toLong)
+    math.min(MaxBytes.toLong, blocks * BlockBytes).toInt
   }
 
   /** Hash functions for a filter of `numBytes` sized for `expectedEntries`: round(bits / n * ln 2),
-   *  at least 1. Derived, not stored, so the footer needs only the entry count. */
+   *  clamped to [1, 30]. Derived, not stored, so the footer needs only the entry count. */
   def numHashFunctions(expectedEntries: Long, numBytes: Int): Int = {
     val n = math.max(1L, expectedEntries).toDouble
     math.max(1, math.min(30, math.round(numBytes.toDouble * 8 / n * math.log(2)).toInt))

@@ -23,7 +23,8 @@ final case class Footer(bloomFilter: Option[BloomFilterHandle], index: BlockHand
 object Footer {
   /** "LMNASORT" read as a little-endian u64. */
   val Magic: Long = LittleEndian.getLong("LMNASORT".getBytes("US-ASCII"), 0)
-  val FormatVersion: Int = 1
+  /** 2: blocked bloom filter (version 1 probed the whole bit array). */
+  val FormatVersion: Int = 2
 
   val BloomOffset: Int = 0
   val IndexOffset: Int = BloomOffset + BloomFilterHandle.EncodedLength

@@ -4,7 +4,7 @@ import java.io.File
 
 import lamina.errors.CorruptFileException
 import lamina.lookup.{KeyComparator, LookupStoreReader}
-import lamina.lookup.bloom.FileBasedBloomFilter
+import lamina.lookup.bloom.{BloomFilter, FileBasedBloomFilter}
 import lamina.lookup.cache.{BlockCache, CacheKey, CacheManager}
 import lamina.lookup.io.{KeyHash, LocalFileInput}
 
@@ -47,8 +47,8 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
     new FileBasedBloomFilter(cacheManager, CacheKey.forPosition(path, h.offset, h.storedLength, isIndex = true),
       bh.expectedEntries, () => {
         val bits = StoredBlock.decode(input.read(h.offset, h.storedLength), path, h.offset)
-        if (bits.isEmpty) throw new CorruptFileException(path, h.offset, "a bloom filter of at least 1 byte",
-          "0 bytes", "bloom filter")
+        if (!BloomFilter.isValidSize(bits.length)) throw new CorruptFileException(path, h.offset,
+          s"a bloom filter of whole ${BloomFilter.BlockBytes}-byte blocks", s"${bits.length} bytes", "bloom filter")
         bits
       })
   }.orNull
