@@ -81,27 +81,38 @@ final class HashLookupStoreWriter(file: File) extends LookupStoreWriter {
       throw new BadInputException(s"Too many keys of $len bytes (${keys.count}) for one hash lookup file " +
         s"(${file.getPath}): the slots would exceed 2 GiB")
     val region = new Array[Byte]((slotCount * slotSize).toInt)
+    // Keys go in by ascending home slot, so the writes sweep the region instead of landing at random
+    // (colliding keys may then sit in another order than they arrived; readers probe either way).
+    val sorted = byHomeSlot(keys, slotCount)
     var i = 0
     while (i < keys.count) {
       val keyOff = i * len
-      var slot = java.lang.Long.remainderUnsigned(KeyHash.hash64(keys.keys, keyOff, len), slotCount)
+      var slot = sorted.home(i)
       var p = (slot * slotSize).toInt
       while (LittleEndian.getLong(region, p + len) != 0) {
-        if (java.util.Arrays.equals(region, p, p + len, keys.keys, keyOff, keyOff + len))
-          throw new BadInputException(s"Duplicate key ${hex(keys.keys, keyOff, len)} in hash lookup file ${file.getPath}")
+        if (java.util.Arrays.equals(region, p, p + len, sorted.keys, keyOff, keyOff + len))
+          throw new BadInputException(s"Duplicate key ${hex(sorted.keys, keyOff, len)} in hash lookup file ${file.getPath}")
         slot = if (slot + 1 == slotCount) 0 else slot + 1
         p = (slot * slotSize).toInt
       }
-      System.arraycopy(keys.keys, keyOff, region, p, len)
-      LittleEndian.putLong(region, p + len, keys.offsets(i))
+      System.arraycopy(sorted.keys, keyOff, region, p, len)
+      LittleEndian.putLong(region, p + len, sorted.offsets(i))
       i += 1
     }
     val c = new CRC32C()
+    val crcBytes = len + HashSection.OffsetBytes
+    c.update(new Array[Byte](crcBytes))
+    val emptyCrc = c.getValue.toInt
     var p = 0
     while (p < region.length) {
-      c.reset()
-      c.update(region, p, len + HashSection.OffsetBytes)
-      LittleEndian.putInt(region, p + len + HashSection.OffsetBytes, c.getValue.toInt)
+      val crc =
+        if (LittleEndian.getLong(region, p + len) == 0) emptyCrc // an empty slot: all zero bytes
+        else {
+          c.reset()
+          c.update(region, p, crcBytes)
+          c.getValue.toInt
+        }
+      LittleEndian.putInt(region, p + crcBytes, crc)
       p += slotSize
     }
     val section = HashSection(len, keys.count, slotCount, out.position)
@@ -111,6 +122,46 @@ final class HashLookupStoreWriter(file: File) extends LookupStoreWriter {
 }
 
 object HashLookupStoreWriter {
+
+  /** Keys (back to back), record offsets and home slots, in ascending order of home slot range. */
+  private final class SortedKeys(val keys: Array[Byte], val offsets: Array[Long], val home: Array[Long])
+
+  /** Ranges of home slots the keys are sorted by: few enough that scattering keys into them writes to
+   *  a handful of cache lines at a time, many enough that inserting one range touches a small window
+   *  of the slot region. */
+  private val HomeRanges = 1024
+
+  /** A counting sort of `keys` by the range of their home slot among `slotCount` slots. */
+  private def byHomeSlot(keys: KeyBuffer, slotCount: Long): SortedKeys = {
+    val len = keys.keyLength
+    val n = keys.count
+    val home = new Array[Long](n)
+    val rangeOf = new Array[Int](n)
+    val starts = new Array[Int](HomeRanges + 1)
+    var i = 0
+    while (i < n) {
+      val h = java.lang.Long.remainderUnsigned(KeyHash.hash64(keys.keys, i * len, len), slotCount)
+      home(i) = h
+      val r = (h * HomeRanges / slotCount).toInt
+      rangeOf(i) = r
+      starts(r + 1) += 1
+      i += 1
+    }
+    var r = 0
+    while (r < HomeRanges) { starts(r + 1) += starts(r); r += 1 }
+    val sorted = new SortedKeys(new Array[Byte](n * len), new Array[Long](n), new Array[Long](n))
+    i = 0
+    while (i < n) {
+      val at = starts(rangeOf(i))
+      starts(rangeOf(i)) = at + 1
+      System.arraycopy(keys.keys, i * len, sorted.keys, at * len, len)
+      sorted.offsets(at) = keys.offsets(i)
+      sorted.home(at) = home(i)
+      i += 1
+    }
+    sorted
+  }
+
   /** Share of slots in use; lower means shorter probes and more bytes. */
   val LoadFactor: Double = 0.75
 
