@@ -27,6 +27,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
 
   override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
     lamina.mergetree.MergeTreeOptions.register()
+    lamina.table.options.LookupStoreOptions.register()
     catalogName = name
     val wh = options.get("warehouse")
     if (wh == null || wh.trim.isEmpty)

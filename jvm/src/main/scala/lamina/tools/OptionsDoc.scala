@@ -4,16 +4,17 @@ import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Paths}
 
 import lamina.mergetree.MergeTreeOptions
-import lamina.table.options.CoreOptions
+import lamina.table.options.{CoreOptions, LookupStoreOptions}
 
 /** Generates `docs/options.md` from the option registry: `OptionsDoc.render` is the text, `main`
  *  writes it to the path given (default `docs/options.md`). */
 object OptionsDoc {
   def render(): String = {
     MergeTreeOptions.register()
+    LookupStoreOptions.register()
     val sb = new StringBuilder
     sb.append("# Options\n\n")
-    sb.append("Generated from `lamina.table.options.CoreOptions` and `lamina.mergetree.MergeTreeOptions` by `lamina.tools.OptionsDoc`; do not edit by hand.\n\n")
+    sb.append("Generated from `lamina.table.options.CoreOptions`, `lamina.mergetree.MergeTreeOptions` and `lamina.lookup.LookupOptions` by `lamina.tools.OptionsDoc`; do not edit by hand.\n\n")
     sb.append("Table options are set with `TBLPROPERTIES` at `CREATE TABLE` or `ALTER TABLE ... SET TBLPROPERTIES`; ")
     sb.append("read and write options with `spark.read.option(...)` / `df.writeTo(...).option(...)`. ")
     sb.append("An unknown key is an error that suggests the closest known key. Keys of the form ")
