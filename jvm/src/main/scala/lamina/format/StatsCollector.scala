@@ -45,6 +45,7 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
     case _ => 0
   })
   private val seen = new Array[Boolean](n)
+  // primitive bounds of long and int columns; for strings, the prefixes of the bounds (see boundString)
   private val longMins = new Array[Long](n)
   private val longMaxs = new Array[Long](n)
 
@@ -56,10 +57,7 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
       else if (bounded(j)) kinds(j) match {
         case LongKind => bound(j, row.getLong(pos))
         case IntKind => bound(j, row.getInt(pos).toLong)
-        case StringKind =>
-          val v = row.getUTF8String(pos)
-          if (mins(j) == null || v.binaryCompare(mins(j).asInstanceOf[UTF8String]) < 0) mins(j) = v.clone()
-          if (maxs(j) == null || v.binaryCompare(maxs(j).asInstanceOf[UTF8String]) > 0) maxs(j) = v.clone()
+        case StringKind => boundString(j, row.getUTF8String(pos))
         case _ =>
           val t = ts(j)
           val v = read(row, pos, t)
@@ -69,6 +67,24 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
       j += 1
     }
     rows += 1
+  }
+
+  /** A string against the bounds: first by its leading 8 bytes as an unsigned number (the order of
+   *  binary comparison up to ties), so most rows cost no byte-by-byte comparison. */
+  private def boundString(j: Int, v: UTF8String): Unit = {
+    val p = v.getPrefix
+    if (mins(j) == null) {
+      mins(j) = v.clone(); maxs(j) = mins(j); longMins(j) = p; longMaxs(j) = p
+    } else {
+      val toMin = java.lang.Long.compareUnsigned(p, longMins(j))
+      if (toMin < 0 || (toMin == 0 && v.binaryCompare(mins(j).asInstanceOf[UTF8String]) < 0)) {
+        mins(j) = v.clone(); longMins(j) = p
+      }
+      val toMax = java.lang.Long.compareUnsigned(p, longMaxs(j))
+      if (toMax > 0 || (toMax == 0 && v.binaryCompare(maxs(j).asInstanceOf[UTF8String]) > 0)) {
+        maxs(j) = v.clone(); longMaxs(j) = p
+      }
+    }
   }
 
   private def bound(j: Int, v: Long): Unit =

@@ -110,4 +110,19 @@ class StatsCollectorTest extends AnyFunSuite {
     assert(d.nullCounts.toSeq === Seq[java.lang.Long](1L, 0L, 2L))
     assert(SimpleStatsCodec.encode(d.minValues, d.maxValues, d.nullCounts, types) === s)
   }
+
+  test("string bounds over random strings with shared prefixes agree with a full sort") {
+    val rnd = new scala.util.Random(31)
+    val alphabet = Seq("a", "b", "\u0000", "\u007f", "é", "\uffff", "😀")
+    val stems = Seq("", "a", "abcdefgh", "abcdefghij", "é" * 4, "zzzzzzzz")
+    for (round <- 0 until 20) {
+      val c = new StatsCollector(Seq(VarCharType.string()), Array(0), Seq(StatsMode.Full))
+      val values = Seq.fill(200)(stems(rnd.nextInt(stems.size)) + Seq.fill(rnd.nextInt(4))(alphabet(rnd.nextInt(alphabet.size))).mkString)
+      values.foreach(v => c.update(row(u(v))))
+      val sorted = values.map(u).sortWith((a, b) => a.binaryCompare(b) < 0)
+      val r = c.result()
+      assert(r.minValues.getUTF8String(0) === sorted.head, s"round $round")
+      assert(r.maxValues.getUTF8String(0) === sorted.last, s"round $round")
+    }
+  }
 }
