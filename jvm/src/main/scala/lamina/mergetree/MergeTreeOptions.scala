@@ -43,8 +43,9 @@ object MergeTreeOptions {
   val NumSortedRunCompactionTrigger: OptionDef[Int] = define("num-sorted-run.compaction-trigger", IntKind, "5",
     "Number of sorted runs (each level-0 file counts as one) that triggers compaction.")
   val NumSortedRunStopTrigger: OptionDef[Int] = define("num-sorted-run.stop-trigger", IntKind, null,
-    "Number of sorted runs above which writes pause until compaction catches up. Defaults to " +
-      "num-sorted-run.compaction-trigger + 3.")
+    "Number of sorted runs above which Paimon's writers pause until compaction catches up. Lamina " +
+      "compacts the buckets a write touched within that write (unless write-only) and does not pause " +
+      "writes; the option is kept for tables shared with Paimon. Defaults to num-sorted-run.compaction-trigger + 3.")
   val NumLevels: OptionDef[Int] = define("num-levels", IntKind, null,
     "Number of levels of the merge tree. Defaults to num-sorted-run.compaction-trigger + 1.")
   val IgnoreDelete: OptionDef[Boolean] = define("ignore-delete", BooleanKind, "false",

@@ -51,10 +51,6 @@ object UniversalCompaction {
     else Some(CompactUnit(maxLevel, runs))
   }
 
-  /** Writers pause for compaction to catch up while there are more runs than the stop trigger. */
-  def stopWrite(runs: Seq[LevelSortedRun], numSortedRunStopTrigger: Int): Boolean =
-    runs.size > numSortedRunStopTrigger
-
   private def pickForSizeAmp(
       maxLevel: Int,
       runs: Seq[LevelSortedRun],

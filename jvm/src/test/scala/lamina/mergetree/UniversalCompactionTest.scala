@@ -80,9 +80,4 @@ class UniversalCompactionTest extends AnyFunSuite {
     val runs = l0(1) ++ Seq(run(5, 10))
     assert(UniversalCompaction.full(6, runs) == Some(CompactUnit(5, runs)))
   }
-
-  test("stop trigger: writes pause only when there are more runs than it") {
-    assert(!UniversalCompaction.stopWrite(l0(1, 1, 1, 1, 1, 1, 1, 1), 8))
-    assert(UniversalCompaction.stopWrite(l0(1, 1, 1, 1, 1, 1, 1, 1, 1), 8))
-  }
 }
