@@ -43,14 +43,14 @@ object SortMergeReader {
 
   /** [[mergeUniqueRuns]] over cursors. */
   def mergeUniqueCursors(runs: Seq[RunCursor], order: KeyOrder, mf: MergeFunction,
-      dropDelete: Boolean): Iterator[KeyValue] =
+      dropDelete: Boolean): MergeIterator =
     new MergeIterator(runs.toArray, order, mf, dropDelete, uniqueKeysPerRun = true)
 
   /** The merge over a binary min-heap of run indices ordered by their heads' (key, sequence number,
    *  run index). The root's smaller child (`second`) is remembered: while the root's run keeps
    *  yielding records that precede it, the run is streamed with one comparison per record and the
    *  heap is left alone, so runs that do not overlap cost no more than concatenating them. */
-  private final class MergeIterator(
+  final class MergeIterator private[SortMergeReader] (
       runs: Array[RunCursor],
       order: KeyOrder,
       mf: MergeFunction,
@@ -169,6 +169,38 @@ object SortMergeReader {
         }
       }
       ready = true
+    }
+
+    /** Between records (before `hasNext` looks ahead): the run whose whole current block comes next,
+     *  when no other run has a key up to the block's last key and every record of it is an add that
+     *  is its own merge result (unique-key runs of an engine that returns a single insert as it is,
+     *  with long keys); else -1. The caller takes the block as it is, then calls [[skipBlock]]. */
+    def blockRun(): Int = {
+      if (ready || more.hasNext || !passThrough || keys == null) return -1
+      if (deferred) { advanceRoot(); deferred = false }
+      if (parkedCount > 0) unpark()
+      if (heapSize == 0) return -1
+      val root = heap(0)
+      val c = runs(root)
+      if (c.atBlockStart && (second < 0 || c.blockLastKeyAsLong < keys(second)) && c.blockAllAdds) root else -1
+    }
+
+    /** Moves `run`, which [[blockRun]] returned, past its block. */
+    def skipBlock(run: Int): Unit = {
+      require(heapSize > 0 && heap(0) == run, s"run $run is not the one whose block was taken")
+      if (runs(run).skipBlock()) {
+        heads(run) = runs(run).current
+        keys(run) = runs(run).keyAsLong
+        if (second >= 0 && !less(run, second)) siftDown(0)
+      } else {
+        heads(run) = null
+        heapSize -= 1
+        if (heapSize > 0) {
+          heap(0) = heap(heapSize)
+          siftDown(0)
+        }
+      }
+      updateSecond()
     }
 
     private def rememberKey(run: Int): Unit =

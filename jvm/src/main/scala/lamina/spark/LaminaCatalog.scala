@@ -21,7 +21,7 @@ import lamina.spark.system.SystemTables
 /** The Spark catalog over a filesystem warehouse: namespaces are `<db>.db` directories, tables are
  *  Paimon table directories inside them. Configure as
  *  `spark.sql.catalog.<name>=lamina.spark.LaminaCatalog` with `spark.sql.catalog.<name>.warehouse=PATH`. */
-class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureCatalog {
+class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureCatalog with FunctionCatalog {
   private var catalogName: String = _
   private var warehouse: Warehouse = _
 
@@ -164,6 +164,12 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   // ---- procedures ----
 
   override def loadProcedure(ident: Identifier): UnboundProcedure = Procedures.load(ident, this)
+
+  override def listFunctions(namespace: Array[String]): Array[Identifier] =
+    Array(Identifier.of(namespace, BucketTransformFunction.Name))
+
+  override def loadFunction(ident: Identifier): org.apache.spark.sql.connector.catalog.functions.UnboundFunction =
+    BucketTransformFunction.load(ident)
 
   private def dbOf(ident: Identifier): String = {
     if (ident.namespace().length != 1)

@@ -106,17 +106,8 @@ class SortMergeReaderTest extends AnyFunSuite {
     def out(it: Iterator[KeyValue]) =
       it.map(kv => (kv.sequenceNumber, kv.valueKind, values(kv.value, fields))).toList
     (1 to 300).foreach { round =>
-      var seq = 0L
       // runs of long key ranges (streamed without touching the heap) and sparse ones, with deletes
-      val runs = (1 to rnd.nextInt(6) + 1).map { _ =>
-        val lo = rnd.nextInt(200) - 100
-        val span = rnd.nextInt(150)
-        val density = rnd.nextInt(4) + 1
-        (lo until lo + span).filter(_ => rnd.nextInt(density) == 0).map { key =>
-          seq += 1
-          kv(seq, if (rnd.nextInt(6) == 0) "-D" else "+I", row(key, s"v$seq"))
-        }
-      }
+      val runs = randomUniqueRuns(rnd, maxRuns = 6, maxStart = 200, maxSpan = 150, deleteOdds = () => 6)
       Seq(true, false).foreach { drop =>
         val expected = out(SortMergeReader.merge(runs.map(_.iterator), intKeyOrdering, new DeduplicateMergeFunction(false), drop))
         assert(out(SortMergeReader.merge(runs.map(_.iterator), longOrder, new DeduplicateMergeFunction(false), drop)) == expected,

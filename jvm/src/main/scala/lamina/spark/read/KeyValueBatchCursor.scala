@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 
-import lamina.mergetree.{KeyOrder, KeyValue, RunCursor}
+import lamina.mergetree.{KeyOrder, KeyValue, RowKind, RunCursor}
 
 /** The columnar batches of one data file, and where each column of the key-value layout (keys,
  *  sequence number, kind, table columns) is among the batch's columns (-1: not in the batch). */
@@ -35,6 +35,7 @@ final class KeyValueBatchCursor(
   private var keyVec: ColumnVector = _
   private var keyView: NullPaddedRow = _
   private var valueView: NullPaddedRow = _
+  private var valueColumns: Array[Int] = _
   private val keyFromVector = longKey.orNull
   private var seqBatchColumn = -1
   private var kindBatchColumn = -1
@@ -72,7 +73,8 @@ final class KeyValueBatchCursor(
     batches = f.batches
     val c = f.columnOf
     keyView = new NullPaddedRow(keySchema, Array.tabulate(keyArity)(c))
-    valueView = new NullPaddedRow(valueSchema, valueFromLayout.map(i => c(i)))
+    valueColumns = valueFromLayout.map(i => c(i))
+    valueView = new NullPaddedRow(valueSchema, valueColumns)
     kv.key = keyView
     kv.value = valueView
     seqBatchColumn = c(keyArity)
@@ -83,4 +85,33 @@ final class KeyValueBatchCursor(
   override def current: KeyValue = kv
 
   override def keyAsLong: Long = keyFromVector(keyVec, rowId)
+
+  // Blocks are the file's batches.
+
+  /** The current batch: valid until the cursor leaves it. */
+  def currentBatch: ColumnarBatch = batch
+
+  /** Where table column `column` is among the current batch's columns (-1: not in the batch). */
+  def batchColumnOfTableColumn(column: Int): Int = valueColumns(column)
+
+  override def atBlockStart: Boolean = rowId == 0 && numRows > 0
+
+  override def blockLastKeyAsLong: Long = keyFromVector(keyVec, numRows - 1)
+
+  override def blockAllAdds: Boolean = {
+    if (allAddsOf ne batch) {
+      allAddsOf = batch
+      allAdds = true
+      var i = 0
+      while (allAdds && i < numRows) { allAdds = RowKind.isAdd(kindVec.getByte(i)); i += 1 }
+    }
+    allAdds
+  }
+  private var allAddsOf: ColumnarBatch = _
+  private var allAdds = false
+
+  override def skipBlock(): Boolean = {
+    rowId = numRows - 1
+    advance()
+  }
 }

@@ -76,6 +76,21 @@ final case class KeyValueReaders(
       new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong)
     } else RunCursor.of(run.iterator.flatMap(f => readFile(bucketPath, f)), order)
 
+  /** Whether every file of these schemas is read as columnar batches. */
+  def allBatched(schemaIds: Seq[Long]): Boolean = schemaIds.forall(batchReaders.contains)
+
+  /** The merge of a split whose runs are all read as batches, and the runs' cursors (index = run),
+   *  for a reader that takes whole blocks ([[SortMergeReader.MergeIterator.blockRun]]). */
+  def mergedBlocks(split: DataSplit, skipLevel0: Boolean): (IndexedSeq[KeyValueBatchCursor], SortMergeReader.MergeIterator) = {
+    val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
+    val order = keyOrder
+    val cursors = runs(split, skipLevel0).map(run => cursor(split.bucketPath, run, order) match {
+      case c: KeyValueBatchCursor => c
+      case _ => throw new IllegalStateException(s"a run of ${table.name} is not read as batches")
+    }).toIndexedSeq
+    (cursors, SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = true))
+  }
+
   /** The merged records of a split: the merge function's results, with or without deletes. */
   def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean): Iterator[KeyValue] = {
     val rs = runs(split, skipLevel0)

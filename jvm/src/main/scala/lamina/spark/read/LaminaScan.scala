@@ -83,6 +83,15 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       DataFileReaders.supportsBatch(spark, table, required)
   }
 
+  /** Whether the merge can hand Spark columnar batches: every file read as batches, a single integral
+   *  key, an engine that returns a key's single insert unchanged, atomic columns only. */
+  private def columnarMerge(spark: SparkSession, kv: KeyValueReaders, schemaIds: Seq[Long], values: StructType): Boolean =
+    kv.allBatched(schemaIds) && kv.keyOrder.asLong.isDefined &&
+      values.fields.forall(f => ColumnarMergeReader.supports(f.dataType)) &&
+      lamina.mergetree.MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
+        .singleInsertIsResult &&
+      DataFileReaders.supportsBatch(spark, table, values)
+
   override def createReaderFactory(): PartitionReaderFactory = {
     val schemaIds = splits.flatMap(_.files.map(_.schemaId)).distinct
     val spark = SparkSession.active
@@ -104,7 +113,8 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
         val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
         id -> DataFileReaders.forSchema(spark, table, s, values, keyFilters)
       }.toMap
-      new MergeReaderFactory(kv, values, direct, auditLog = mode == ScanMode.AuditLog, outputSchema = required)
+      if (mode == ScanMode.Normal && columnarMerge(spark, kv, schemaIds, values)) new ColumnarMergeReaderFactory(kv, values)
+      else new MergeReaderFactory(kv, values, direct, auditLog = mode == ScanMode.AuditLog, outputSchema = required)
     }
   }
 }

@@ -30,8 +30,17 @@ class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode
    *  sorted by key there, so each writer's files are sorted runs. Append tables need neither. */
   override def requiredDistribution(): Distribution =
     if (!table.isPrimaryKeyTable) Distributions.unspecified()
-    else Distributions.clustered((table.schema.partitionKeys ++ table.schema.bucketKeys).distinct
-      .map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression).toArray)
+    else {
+      val schema = table.schema
+      val partitions = schema.partitionKeys.map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression)
+      val keyTypes = schema.bucketKeys.map(k => lamina.types.SparkTypes.toSpark(schema.field(k).get.dataType))
+      // by Paimon's bucket where the catalog's bucket function can compute it: one task per bucket
+      val byBucket = schema.numBuckets > 0 && lamina.spark.BucketTransformFunction.supports(keyTypes)
+      Distributions.clustered(
+        if (byBucket) (partitions :+ Expressions.bucket(schema.numBuckets, schema.bucketKeys: _*)).toArray
+        else (schema.partitionKeys ++ schema.bucketKeys).distinct
+          .map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression).toArray)
+    }
 
   override def requiredOrdering(): Array[SortOrder] =
     if (!table.isPrimaryKeyTable) Array.empty

@@ -1,0 +1,139 @@
+package lamina.spark.read
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
+import org.apache.spark.sql.execution.vectorized.{ConstantColumnVector, OnHeapColumnVector, WritableColumnVector}
+import org.apache.spark.sql.types._
+import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
+import org.apache.spark.unsafe.Platform
+
+import lamina.mergetree.SortMergeReader
+
+/** Merge-on-read of one primary-key split as columnar batches. Where one run alone holds the next
+ *  whole batch of keys (no other run has a key up to its last, and each record is its own result),
+ *  that batch of the file goes to Spark as it is, its columns picked; records that needed merging
+ *  are copied into a batch of their own. Used when every column read is atomic, the key is a single
+ *  integral column, and the engine returns a key's single insert unchanged (deduplicate). */
+final class ColumnarMergeReader(
+    cursors: IndexedSeq[KeyValueBatchCursor],
+    merge: SortMergeReader.MergeIterator,
+    required: StructType,
+    columns: Array[Int]) extends PartitionReader[ColumnarBatch] {
+
+  private val capacity = 4096
+  private val types = required.fields.map(_.dataType)
+  private val out: Array[WritableColumnVector] = types.map(t => new OnHeapColumnVector(capacity, t))
+  private val outBatch = new ColumnarBatch(out.map(v => v: ColumnVector))
+  private var current: ColumnarBatch = _
+  /** The run whose block was handed out last: it moves past the block at the next call. */
+  private var handedOut = -1
+  /** A run whose block comes after the merged records being handed out. */
+  private var pending = -1
+
+  override def next(): Boolean = {
+    if (handedOut >= 0) { merge.skipBlock(handedOut); handedOut = -1 }
+    if (pending >= 0) {
+      current = blockOf(pending)
+      handedOut = pending
+      pending = -1
+      return true
+    }
+    out.foreach(_.reset())
+    var n = 0
+    var stop = false
+    while (!stop && n < capacity) {
+      val run = merge.blockRun()
+      if (run >= 0) {
+        if (n == 0) {
+          current = blockOf(run)
+          handedOut = run
+          return true
+        }
+        pending = run // handed out after the merged records
+        stop = true
+      } else if (merge.hasNext) {
+        append(merge.next().value, n)
+        n += 1
+      } else stop = true
+    }
+    if (n == 0) return false
+    outBatch.setNumRows(n)
+    current = outBatch
+    true
+  }
+
+  /** The current batch of `run`'s file, with the required columns picked (null where absent). */
+  private def blockOf(run: Int): ColumnarBatch = {
+    val c = cursors(run)
+    val batch = c.currentBatch
+    val vectors = new Array[ColumnVector](columns.length)
+    var i = 0
+    while (i < columns.length) {
+      val at = c.batchColumnOfTableColumn(columns(i))
+      vectors(i) =
+        if (at >= 0) batch.column(at)
+        else { val v = new ConstantColumnVector(batch.numRows(), types(i)); v.setNull(); v }
+      i += 1
+    }
+    new ColumnarBatch(vectors, batch.numRows())
+  }
+
+  private def append(value: InternalRow, n: Int): Unit = {
+    var i = 0
+    while (i < columns.length) {
+      val from = columns(i)
+      val v = out(i)
+      if (value.isNullAt(from)) v.putNull(n)
+      else {
+        v.putNotNull(n)
+        types(i) match {
+          case BooleanType => v.putBoolean(n, value.getBoolean(from))
+          case ByteType => v.putByte(n, value.getByte(from))
+          case ShortType => v.putShort(n, value.getShort(from))
+          case IntegerType | DateType => v.putInt(n, value.getInt(from))
+          case LongType | TimestampType | TimestampNTZType => v.putLong(n, value.getLong(from))
+          case FloatType => v.putFloat(n, value.getFloat(from))
+          case DoubleType => v.putDouble(n, value.getDouble(from))
+          case _: StringType =>
+            val s = value.getUTF8String(from)
+            s.getBaseObject match {
+              case a: Array[Byte] => v.putByteArray(n, a, (s.getBaseOffset - Platform.BYTE_ARRAY_OFFSET).toInt, s.numBytes())
+              case _ => v.putByteArray(n, s.getBytes)
+            }
+          case BinaryType => v.putByteArray(n, value.getBinary(from))
+          case d: DecimalType => v.putDecimal(n, value.getDecimal(from, d.precision, d.scale), d.precision)
+          case other => throw new IllegalStateException(s"columnar merge of a $other column")
+        }
+      }
+      i += 1
+    }
+  }
+
+  override def get(): ColumnarBatch = current
+
+  override def close(): Unit = out.foreach(_.close())
+}
+
+object ColumnarMergeReader {
+  /** Whether columns of this type can be merged into batches. */
+  def supports(t: DataType): Boolean = t match {
+    case BooleanType | ByteType | ShortType | IntegerType | DateType | LongType | TimestampType |
+         TimestampNTZType | FloatType | DoubleType | BinaryType | _: DecimalType => true
+    case _: StringType => true
+    case _ => false
+  }
+}
+
+/** Reads every split of a primary-key scan with a [[ColumnarMergeReader]]. */
+class ColumnarMergeReaderFactory(kv: KeyValueReaders, required: StructType) extends PartitionReaderFactory {
+  override def supportColumnarReads(partition: InputPartition): Boolean = true
+
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
+    throw new IllegalStateException("columnar merge reader factory asked for rows")
+
+  override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
+    val split = partition.asInstanceOf[LaminaInputPartition].split
+    val (cursors, merge) = kv.mergedBlocks(split, KeyValueReaders.skipsLevel0(kv.table))
+    new ColumnarMergeReader(cursors, merge, required, required.fields.map(f => kv.table.schema.indexOf(f.name)))
+  }
+}
