@@ -85,3 +85,15 @@ def test_writes_cluster_rows_by_paimon_bucket(spark, db, warehouse):
         keys = spark.read.parquet(str(next(b.glob("*.parquet")))).selectExpr("_KEY_id AS id")
         keys.createOrReplaceTempView("keys_in_bucket")
         assert sql_rows(spark, f"SELECT DISTINCT {CAT}.bucket(4, id) FROM keys_in_bucket") == [(n,)]
+
+
+def test_partitioned_writes_cluster_by_partition_and_bucket(spark, db, warehouse):
+    t = f"{CAT}.{db}.p"
+    spark.sql(f"CREATE TABLE {t} (id BIGINT, day STRING, v STRING) PARTITIONED BY (day) "
+              "TBLPROPERTIES ('primary-key' = 'id,day', 'bucket' = '3', 'write-only' = 'true')")
+    spark.range(0, 9000).selectExpr("id", "IF(id % 2 = 0, 'a', 'b') AS day", "CAST(id AS STRING) AS v") \
+        .writeTo(t).append()
+    root = Path(table_path(warehouse, db, "p"))
+    counts = sorted((d.parent.name, d.name, len(list(d.glob("*.parquet")))) for d in root.glob("day=*/bucket-*"))
+    assert counts == [(day, f"bucket-{b}", 1) for day in ("day=a", "day=b") for b in range(3)]
+    assert sql_rows(spark, f"SELECT count(*), count(DISTINCT id) FROM {t}") == [(9000, 9000)]

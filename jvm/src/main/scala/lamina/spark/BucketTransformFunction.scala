@@ -61,5 +61,56 @@ object BucketTransformFunction extends UnboundFunction {
   }
 
   def load(ident: Identifier): UnboundFunction =
-    if (ident.name().equalsIgnoreCase(Name)) this else throw new NoSuchFunctionException(ident)
+    if (ident.name().equalsIgnoreCase(Name)) this
+    else if (ident.name().equalsIgnoreCase(BucketTagFunction.Name)) BucketTagFunction
+    else throw new NoSuchFunctionException(ident)
+
+  def names: Seq[String] = Seq(Name, BucketTagFunction.Name)
+}
+
+/** `bucket_tag(numBuckets, key columns...)`: for clustering writes into exactly `numBuckets` shuffle
+ *  partitions, one per bucket. Spark places a row in partition pmod(murmur3(value, 42), n); the bucket
+ *  ids 0..n-1 themselves collide there (two buckets, one busy task), so this returns, for bucket b, the
+ *  smallest int whose partition among n is b. */
+object BucketTagFunction extends UnboundFunction {
+  val Name = "bucket_tag"
+  /** Above this many buckets the tags are not searched (the clustering falls back to the bucket id). */
+  val MaxBuckets = 4096
+
+  override def name(): String = Name
+
+  override def description(): String =
+    "bucket_tag(numBuckets, col, ...): an int that Spark's hash partitioning into numBuckets partitions " +
+      "sends to the partition numbered as the Paimon bucket of the given bucket-key values"
+
+  /** Tags of buckets 0..n-1: tags(b) is the smallest int >= 0 with pmod(murmur3(tag, 42), n) == b. */
+  def tags(n: Int): Array[Int] = {
+    require(n > 0 && n <= MaxBuckets, s"bucket tags for $n buckets")
+    val out = Array.fill(n)(-1)
+    var found = 0
+    var v = 0
+    while (found < n) {
+      val p = java.lang.Math.floorMod(org.apache.spark.unsafe.hash.Murmur3_x86_32.hashInt(v, 42), n)
+      if (out(p) < 0) { out(p) = v; found += 1 }
+      v += 1
+    }
+    out
+  }
+
+  override def bind(inputType: StructType): BoundFunction = {
+    val bucket = BucketTransformFunction.bind(inputType).asInstanceOf[BucketTransformFunction.Bound]
+    new ScalarFunction[Integer] {
+      @transient private var tagsOf: Array[Int] = _
+      override def inputTypes(): Array[DataType] = bucket.inputTypes()
+      override def resultType(): DataType = IntegerType
+      override def name(): String = Name
+      override def canonicalName(): String = bucket.canonicalName().replace("lamina.bucket", "lamina.bucket_tag")
+      override def isResultNullable: Boolean = false
+      override def produceResult(input: InternalRow): Integer = {
+        val n = input.getInt(0)
+        if (tagsOf == null || tagsOf.length != n) tagsOf = tags(n)
+        tagsOf(bucket.produceResult(input))
+      }
+    }
+  }
 }

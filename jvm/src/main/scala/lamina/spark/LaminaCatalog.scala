@@ -166,7 +166,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   override def loadProcedure(ident: Identifier): UnboundProcedure = Procedures.load(ident, this)
 
   override def listFunctions(namespace: Array[String]): Array[Identifier] =
-    Array(Identifier.of(namespace, BucketTransformFunction.Name))
+    BucketTransformFunction.names.map(n => Identifier.of(namespace, n)).toArray
 
   override def loadFunction(ident: Identifier): org.apache.spark.sql.connector.catalog.functions.UnboundFunction =
     BucketTransformFunction.load(ident)

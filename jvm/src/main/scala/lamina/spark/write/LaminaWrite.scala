@@ -34,13 +34,28 @@ class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode
       val schema = table.schema
       val partitions = schema.partitionKeys.map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression)
       val keyTypes = schema.bucketKeys.map(k => lamina.types.SparkTypes.toSpark(schema.field(k).get.dataType))
-      // by Paimon's bucket where the catalog's bucket function can compute it: one task per bucket
+      // by Paimon's bucket where the catalog's functions can compute it: each bucket written by one task
       val byBucket = schema.numBuckets > 0 && lamina.spark.BucketTransformFunction.supports(keyTypes)
+      val keys = schema.bucketKeys.map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression)
       Distributions.clustered(
-        if (byBucket) (partitions :+ Expressions.bucket(schema.numBuckets, schema.bucketKeys: _*)).toArray
+        if (oneTaskPerBucket) Array(Expressions.apply(lamina.spark.BucketTagFunction.Name,
+          (Expressions.literal(Integer.valueOf(schema.numBuckets)) +: keys): _*))
+        else if (byBucket) (partitions :+ Expressions.bucket(schema.numBuckets, schema.bucketKeys: _*)).toArray
         else (schema.partitionKeys ++ schema.bucketKeys).distinct
           .map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression).toArray)
     }
+
+  /** An unpartitioned table of at most [[lamina.spark.BucketTagFunction.MaxBuckets]] buckets is written by
+   *  exactly one task per bucket: as many shuffle partitions as buckets, bucket b's rows in partition b. */
+  private def oneTaskPerBucket: Boolean = {
+    val schema = table.schema
+    table.isPrimaryKeyTable && schema.partitionKeys.isEmpty && schema.numBuckets > 0 &&
+      schema.numBuckets <= lamina.spark.BucketTagFunction.MaxBuckets &&
+      lamina.spark.BucketTransformFunction.supports(
+        schema.bucketKeys.map(k => lamina.types.SparkTypes.toSpark(schema.field(k).get.dataType)))
+  }
+
+  override def requiredNumPartitions(): Int = if (oneTaskPerBucket) table.schema.numBuckets else 0
 
   override def requiredOrdering(): Array[SortOrder] =
     if (!table.isPrimaryKeyTable) Array.empty
