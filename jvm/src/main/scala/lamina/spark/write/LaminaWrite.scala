@@ -45,12 +45,15 @@ class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode
           .map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression).toArray)
     }
 
-  /** An unpartitioned table of at most [[lamina.spark.BucketTagFunction.MaxBuckets]] buckets is written by
-   *  exactly one task per bucket: as many shuffle partitions as buckets, bucket b's rows in partition b. */
+  /** An unpartitioned table with no more buckets than the session's shuffle partitions is written by
+   *  exactly one task per bucket: as many shuffle partitions as buckets, bucket b's rows in partition b.
+   *  (More buckets than that: clustered by bucket id over the usual shuffle partitions.) */
   private def oneTaskPerBucket: Boolean = {
     val schema = table.schema
+    val maxTasks = math.min(lamina.spark.BucketTagFunction.MaxBuckets,
+      SparkSession.active.sessionState.conf.numShufflePartitions)
     table.isPrimaryKeyTable && schema.partitionKeys.isEmpty && schema.numBuckets > 0 &&
-      schema.numBuckets <= lamina.spark.BucketTagFunction.MaxBuckets &&
+      schema.numBuckets <= maxTasks &&
       lamina.spark.BucketTransformFunction.supports(
         schema.bucketKeys.map(k => lamina.types.SparkTypes.toSpark(schema.field(k).get.dataType)))
   }
