@@ -66,6 +66,7 @@ final class KeyValueBatchCursor(
     seqVec = batch.column(seqBatchColumn)
     kindVec = batch.column(kindBatchColumn)
     keyVec = batch.column(keyBatchColumn)
+    allAddsKnown = false
     true
   }
 
@@ -99,15 +100,16 @@ final class KeyValueBatchCursor(
   override def blockLastKeyAsLong: Long = keyFromVector(keyVec, numRows - 1)
 
   override def blockAllAdds: Boolean = {
-    if (allAddsOf ne batch) {
-      allAddsOf = batch
+    if (!allAddsKnown) {
+      allAddsKnown = true
       allAdds = true
       var i = 0
       while (allAdds && i < numRows) { allAdds = RowKind.isAdd(kindVec.getByte(i)); i += 1 }
     }
     allAdds
   }
-  private var allAddsOf: ColumnarBatch = _
+  // per batch: the reader refills one ColumnarBatch object, so the batch's identity tells nothing
+  private var allAddsKnown = false
   private var allAdds = false
 
   override def skipBlock(): Boolean = {
