@@ -104,15 +104,16 @@ object SortMergeReader {
     }
 
     /** Makes the next record of `run` its head; false when the run is exhausted. */
-    private def load(run: Int): Boolean =
-      if (runs(run).advance()) {
+    private def load(run: Int): Boolean = headMoved(run, runs(run).advance())
+
+    /** Takes `run`'s current record as its head after the cursor moved (`more` = it has one). */
+    private def headMoved(run: Int, more: Boolean): Boolean = {
+      if (more) {
         heads(run) = runs(run).current
         if (keys != null) keys(run) = runs(run).keyAsLong
-        true
-      } else {
-        heads(run) = null
-        false
-      }
+      } else heads(run) = null
+      more
+    }
 
     private def advance(): Unit = {
       pending = null
@@ -188,19 +189,7 @@ object SortMergeReader {
     /** Moves `run`, which [[blockRun]] returned, past its block. */
     def skipBlock(run: Int): Unit = {
       require(heapSize > 0 && heap(0) == run, s"run $run is not the one whose block was taken")
-      if (runs(run).skipBlock()) {
-        heads(run) = runs(run).current
-        keys(run) = runs(run).keyAsLong
-        if (second >= 0 && !less(run, second)) siftDown(0)
-      } else {
-        heads(run) = null
-        heapSize -= 1
-        if (heapSize > 0) {
-          heap(0) = heap(heapSize)
-          siftDown(0)
-        }
-      }
-      updateSecond()
+      rootMoved(headMoved(run, runs(run).skipBlock()))
     }
 
     private def rememberKey(run: Int): Unit =
@@ -238,9 +227,12 @@ object SortMergeReader {
     }
 
     /** Advances the root's run and restores the heap. */
-    private def advanceRoot(): Unit = {
+    private def advanceRoot(): Unit = rootMoved(load(heap(0)))
+
+    /** Restores the heap after the root's run moved (`more` = it still has a head). */
+    private def rootMoved(more: Boolean): Unit = {
       val run = heap(0)
-      if (load(run)) {
+      if (more) {
         // the new head still precedes every other head: nothing below the root changes
         if (second < 0 || less(run, second)) return
         siftDown(0)

@@ -78,6 +78,10 @@ final class ColumnarMergeReader(
     new ColumnarBatch(vectors, batch.numRows())
   }
 
+  import ColumnarMergeReader._
+  /** How each column is copied, decided once: the per-row copy then dispatches on an int. */
+  private val kinds: Array[Int] = types.map(kindOf)
+
   private def append(value: InternalRow, n: Int): Unit = {
     var i = 0
     while (i < columns.length) {
@@ -86,23 +90,24 @@ final class ColumnarMergeReader(
       if (value.isNullAt(from)) v.putNull(n)
       else {
         v.putNotNull(n)
-        types(i) match {
-          case BooleanType => v.putBoolean(n, value.getBoolean(from))
-          case ByteType => v.putByte(n, value.getByte(from))
-          case ShortType => v.putShort(n, value.getShort(from))
-          case IntegerType | DateType => v.putInt(n, value.getInt(from))
-          case LongType | TimestampType | TimestampNTZType => v.putLong(n, value.getLong(from))
-          case FloatType => v.putFloat(n, value.getFloat(from))
-          case DoubleType => v.putDouble(n, value.getDouble(from))
-          case _: StringType =>
+        (kinds(i): @scala.annotation.switch) match {
+          case BooleanKind => v.putBoolean(n, value.getBoolean(from))
+          case ByteKind => v.putByte(n, value.getByte(from))
+          case ShortKind => v.putShort(n, value.getShort(from))
+          case IntKind => v.putInt(n, value.getInt(from))
+          case LongKind => v.putLong(n, value.getLong(from))
+          case FloatKind => v.putFloat(n, value.getFloat(from))
+          case DoubleKind => v.putDouble(n, value.getDouble(from))
+          case StringKind =>
             val s = value.getUTF8String(from)
             s.getBaseObject match {
               case a: Array[Byte] => v.putByteArray(n, a, (s.getBaseOffset - Platform.BYTE_ARRAY_OFFSET).toInt, s.numBytes())
               case _ => v.putByteArray(n, s.getBytes)
             }
-          case BinaryType => v.putByteArray(n, value.getBinary(from))
-          case d: DecimalType => v.putDecimal(n, value.getDecimal(from, d.precision, d.scale), d.precision)
-          case other => throw new IllegalStateException(s"columnar merge of a $other column")
+          case BinaryKind => v.putByteArray(n, value.getBinary(from))
+          case _ =>
+            val d = types(i).asInstanceOf[DecimalType]
+            v.putDecimal(n, value.getDecimal(from, d.precision, d.scale), d.precision)
         }
       }
       i += 1
@@ -115,13 +120,34 @@ final class ColumnarMergeReader(
 }
 
 object ColumnarMergeReader {
-  /** Whether columns of this type can be merged into batches. */
-  def supports(t: DataType): Boolean = t match {
-    case BooleanType | ByteType | ShortType | IntegerType | DateType | LongType | TimestampType |
-         TimestampNTZType | FloatType | DoubleType | BinaryType | _: DecimalType => true
-    case _: StringType => true
-    case _ => false
+  private final val BooleanKind = 0
+  private final val ByteKind = 1
+  private final val ShortKind = 2
+  private final val IntKind = 3
+  private final val LongKind = 4
+  private final val FloatKind = 5
+  private final val DoubleKind = 6
+  private final val StringKind = 7
+  private final val BinaryKind = 8
+  private final val DecimalKind = 9
+
+  /** How a column of type `t` is copied into a batch; -1 when it cannot be. */
+  private def kindOf(t: DataType): Int = t match {
+    case BooleanType => BooleanKind
+    case ByteType => ByteKind
+    case ShortType => ShortKind
+    case IntegerType | DateType => IntKind
+    case LongType | TimestampType | TimestampNTZType => LongKind
+    case FloatType => FloatKind
+    case DoubleType => DoubleKind
+    case _: StringType => StringKind
+    case BinaryType => BinaryKind
+    case _: DecimalType => DecimalKind
+    case _ => -1
   }
+
+  /** Whether columns of this type can be merged into batches. */
+  def supports(t: DataType): Boolean = kindOf(t) >= 0
 }
 
 /** Reads every split of a primary-key scan with a [[ColumnarMergeReader]]. */

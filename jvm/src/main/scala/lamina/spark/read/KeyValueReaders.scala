@@ -82,24 +82,25 @@ final case class KeyValueReaders(
   /** The merge of a split whose runs are all read as batches, and the runs' cursors (index = run),
    *  for a reader that takes whole blocks ([[SortMergeReader.MergeIterator.blockRun]]). */
   def mergedBlocks(split: DataSplit, skipLevel0: Boolean): (IndexedSeq[KeyValueBatchCursor], SortMergeReader.MergeIterator) = {
-    val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
-    val order = keyOrder
-    val cursors = runs(split, skipLevel0).map(run => cursor(split.bucketPath, run, order) match {
+    val (cursors, merge) = mergeOf(split, skipLevel0, dropDeletes = true)
+    (cursors.map {
       case c: KeyValueBatchCursor => c
       case _ => throw new IllegalStateException(s"a run of ${table.name} is not read as batches")
-    }).toIndexedSeq
-    (cursors, SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = true))
+    }, merge)
   }
 
   /** The merged records of a split: the merge function's results, with or without deletes. */
-  def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean): Iterator[KeyValue] = {
-    val rs = runs(split, skipLevel0)
+  def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean): Iterator[KeyValue] =
+    mergeOf(split, skipLevel0, dropDeletes)._2
+
+  private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean)
+      : (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
     val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
     val order = keyOrder
-    val cursors = rs.map(run => cursor(split.bucketPath, run, order))
+    val cursors = runs(split, skipLevel0).map(run => cursor(split.bucketPath, run, order)).toIndexedSeq
     // every run has strictly increasing keys: a level-0 run is one file (Paimon's files hold a key
     // once), a higher level is non-overlapping files
-    SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes)
+    (cursors, SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes))
   }
 }
 

@@ -26,37 +26,34 @@ class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode
     new LaminaDataWriterFactory(table, DataFileWriters.prepare(SparkSession.active, table),
       if (table.isPrimaryKeyTable) PrimaryKeyWrites.sequenceBases(table) else Map.empty)
 
-  /** Primary-key tables: all rows of a key reach one task (clustered by partition and bucket key),
-   *  sorted by key there, so each writer's files are sorted runs. Append tables need neither. */
-  override def requiredDistribution(): Distribution =
+  /** Primary-key tables: all rows of a key reach one task, sorted by key there, so each writer's files
+   *  are sorted runs; rows are clustered by Paimon's bucket where the catalog's functions can compute it
+   *  (each bucket written by one task), else by partition and bucket-key columns. Append tables need
+   *  neither. */
+  override def requiredDistribution(): Distribution = {
+    val schema = table.schema
+    def column(c: String): org.apache.spark.sql.connector.expressions.Expression = Expressions.column(c)
     if (!table.isPrimaryKeyTable) Distributions.unspecified()
-    else {
-      val schema = table.schema
-      val partitions = schema.partitionKeys.map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression)
-      val keyTypes = schema.bucketKeys.map(k => lamina.types.SparkTypes.toSpark(schema.field(k).get.dataType))
-      // by Paimon's bucket where the catalog's functions can compute it: each bucket written by one task
-      val byBucket = schema.numBuckets > 0 && lamina.spark.BucketTransformFunction.supports(keyTypes)
-      val keys = schema.bucketKeys.map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression)
-      Distributions.clustered(
-        if (oneTaskPerBucket) Array(Expressions.apply(lamina.spark.BucketTagFunction.Name,
-          (Expressions.literal(Integer.valueOf(schema.numBuckets)) +: keys): _*))
-        else if (byBucket) (partitions :+ Expressions.bucket(schema.numBuckets, schema.bucketKeys: _*)).toArray
-        else (schema.partitionKeys ++ schema.bucketKeys).distinct
-          .map(c => Expressions.column(c): org.apache.spark.sql.connector.expressions.Expression).toArray)
-    }
+    else if (oneTaskPerBucket) Distributions.clustered(Array(Expressions.apply(lamina.spark.BucketTagFunction.Name,
+      (Expressions.literal(Integer.valueOf(schema.numBuckets)) +: schema.bucketKeys.map(column)): _*)))
+    else if (byBucket) Distributions.clustered(
+      (schema.partitionKeys.map(column) :+ Expressions.bucket(schema.numBuckets, schema.bucketKeys: _*)).toArray)
+    else Distributions.clustered((schema.partitionKeys ++ schema.bucketKeys).distinct.map(column).toArray)
+  }
+
+  /** Whether the bucket functions can compute this table's buckets (see [[lamina.spark.BucketTransformFunction]]). */
+  private lazy val byBucket: Boolean = {
+    val schema = table.schema
+    table.isPrimaryKeyTable && schema.numBuckets > 0 && lamina.spark.BucketTransformFunction.supports(
+      schema.bucketKeys.map(k => lamina.types.SparkTypes.toSpark(schema.field(k).get.dataType)))
+  }
 
   /** An unpartitioned table with no more buckets than the session's shuffle partitions is written by
    *  exactly one task per bucket: as many shuffle partitions as buckets, bucket b's rows in partition b.
    *  (More buckets than that: clustered by bucket id over the usual shuffle partitions.) */
-  private def oneTaskPerBucket: Boolean = {
-    val schema = table.schema
-    val maxTasks = math.min(lamina.spark.BucketTagFunction.MaxBuckets,
-      SparkSession.active.sessionState.conf.numShufflePartitions)
-    table.isPrimaryKeyTable && schema.partitionKeys.isEmpty && schema.numBuckets > 0 &&
-      schema.numBuckets <= maxTasks &&
-      lamina.spark.BucketTransformFunction.supports(
-        schema.bucketKeys.map(k => lamina.types.SparkTypes.toSpark(schema.field(k).get.dataType)))
-  }
+  private lazy val oneTaskPerBucket: Boolean =
+    byBucket && table.schema.partitionKeys.isEmpty && table.schema.numBuckets <= math.min(
+      lamina.spark.BucketTagFunction.MaxBuckets, SparkSession.active.sessionState.conf.numShufflePartitions)
 
   override def requiredNumPartitions(): Int = if (oneTaskPerBucket) table.schema.numBuckets else 0
 
