@@ -7,8 +7,10 @@ compaction are measured against a plain Parquet copy of the table's rows after t
 both scans return, checked equal): Spark scanning it, and Spark rewriting it. Results:
 bench/results/pk.json (a list of {benchmark, metric, value, baseline, ratio}) and bench/results/pk.md.
 
-Write phases change the table, so they are timed once; their baselines (idempotent overwrites) are
-the median of three runs, and both sides of a scan the median of five, taken in turn. Each upsert
+A write phase changes the table, so it is run on three tables that receive the same writes (the
+table and two copies, identical after every phase) and its time is the median of the three; its
+baseline (an idempotent overwrite) is the median of three runs too. Both sides of a scan are the
+median of five, taken in turn; the scans and the compaction use the first table. Each upsert
 round is also compared with Spark clustering the same rows by the bucket key and sorting them by the
 primary key before writing plain Parquet: the floor of a write through Spark's required distribution
 and ordering.
@@ -70,8 +72,15 @@ def main():
     spark = lamina.configure(builder, warehouse=warehouse).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     spark.sql("CREATE NAMESPACE lamina.bench")
-    spark.sql("CREATE TABLE lamina.bench.pk (id BIGINT, v BIGINT, s STRING) "
-              "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'write-only' = 'true')")
+    tables = ["lamina.bench.pk", "lamina.bench.pk_copy1", "lamina.bench.pk_copy2"]
+    for t in tables:
+        spark.sql(f"CREATE TABLE {t} (id BIGINT, v BIGINT, s STRING) "
+                  "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'write-only' = 'true')")
+
+    def write_all(df_fn):
+        """Appends the same rows to each table; the median of the three times."""
+        times = [timed(lambda: df_fn().writeTo(t).append()) for t in tables]
+        return sorted(times)[1], times
 
     def rows(start, count, salt):
         return spark.range(start, start + count).selectExpr(
@@ -79,16 +88,17 @@ def main():
 
     results = []
 
-    def record(name, metric, value, baseline):
+    def record(name, metric, value, baseline, samples=None):
         results.append({"benchmark": name, "metric": metric, "value": round(value, 3),
                         "baseline": round(baseline, 3), "ratio": round(value / baseline, 3) if baseline else None})
-        print(f"{name:<28} {metric:<10} {value:9.2f}s  baseline {baseline:9.2f}s  ratio {value / baseline:6.2f}",
+        shown = "" if samples is None else "  (" + ", ".join(f"{x:.2f}" for x in samples) + ")"
+        print(f"{name:<28} {metric:<10} {value:9.2f}s  baseline {baseline:9.2f}s  ratio {value / baseline:6.2f}{shown}",
               flush=True)
 
     # bulk load
     base = median_of(lambda: rows(0, n, 0).write.mode("overwrite").parquet(plain + "/load"))
-    lam = timed(lambda: rows(0, n, 0).writeTo("lamina.bench.pk").append())
-    record("bulk_load", "seconds", lam, base)
+    lam, each = write_all(lambda: rows(0, n, 0))
+    record("bulk_load", "seconds", lam, base, each)
 
     # five rounds of upserts: half existing keys, half new ones
     next_new = n
@@ -102,8 +112,8 @@ def main():
         # bucket key and sorting them by the primary key before writing plain Parquet.
         clustered = median_of(lambda: batch().repartition(2, "id").sortWithinPartitions("id")
                               .write.mode("overwrite").parquet(plain + f"/clustered{r}"))
-        lam = timed(lambda: batch().writeTo("lamina.bench.pk").append())
-        record(f"upsert_round_{r}", "seconds", lam, base)
+        lam, each = write_all(batch)
+        record(f"upsert_round_{r}", "seconds", lam, base, each)
         record(f"upsert_round_{r}/vs_clustered_sorted_parquet", "seconds", lam, clustered)
         next_new += per_round - half
 
@@ -140,8 +150,9 @@ def main():
         f.write(f"# Primary-key benchmark ({n} rows loaded, {per_round} rows per upsert round, local[2])\n\n")
         f.write("Baseline: Spark writing plain Parquet of the same rows; for the scans and the compaction, "
                 "Spark scanning / rewriting a plain Parquet copy of the table's rows after the upserts. "
-                "Write baselines are the median of three runs; scans, both sides the median of five, "
-                "taken in turn. `/vs_clustered_sorted_parquet`: the same upsert round against Spark "
+                "Each write phase runs on three tables receiving the same writes and counts the median "
+                "of the three times; write baselines are the median of three runs; scans, both sides the "
+                "median of five, taken in turn. `/vs_clustered_sorted_parquet`: the same upsert round against Spark "
                 "clustering the rows by bucket key and sorting them by primary key before writing plain "
                 "Parquet (what the required distribution and ordering cost on their own).\n\n")
         f.write("| benchmark | seconds | baseline seconds | ratio |\n|---|---|---|---|\n")

@@ -25,8 +25,10 @@ class LookupOptionsTest extends AnyFunSuite {
       "lookup.cache-max-memory-size" -> "1gb",
       "lookup.cache.high-priority-pool-ratio" -> "0",
       "lookup.cache-spill-compression" -> "lz4",
+      "lookup.background-compression" -> "false",
       "some.other.option" -> "ignored"))
-    assert(o == LookupOptions(4096, bloomFilterEnabled = false, 0.01, LocalFileType.Hash, 1L << 30, 0.0, CompressionType.Lz4))
+    assert(o == LookupOptions(4096, bloomFilterEnabled = false, 0.01, LocalFileType.Hash, 1L << 30, 0.0, CompressionType.Lz4,
+      backgroundCompression = false))
   }
 
   test("memory sizes") {
@@ -51,11 +53,12 @@ class LookupOptionsTest extends AnyFunSuite {
     assert(rejected("lookup.bloom-filter.fpp", "1.0").startsWith("Invalid value '1.0' for option 'lookup.bloom-filter.fpp'"))
     assert(rejected("lookup.bloom-filter.enabled", "yes").startsWith("Invalid value 'yes' for option 'lookup.bloom-filter.enabled'"))
     assert(rejected("lookup.cache-spill-compression", "gzip").startsWith("Invalid value 'gzip' for option 'lookup.cache-spill-compression'"))
+    assert(rejected("lookup.background-compression", "1").startsWith("Invalid value '1' for option 'lookup.background-compression'"))
     assert(rejected("lookup.cache-max-memory-size", "-1").startsWith("Invalid value '-1' for option 'lookup.cache-max-memory-size'"))
   }
 
   test("every option is defined once") {
     assert(LookupOptions.definitions.map(_.key).distinct.size == LookupOptions.definitions.size)
-    assert(LookupOptions.definitions.size == 7)
+    assert(LookupOptions.definitions.size == 8)
   }
 }

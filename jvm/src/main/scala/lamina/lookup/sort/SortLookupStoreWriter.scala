@@ -5,6 +5,7 @@ import java.io.File
 import lamina.errors.BadInputException
 import lamina.lookup.{KeyComparator, LookupOptions, LookupStoreWriter}
 import lamina.lookup.bloom.BloomFilter
+import lamina.lookup.compression.CompressionType
 import lamina.lookup.io.{KeyHash, LocalFileOutput}
 
 /** Writes a sort lookup file (format: docs/format/lookup-store.md).
@@ -20,9 +21,16 @@ final class SortLookupStoreWriter(
     comparator: KeyComparator) extends LookupStoreWriter {
   private val out = new LocalFileOutput(file)
   private val blockSize = options.cachePageSize
-  private val dataBlock = new BlockWriter(blockSize + blockSize / 4)
   private val indexBlock = new BlockWriter(1024)
   private val scratch = new StoredBlock.Scratch
+  private val blocks: DataBlockSink = {
+    val capacity = blockSize + blockSize / 4
+    if (options.backgroundCompression && options.compression != CompressionType.None &&
+        blockSize >= DataBlockSink.MinBackgroundBlockSize)
+      new DataBlockSink.Background(capacity, options.compression, out, indexBlock, file.getName)
+    else new DataBlockSink.Inline(capacity, options.compression, out, indexBlock)
+  }
+  private var dataBlock = blocks.current
   private val bloomFilter =
     if (options.bloomFilterEnabled) BloomFilter.create(expectedEntries, options.bloomFilterFpp) else null
   private var lastKey: Array[Byte] = _
@@ -43,30 +51,21 @@ final class SortLookupStoreWriter(
   }
 
   private def flush(): Unit =
-    if (dataBlock.entryCount > 0) {
-      val handle = writeBlock(dataBlock)
-      indexBlock.add(lastKey, handle.encode())
-    }
-
-  private def writeBlock(block: BlockWriter): BlockHandle = {
-    val raw = block.finish()
-    val stored = StoredBlock.encode(raw, block.finishedLength, options.compression, scratch)
-    val handle = BlockHandle(out.position, stored - BlockTrailer.EncodedLength)
-    out.write(scratch.bytes, 0, stored)
-    block.reset()
-    handle
-  }
+    if (dataBlock.entryCount > 0) dataBlock = blocks.submit(lastKey)
 
   override def finish(): Long = {
     if (finished < 0) {
-      flush()
+      try {
+        flush()
+        blocks.drain()
+      } catch { case t: Throwable => out.close(); throw t }
       val bloomHandle = Option(bloomFilter).map { bf =>
         val handle = BlockHandle(out.position, bf.bits.length)
-        val stored = StoredBlock.encode(bf.bits, bf.bits.length, lamina.lookup.compression.CompressionType.None, scratch)
+        val stored = StoredBlock.encode(bf.bits, bf.bits.length, CompressionType.None, scratch)
         out.write(scratch.bytes, 0, stored)
         BloomFilterHandle(handle, math.max(1L, expectedEntries))
       }
-      val indexHandle = writeBlock(indexBlock)
+      val indexHandle = DataBlockSink.writeBlock(indexBlock, options.compression, scratch, out)
       out.write(Footer(bloomHandle, indexHandle, recordCount).encode())
       finished = out.position
       out.close()

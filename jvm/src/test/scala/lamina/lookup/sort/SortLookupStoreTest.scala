@@ -70,6 +70,25 @@ class SortLookupStoreTest extends AnyFunSuite with LookupTestSupport {
     roundTrip(LookupOptions(compression = CompressionType.Zstd, cachePageSize = 4096), entries, 3)
   }
 
+  for (compression <- CompressionType.values)
+    test(s"background compression writes the same bytes as the writing thread, ${compression.name}") {
+      // dozens of blocks, so the writer runs ahead of the encoding thread and waits for free blocks
+      val entries = randomEntries(seed = 11, n = 40000, minKey = 4, maxKey = 20, minValue = 0, maxValue = 40)
+        .zipWithIndex.map { case ((k, v), i) => (k, if (i % 3 == 0) Array.fill[Byte](v.length)(7) else v) }
+      withTempDir { dir =>
+        def bytesOf(background: Boolean): Array[Byte] = {
+          val file = new File(dir, s"bg-$background.sort")
+          val options = LookupOptions(cachePageSize = DataBlockSink.MinBackgroundBlockSize, compression = compression,
+            backgroundCompression = background)
+          writeAll(factory(options), file, entries)
+          java.nio.file.Files.readAllBytes(file.toPath)
+        }
+        val inline = bytesOf(background = false)
+        assert(java.util.Arrays.equals(bytesOf(background = true), inline))
+      }
+      roundTrip(LookupOptions(cachePageSize = DataBlockSink.MinBackgroundBlockSize, compression = compression), entries, 5)
+    }
+
   test("incompressible blocks stay uncompressed") {
     val raw = new Array[Byte](4096)
     new Random(5).nextBytes(raw)
