@@ -4,8 +4,13 @@ Where the merge engine can honour the statement, the exact rows afterwards are a
 cannot (a delete that first-row or aggregation would not apply, a partial-update delete without
 'partial-update.remove-record-on-delete', an update that aggregation would fold instead of assign,
 an update of a primary-key column) the statement must fail up front, naming the table and the
-reason, and leave rows, snapshots and schemas as they were.
+reason, and leave rows, snapshots and schemas as they were. Up front means before any Spark job
+runs: UPDATE and MERGE INTO are refused during analysis, a row-level DELETE when its write is
+planned (a DELETE of whole partitions needs no records and every engine honours it).
 """
+
+import contextlib
+import uuid
 
 import pytest
 
@@ -85,9 +90,32 @@ def make_table(spark, db, engine, table="t"):
     return name
 
 
+@contextlib.contextmanager
+def no_job_runs(spark):
+    """Asserts that no Spark job starts inside the block: the statement was refused before running."""
+    sc = spark.sparkContext
+    group = f"refusal-{uuid.uuid4().hex}"
+    sc.setJobGroup(group, "a statement that must be refused before it runs")
+    try:
+        yield
+    finally:
+        # asserted here so that it also holds when the block raises (as a refused statement does)
+        jobs = list(sc.statusTracker().getJobIdsForGroup(group))
+        sc.setLocalProperty("spark.jobGroup.id", None)
+        sc.setLocalProperty("spark.job.description", None)
+        assert jobs == [], f"the statement ran {len(jobs)} Spark job(s) before it was refused"
+
+
+def test_no_job_runs_sees_a_job(spark, db):
+    name = make_table(spark, db, "deduplicate")
+    with pytest.raises(AssertionError, match="Spark job"):
+        with no_job_runs(spark):
+            spark.sql(f"SELECT count(*) FROM {name}").collect()
+
+
 def assert_rejected(spark, warehouse, db, sql, words):
     with unchanged(spark, warehouse, db, "t"):
-        with pytest.raises(Exception) as excinfo:
+        with pytest.raises(Exception) as excinfo, no_job_runs(spark):
             spark.sql(sql)
         text = error_text(excinfo)
         for word in [f"{db}.t"] + words:
@@ -139,7 +167,7 @@ def test_merge_update_of_primary_key_column_is_rejected(spark, warehouse, db, en
 
 def assert_rejected_for_one_of(spark, warehouse, db, sql, reasons):
     with unchanged(spark, warehouse, db, "t"):
-        with pytest.raises(Exception) as excinfo:
+        with pytest.raises(Exception) as excinfo, no_job_runs(spark):
             spark.sql(sql)
         text = error_text(excinfo)
         assert f"{db}.t" in text, text[:800]
@@ -261,3 +289,27 @@ def test_delete_of_whole_partitions_and_of_everything_works_for_every_engine(spa
     assert sql_rows(spark, f"SELECT * FROM {name}") == []
     spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'again', 5)")
     assert sql_rows(spark, f"SELECT * FROM {name}") == [("x", 1, "again", 5)]
+
+
+@pytest.mark.parametrize("clause", ["UPDATE SET *", "UPDATE SET id = s.id, v = s.v, n = s.n"])
+def test_merge_may_assign_the_key_the_on_condition_equates_it_with(spark, db, clause):
+    # SET * (or SET id = s.id) under ON t.id = s.id writes each row's own key back: not a key change
+    name = make_table(spark, db, "deduplicate")
+    spark.sql(f"MERGE INTO {name} t USING ({SOURCE}) s ON t.id = s.id WHEN MATCHED THEN {clause}")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a", 10), (2, "B", 22), (3, "c", 30)]
+
+
+def test_merge_clause_the_engine_cannot_honour_is_refused_even_when_no_row_matches(spark, warehouse, db):
+    # refused for what the statement says, not for what the data happens to hold
+    name = make_table(spark, db, "first-row")
+    assert_rejected(spark, warehouse, db,
+                    f"MERGE INTO {name} t USING (SELECT 99 AS id, 'x' AS v, 1 AS n) s ON t.id = s.id "
+                    "WHEN MATCHED THEN UPDATE SET v = s.v", ["first-row"])
+
+
+@pytest.mark.parametrize("statement", ["delete", "update", "merge_matched_update", "merge_matched_delete"])
+def test_refusal_happens_during_analysis(spark, db, statement):
+    # EXPLAIN analyses and plans a statement without running it: the refusal is already there
+    name = make_table(spark, db, "first-row")
+    text = "\n".join(r[0] for r in spark.sql("EXPLAIN " + STATEMENTS[statement].format(t=name)).collect())
+    assert "first-row" in text and f"{db}.t" in text, text[:800]

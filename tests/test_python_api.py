@@ -36,13 +36,16 @@ def test_configure_sets_jar_catalog_and_warehouse(fake_jar, tmp_path):
     assert builder._options["spark.jars"] == FAKE_JAR
     assert builder._options["spark.sql.catalog.lake"] == "lamina.spark.LaminaCatalog"
     assert builder._options["spark.sql.catalog.lake.warehouse"] == str(tmp_path)
+    assert builder._options["spark.sql.extensions"] == "lamina.spark.LaminaSparkSessionExtensions"
 
 
 def test_configure_keeps_existing_jars_and_does_not_repeat_its_own(fake_jar, tmp_path):
-    builder = SparkSession.Builder().config("spark.jars", "/a/x.jar,/b/y.jar")
+    builder = (SparkSession.Builder().config("spark.jars", "/a/x.jar,/b/y.jar")
+               .config("spark.sql.extensions", "other.Extensions"))
     lamina.configure(builder, warehouse=str(tmp_path))
     lamina.configure(builder, warehouse=str(tmp_path))
     assert builder._options["spark.jars"] == f"/a/x.jar,/b/y.jar,{FAKE_JAR}"
+    assert builder._options["spark.sql.extensions"] == "other.Extensions,lamina.spark.LaminaSparkSessionExtensions"
     assert builder._options["spark.sql.catalog.lamina"] == "lamina.spark.LaminaCatalog"
 
 

@@ -5,6 +5,7 @@ import re
 from typing import Union
 
 _CATALOG_CLASS = "lamina.spark.LaminaCatalog"
+_EXTENSIONS_CLASS = "lamina.spark.LaminaSparkSessionExtensions"
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
@@ -28,8 +29,10 @@ def jar_path() -> str:
 def configure(builder, warehouse: Union[str, "os.PathLike[str]"], catalog: str = "lamina"):
     """Return `builder` set up to use Lamina tables under `warehouse` through catalog `catalog`.
 
-    Sets `spark.jars` (keeping any jars already listed), `spark.sql.catalog.<catalog>` and
-    `spark.sql.catalog.<catalog>.warehouse`. A local warehouse path is made absolute; a URI
+    Sets `spark.jars` (keeping any jars already listed), `spark.sql.catalog.<catalog>`,
+    `spark.sql.catalog.<catalog>.warehouse`, and adds Lamina's session extensions to
+    `spark.sql.extensions` (keeping any listed): they refuse, during analysis, an UPDATE or MERGE
+    INTO that a primary-key table's merge engine cannot honour. A local warehouse path is made absolute; a URI
     (`file:`, `hdfs:`, `s3a:`, ...) is kept as given. Call before `getOrCreate()`: the jar is only
     loaded when the session's JVM starts.
     """
@@ -51,8 +54,12 @@ def configure(builder, warehouse: Union[str, "os.PathLike[str]"], catalog: str =
     existing = [j.strip() for j in str(builder._options.get("spark.jars", "")).split(",") if j.strip()]
     if jar not in existing:
         existing.append(jar)
+    extensions = [e.strip() for e in str(builder._options.get("spark.sql.extensions", "")).split(",") if e.strip()]
+    if _EXTENSIONS_CLASS not in extensions:
+        extensions.append(_EXTENSIONS_CLASS)
     return (
         builder.config("spark.jars", ",".join(existing))
+        .config("spark.sql.extensions", ",".join(extensions))
         .config(f"spark.sql.catalog.{catalog}", _CATALOG_CLASS)
         .config(f"spark.sql.catalog.{catalog}.warehouse", warehouse)
     )

@@ -16,7 +16,8 @@ import lamina.spark.write.{LaminaWrite, WriteMode}
 class LaminaRowLevelOperationBuilder(table: LaminaTable, info: RowLevelOperationInfo) extends RowLevelOperationBuilder {
   override def build(): RowLevelOperation = {
     val t = table.table
-    // which columns an UPDATE assigns is not known here: assume all non-key columns (conservative).
+    // which columns an UPDATE assigns is not known here: assume all non-key columns (conservative;
+    // DmlAnalysisCheck, when installed, has already checked the assigned ones and key updates).
     // DELETE is checked when its write starts (see LaminaDeltaOperation.newWriteBuilder).
     if (info.command() == Command.UPDATE) {
       val nonKey = t.schema.fieldNames.filterNot(t.schema.primaryKeys.contains)

@@ -30,7 +30,8 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
   private val sparkTypes = schema.fields.map(f => SparkTypes.toSpark(f.dataType)).toArray
 
-  // MERGE actions are only known row by row: refuse deletes and updates the merge engine cannot honour
+  // The statement's clauses are refused during analysis when the session extensions are installed
+  // (DmlAnalysisCheck); without them, a writer refuses the first delete or update it is handed
   private lazy val nonKey = schema.fieldNames.filterNot(schema.primaryKeys.contains)
   private lazy val deleteRefusal = lamina.mergetree.DmlRules.check("MERGE_DELETE", Seq.empty,
     schema.fields, schema.primaryKeys, schema.partitionKeys, table.options, table.name)

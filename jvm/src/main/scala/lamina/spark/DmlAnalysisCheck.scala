@@ -1,0 +1,148 @@
+package lamina.spark
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.EliminateSubqueryAliases
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Cast, EqualNullSafe, EqualTo, Expression, ExtractValue, PredicateHelper}
+import org.apache.spark.sql.catalyst.plans.logical.{Assignment, DeleteAction, DeleteFromTable, LogicalPlan, MergeIntoTable, UpdateAction, UpdateTable}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
+
+import lamina.errors.BadInputException
+import lamina.mergetree.DmlRules
+import lamina.spark.write.PrimaryKeyWrites
+import lamina.table.FileStoreTable
+
+/** Refuses, during analysis, the DELETE, UPDATE and MERGE INTO statements on primary-key tables that
+ *  the table cannot honour, with the reason (see [[DmlRules]]). Without this rule a MERGE clause or
+ *  an update of a primary-key column is only refused once its first row reaches a writer, and a
+ *  DELETE when its write is planned.
+ *
+ *  Runs among the resolution rules (installed by [[LaminaSparkSessionExtensions]]), so it sees the
+ *  statement with its assignments before Spark rewrites it into a row-level write. Decisions:
+ *  - UPDATE: a primary-key or partition column may only be assigned itself; the engine is asked
+ *    about the assigned columns; on partial-update an assignment of the NULL literal is refused.
+ *  - DELETE: unless its condition reads only partition columns (a metadata delete, which every
+ *    engine honours), the engine is asked, and deletes of tables ordered by 'sequence.field' refused.
+ *  - MERGE INTO: an update clause may assign a key column only what the ON condition equates it
+ *    with (`SET id = s.id` under `ON t.id = s.id` keeps the key); the engine is asked about update
+ *    clauses and delete clauses as the writer would (every non-key column counted as assigned).
+ *  The writers keep their own checks for what only rows show (a computed NULL, a changed key). */
+final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] with PredicateHelper {
+
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    plan.foreach {
+      case u: UpdateTable if u.resolved =>
+        laminaTable(u.table).foreach(t => checkUpdate(t, u.assignments))
+      case m: MergeIntoTable if m.resolved =>
+        laminaTable(m.targetTable).foreach(t => checkMerge(t, m))
+      case d: DeleteFromTable if d.resolved =>
+        laminaTable(d.table).foreach(t => checkDelete(t, d.condition))
+      case _ =>
+    }
+    plan
+  }
+
+  private def laminaTable(plan: LogicalPlan): Option[FileStoreTable] = EliminateSubqueryAliases(plan) match {
+    case r: DataSourceV2Relation => r.table match {
+      case lt: LaminaTable if lt.table.isPrimaryKeyTable => Some(lt.table)
+      case _ => None
+    }
+    case _ => None
+  }
+
+  private def engineRule(t: FileStoreTable, op: String, columns: Seq[String]): Option[String] =
+    DmlRules.check(op, columns, t.schema.fields, t.schema.primaryKeys, t.schema.partitionKeys, t.options, t.name)
+
+  private def refuse(why: Option[String]): Unit = why.foreach(w => throw new BadInputException(w))
+
+  /** The column an assignment writes (the top-level column of a nested field). */
+  private def column(a: Assignment): String = {
+    def root(e: Expression): Expression = e match {
+      case x: ExtractValue => root(x.children.head)
+      case other => other
+    }
+    root(a.key) match {
+      case attr: Attribute => attr.name
+      case other => other.sql
+    }
+  }
+
+  /** An assignment that writes a column's own value back (what Spark adds for unassigned columns). */
+  private def keepsValue(a: Assignment): Boolean = (a.key, unalias(a.value)) match {
+    case (k: Attribute, v: Attribute) => k.exprId == v.exprId
+    case _ => false
+  }
+
+  private def keyColumns(t: FileStoreTable): Seq[String] = t.schema.primaryKeys ++ t.schema.partitionKeys
+
+  private def checkUpdate(t: FileStoreTable, assignments: Seq[Assignment]): Unit = {
+    val changed = assignments.filterNot(keepsValue)
+    val columns = changed.map(a => canonical(t, column(a))).distinct
+    // a key column first, so that the refusal names it whatever the engine says about the rest
+    columns.find(keyColumns(t).contains).foreach(c => refuse(engineRule(t, "UPDATE", Seq(c))))
+    refuse(engineRule(t, "UPDATE", columns))
+    refuseNullOnPartialUpdate(t, changed, "UPDATE")
+  }
+
+  /** A DELETE whose condition reads only partition columns may become a metadata delete (whole
+   *  partitions dropped, no records written), which every engine honours: left to the write, which
+   *  refuses it if it does come to writing records. */
+  private def checkDelete(t: FileStoreTable, condition: Expression): Unit = {
+    val partitions = t.schema.partitionKeys
+    val wholePartitions = condition.references.forall(a => partitions.exists(_.equalsIgnoreCase(a.name)))
+    if (!wholePartitions)
+      refuse(PrimaryKeyWrites.sequenceFieldDeleteRefusal(t, "DELETE").orElse(engineRule(t, "DELETE", Seq.empty)))
+  }
+
+  private def checkMerge(t: FileStoreTable, m: MergeIntoTable): Unit = {
+    val clauses = m.matchedActions ++ m.notMatchedBySourceActions
+    val equated = splitConjunctivePredicates(m.mergeCondition).flatMap {
+      case EqualTo(a, b) => Seq(a -> b, b -> a)
+      case EqualNullSafe(a, b) => Seq(a -> b, b -> a)
+      case _ => Nil
+    }
+    val nonKey = t.schema.fieldNames.filterNot(t.schema.primaryKeys.contains)
+    clauses.foreach {
+      case u: UpdateAction =>
+        val changed = u.assignments.filterNot(keepsValue)
+        changed.foreach { a =>
+          val col = canonical(t, column(a))
+          // the ON condition equates the key with the assigned value: the row keeps its key
+          val keepsKey = m.notMatchedBySourceActions.forall(_ ne u) &&
+            equated.exists { case (x, y) => uncast(x).semanticEquals(a.key) && uncast(y).semanticEquals(uncast(unalias(a.value))) }
+          if (keyColumns(t).contains(col) && !keepsKey)
+            refuse(engineRule(t, "MERGE_UPDATE", Seq(col)))
+        }
+        refuse(engineRule(t, "MERGE_UPDATE", nonKey))
+        refuseNullOnPartialUpdate(t, changed, "MERGE INTO ... UPDATE")
+      case _: DeleteAction =>
+        refuse(engineRule(t, "MERGE_DELETE", Seq.empty)
+          .orElse(PrimaryKeyWrites.sequenceFieldDeleteRefusal(t, "MERGE INTO ... DELETE")))
+      case _ =>
+    }
+  }
+
+  private def refuseNullOnPartialUpdate(t: FileStoreTable, changed: Seq[Assignment], what: String): Unit =
+    if (t.options.get("merge-engine").exists(_.trim.equalsIgnoreCase("partial-update")))
+      changed.find { a => val v = unalias(a.value); v.foldable && v.eval() == null }.foreach { a =>
+        throw new BadInputException(
+          s"$what of table ${t.name} (merge-engine partial-update) cannot set column '${column(a)}' to NULL: " +
+            "in a partial-update table a NULL never overwrites a value")
+      }
+
+  /** An assigned value without the alias that aligning the assignments gave it. */
+  private def unalias(e: Expression): Expression = e match {
+    case a: Alias => unalias(a.child)
+    case other => other
+  }
+
+  /** An expression without the casts that type coercion wrapped around it. */
+  private def uncast(e: Expression): Expression = e match {
+    case c: Cast => uncast(c.child)
+    case other => other
+  }
+
+  /** The table's spelling of a column name that Spark resolved case-insensitively. */
+  private def canonical(t: FileStoreTable, name: String): String =
+    t.schema.fieldNames.find(_.equalsIgnoreCase(name)).getOrElse(name)
+}
