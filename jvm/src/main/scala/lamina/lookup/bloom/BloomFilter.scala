@@ -16,8 +16,12 @@ final class BloomFilter(val bits: Array[Byte], val numHashFunctions: Int) {
 
   private val blocks: Long = bits.length / BloomFilter.BlockBytes
 
-  @inline private def blockStart(hash: Long): Int =
-    (((hash >>> 32) * blocks) >>> 32).toInt * BloomFilter.BlockBytes
+  def blockCount: Int = blocks.toInt
+
+  /** The block all probes of `hash` fall in. */
+  @inline def blockOf(hash: Long): Int = (((hash >>> 32) * blocks) >>> 32).toInt
+
+  @inline private def blockStart(hash: Long): Int = blockOf(hash) * BloomFilter.BlockBytes
 
   def addHash(hash: Long): Unit = {
     val base = blockStart(hash)

@@ -4,7 +4,7 @@ import java.io.File
 
 import lamina.errors.BadInputException
 import lamina.lookup.{KeyComparator, LookupOptions, LookupStoreWriter}
-import lamina.lookup.bloom.BloomFilter
+import lamina.lookup.bloom.{BloomFilter, BloomFilterBuilder}
 import lamina.lookup.compression.CompressionType
 import lamina.lookup.io.{KeyHash, LocalFileOutput}
 
@@ -32,7 +32,8 @@ final class SortLookupStoreWriter(
   }
   private var dataBlock = blocks.current
   private val bloomFilter =
-    if (options.bloomFilterEnabled) BloomFilter.create(expectedEntries, options.bloomFilterFpp) else null
+    if (options.bloomFilterEnabled) new BloomFilterBuilder(BloomFilter.create(expectedEntries, options.bloomFilterFpp))
+    else null
   private var lastKey: Array[Byte] = _
   private var recordCount = 0L
   private var finished = -1L
@@ -44,7 +45,7 @@ final class SortLookupStoreWriter(
         s"Keys of lookup file ${file.getPath} must be put in strictly ascending order: key ${hex(key)} " +
           s"after ${hex(lastKey)}")
     dataBlock.add(key, value)
-    if (bloomFilter != null) bloomFilter.addHash(KeyHash.hash64(key))
+    if (bloomFilter != null) bloomFilter.add(KeyHash.hash64(key))
     lastKey = key
     recordCount += 1
     if (dataBlock.memory > blockSize) flush()
@@ -59,7 +60,7 @@ final class SortLookupStoreWriter(
         flush()
         blocks.drain()
       } catch { case t: Throwable => out.close(); throw t }
-      val bloomHandle = Option(bloomFilter).map { bf =>
+      val bloomHandle = Option(bloomFilter).map(_.finish()).map { bf =>
         val handle = BlockHandle(out.position, bf.bits.length)
         val stored = StoredBlock.encode(bf.bits, bf.bits.length, CompressionType.None, scratch)
         out.write(scratch.bytes, 0, stored)
