@@ -89,6 +89,24 @@ class SortLookupStoreTest extends AnyFunSuite with LookupTestSupport {
       roundTrip(LookupOptions(cachePageSize = DataBlockSink.MinBackgroundBlockSize, compression = compression), entries, 5)
     }
 
+  test("a write error on the encoding thread reaches the writer, which does not hang") {
+    val full = new File("/dev/full") // every write fails: no space left on device
+    assume(full.exists(), "needs /dev/full")
+    val options = LookupOptions(cachePageSize = DataBlockSink.MinBackgroundBlockSize, compression = CompressionType.Zstd)
+    val w = factory(options).createWriter(full, 1000000)
+    val rnd = new Random(3)
+    val e = intercept[java.io.IOException] {
+      // random values do not compress: some MBs reach the file's 1 MiB buffer, whose flush fails
+      (0 until 1000000).foreach { i =>
+        val v = new Array[Byte](100)
+        rnd.nextBytes(v)
+        w.put(f"key-$i%09d".getBytes, v)
+      }
+      w.finish()
+    }
+    assert(e.getMessage.startsWith("Writing lookup file full failed"), e.getMessage)
+  }
+
   test("incompressible blocks stay uncompressed") {
     val raw = new Array[Byte](4096)
     new Random(5).nextBytes(raw)
