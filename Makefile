@@ -63,7 +63,7 @@ bench: venv jar
 	  [ -e "$$f" ] || continue; \
 	  echo "== $$f"; $(PY) "$$f"; \
 	done
-	$(SBT) "Test/runMain lamina.bench.LookupBench --out bench/results"
+	$(SBT) 'set Test / javaOptions += "-Xmx12g"' "Test/runMain lamina.bench.LookupBench --out bench/results"
 
 # Regenerates docs/options.md from the option registry (a JVM test checks it is current).
 docs:

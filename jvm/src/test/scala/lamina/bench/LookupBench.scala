@@ -23,8 +23,9 @@ import lamina.lookup.compression.CompressionType
  *
  * Keys are 16 bytes: an 8-byte big-endian even number then 8 mixed bytes, so a miss key (odd number)
  * falls between hits. Values come from a pool of 4096 random arrays. Each measured phase runs after an
- * unmeasured warm-up pass of the same work; builds of fewer than 5M keys are the median of three. "Warm" means the lookup cache holds the whole file (up to
- * the cache budget); "cold" means an index pool large enough for index blocks, bloom filters and hash
+ * unmeasured warm-up pass of the same work; builds of fewer than 5M keys are the median of three. "Warm" means the lookup cache holds the whole file (a
+ * 8 GiB budget, for RocksDB's block cache too, holds the largest, 10M keys with 500-byte values; the JVM
+ * needs about 10 GiB of heap, which `make bench` gives it); "cold" means an index pool large enough for index blocks, bloom filters and hash
  * slots (256 MiB) and a data pool of 1 MiB, so nearly every lookup reads and decodes a data block or
  * page from the file (through the OS page cache) -- as RocksDB's baseline keeps its index and filter
  * blocks in table-reader memory and its 1 MiB block cache holds little data. Writes `lookup.json` and
@@ -40,7 +41,7 @@ object LookupBench {
       lookups: Int = 2000000,
       coldLookups: Int = 50000,
       rocksdb: Boolean = true,
-      warmCacheBytes: Long = 1800L << 20)
+      warmCacheBytes: Long = 8L << 30)
 
   final case class Row(benchmark: String, metric: String, value: Double, baselineName: String, baseline: Double) {
     def ratio: Double = if (baseline > 0) value / baseline else Double.NaN

@@ -15,7 +15,8 @@ private[sort] trait DataBlockSink {
 
   def submit(lastKey: Array[Byte]): BlockWriter
 
-  def drain(): Unit
+  /** Hands over the last filled block, if any, and waits until every block is in the file. */
+  def drain(lastKey: Array[Byte]): Unit
 }
 
 private[sort] object DataBlockSink {
@@ -46,7 +47,7 @@ private[sort] object DataBlockSink {
       append(block, lastKey, compression, scratch, out, index)
       block
     }
-    override def drain(): Unit = ()
+    override def drain(lastKey: Array[Byte]): Unit = if (block.entryCount > 0) submit(lastKey)
   }
 
   /** Encodes blocks on a second thread while the writer fills the next one (compression costs about
@@ -75,8 +76,12 @@ private[sort] object DataBlockSink {
       block
     }
 
-    override def drain(): Unit = {
-      if (thread != null) {
+    override def drain(lastKey: Array[Byte]): Unit = {
+      if (thread == null) {
+        // a file of one block: no thread was needed
+        if (block.entryCount > 0) append(block, lastKey, compression, new StoredBlock.Scratch, out, index)
+      } else {
+        if (block.entryCount > 0) submit(lastKey)
         filled.put(Stop)
         thread.join()
         thread = null

@@ -48,18 +48,13 @@ final class SortLookupStoreWriter(
     if (bloomFilter != null) bloomFilter.add(KeyHash.hash64(key))
     lastKey = key
     recordCount += 1
-    if (dataBlock.memory > blockSize) flush()
+    if (dataBlock.memory > blockSize) dataBlock = blocks.submit(lastKey)
   }
-
-  private def flush(): Unit =
-    if (dataBlock.entryCount > 0) dataBlock = blocks.submit(lastKey)
 
   override def finish(): Long = {
     if (finished < 0) {
-      try {
-        flush()
-        blocks.drain()
-      } catch { case t: Throwable => out.close(); throw t }
+      try blocks.drain(lastKey)
+      catch { case t: Throwable => out.close(); throw t }
       val bloomHandle = Option(bloomFilter).map(_.finish()).map { bf =>
         val handle = BlockHandle(out.position, bf.bits.length)
         val stored = StoredBlock.encode(bf.bits, bf.bits.length, CompressionType.None, scratch)
