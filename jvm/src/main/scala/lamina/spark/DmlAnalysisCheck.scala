@@ -8,12 +8,11 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import lamina.errors.BadInputException
-import lamina.mergetree.DmlRules
 import lamina.spark.write.PrimaryKeyWrites
 import lamina.table.FileStoreTable
 
 /** Refuses, during analysis, the DELETE, UPDATE and MERGE INTO statements on primary-key tables that
- *  the table cannot honour, with the reason (see [[DmlRules]]). Without this rule a MERGE clause or
+ *  the table cannot honour, with the reason (see [[lamina.mergetree.DmlRules]]). Without this rule a MERGE clause or
  *  an update of a primary-key column is only refused once its first row reaches a writer, and a
  *  DELETE when its write is planned.
  *
@@ -50,9 +49,6 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
     case _ => None
   }
 
-  private def engineRule(t: FileStoreTable, op: String, columns: Seq[String]): Option[String] =
-    DmlRules.check(op, columns, t.schema.fields, t.schema.primaryKeys, t.schema.partitionKeys, t.options, t.name)
-
   private def refuse(why: Option[String]): Unit = why.foreach(w => throw new BadInputException(w))
 
   /** The column an assignment writes (the top-level column of a nested field). */
@@ -79,8 +75,8 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
     val changed = assignments.filterNot(keepsValue)
     val columns = changed.map(a => canonical(t, column(a))).distinct
     // a key column first, so that the refusal names it whatever the engine says about the rest
-    columns.find(keyColumns(t).contains).foreach(c => refuse(engineRule(t, "UPDATE", Seq(c))))
-    refuse(engineRule(t, "UPDATE", columns))
+    columns.find(keyColumns(t).contains).foreach(c => refuse(PrimaryKeyWrites.dmlRefusal(t, "UPDATE", Seq(c))))
+    refuse(PrimaryKeyWrites.dmlRefusal(t, "UPDATE", columns))
     refuseNullOnPartialUpdate(t, changed, "UPDATE")
   }
 
@@ -91,7 +87,7 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
     val partitions = t.schema.partitionKeys
     val wholePartitions = condition.references.forall(a => partitions.exists(_.equalsIgnoreCase(a.name)))
     if (!wholePartitions)
-      refuse(PrimaryKeyWrites.sequenceFieldDeleteRefusal(t, "DELETE").orElse(engineRule(t, "DELETE", Seq.empty)))
+      refuse(PrimaryKeyWrites.dmlRefusal(t, "DELETE"))
   }
 
   private def checkMerge(t: FileStoreTable, m: MergeIntoTable): Unit = {
@@ -111,24 +107,20 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
           val keepsKey = m.notMatchedBySourceActions.forall(_ ne u) &&
             equated.exists { case (x, y) => uncast(x).semanticEquals(a.key) && uncast(y).semanticEquals(uncast(unalias(a.value))) }
           if (keyColumns(t).contains(col) && !keepsKey)
-            refuse(engineRule(t, "MERGE_UPDATE", Seq(col)))
+            refuse(PrimaryKeyWrites.dmlRefusal(t, "MERGE_UPDATE", Seq(col)))
         }
-        refuse(engineRule(t, "MERGE_UPDATE", nonKey))
+        refuse(PrimaryKeyWrites.dmlRefusal(t, "MERGE_UPDATE", nonKey))
         refuseNullOnPartialUpdate(t, changed, "MERGE INTO ... UPDATE")
       case _: DeleteAction =>
-        refuse(engineRule(t, "MERGE_DELETE", Seq.empty)
-          .orElse(PrimaryKeyWrites.sequenceFieldDeleteRefusal(t, "MERGE INTO ... DELETE")))
+        refuse(PrimaryKeyWrites.dmlRefusal(t, "MERGE_DELETE"))
       case _ =>
     }
   }
 
   private def refuseNullOnPartialUpdate(t: FileStoreTable, changed: Seq[Assignment], what: String): Unit =
-    if (t.options.get("merge-engine").exists(_.trim.equalsIgnoreCase("partial-update")))
-      changed.find { a => val v = unalias(a.value); v.foldable && v.eval() == null }.foreach { a =>
-        throw new BadInputException(
-          s"$what of table ${t.name} (merge-engine partial-update) cannot set column '${column(a)}' to NULL: " +
-            "in a partial-update table a NULL never overwrites a value")
-      }
+    if (PrimaryKeyWrites.isPartialUpdate(t))
+      changed.find { a => val v = unalias(a.value); v.foldable && v.eval() == null }
+        .foreach(a => throw PrimaryKeyWrites.nullOnPartialUpdate(t, what, column(a)))
 
   /** An assigned value without the alias that aligning the assignments gave it. */
   private def unalias(e: Expression): Expression = e match {

@@ -7,8 +7,7 @@ import org.apache.spark.sql.connector.write.RowLevelOperation.Command
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.errors.BadInputException
-import lamina.mergetree.DmlRules
-import lamina.spark.write.{LaminaWrite, WriteMode}
+import lamina.spark.write.{LaminaWrite, PrimaryKeyWrites, WriteMode}
 
 /** DELETE, UPDATE and MERGE on primary-key tables through Spark's delta-based row-level API: the
  *  primary key is the row id; Spark hands over the changed rows, and Lamina writes -D and +U/+I
@@ -21,8 +20,7 @@ class LaminaRowLevelOperationBuilder(table: LaminaTable, info: RowLevelOperation
     // DELETE is checked when its write starts (see LaminaDeltaOperation.newWriteBuilder).
     if (info.command() == Command.UPDATE) {
       val nonKey = t.schema.fieldNames.filterNot(t.schema.primaryKeys.contains)
-      DmlRules.check("UPDATE", nonKey, t.schema.fields, t.schema.primaryKeys, t.schema.partitionKeys,
-        t.options, t.name).foreach(why => throw new BadInputException(why))
+      PrimaryKeyWrites.dmlRefusal(t, "UPDATE", nonKey).foreach(why => throw new BadInputException(why))
     }
     new LaminaDeltaOperation(table, info.command())
   }
@@ -38,21 +36,14 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
    *  turned into a metadata delete by the optimizer, never writes records, and every merge engine
    *  honours it. */
   override def newWriteBuilder(info: LogicalWriteInfo): DeltaWriteBuilder = {
-    val refusal =
-      if (cmd != Command.DELETE) None
-      else {
-        val t = table.table
-        lamina.spark.write.PrimaryKeyWrites.sequenceFieldDeleteRefusal(t, "DELETE")
-          .orElse(DmlRules.check("DELETE", Seq.empty, t.schema.fields, t.schema.primaryKeys,
-            t.schema.partitionKeys, t.options, t.name))
-      }
+    val refusal = if (cmd != Command.DELETE) None else PrimaryKeyWrites.dmlRefusal(table.table, "DELETE")
     new DeltaWriteBuilder {
       override def build(): DeltaWrite = new LaminaWrite(table.table, info, WriteMode.Append, refusal)
     }
   }
 
   override def rowId(): Array[NamedReference] =
-    lamina.spark.write.PrimaryKeyWrites.rowIdColumns(table.table.schema).map(k => Expressions.column(k)).toArray
+    PrimaryKeyWrites.rowIdColumns(table.table.schema).map(k => Expressions.column(k)).toArray
 
   override def representUpdateAsDeleteAndInsert(): Boolean = false
 }

@@ -15,8 +15,7 @@ final class BloomFilterBuilder(filter: BloomFilter) {
     math.max(MinBatch.toLong, math.min(MaxBatch.toLong, 2L * filter.blockCount)).toInt
   private val pending = if (direct) null else new Array[Long](batchSize)
   private val ordered = if (direct) null else new Array[Long](batchSize)
-  private val lowCounts = if (direct) null else new Array[Int](RadixBuckets + 1)
-  private val highCounts = if (direct) null else new Array[Int](RadixBuckets + 1)
+  private val counts = if (direct) null else new Array[Int](RadixBuckets + 1)
   private var count = 0
 
   def add(hash: Long): Unit =
@@ -35,8 +34,8 @@ final class BloomFilterBuilder(filter: BloomFilter) {
 
   private def flush(): Unit = {
     // block numbers are below 2^23 (MaxBytes / 64): sort by the low 12 bits, then by the rest
-    radixPass(pending, ordered, shift = 0, lowCounts)
-    radixPass(ordered, pending, shift = RadixBits, highCounts)
+    radixPass(pending, ordered, shift = 0)
+    radixPass(ordered, pending, shift = RadixBits)
     var i = 0
     while (i < count) {
       filter.addHash(pending(i))
@@ -46,7 +45,7 @@ final class BloomFilterBuilder(filter: BloomFilter) {
   }
 
   /** A stable counting sort of from[0, count) into `to` by bits [shift, shift + RadixBits) of the block. */
-  private def radixPass(from: Array[Long], to: Array[Long], shift: Int, counts: Array[Int]): Unit = {
+  private def radixPass(from: Array[Long], to: Array[Long], shift: Int): Unit = {
     java.util.Arrays.fill(counts, 0)
     var i = 0
     while (i < count) {

@@ -99,11 +99,11 @@ private[sort] object DataBlockSink {
       val scratch = new StoredBlock.Scratch
       var next = spinTake(filled)
       while (next ne Stop) {
-        // after a failure, blocks are only handed back so the writer never waits forever
+        // after a failure, blocks are only emptied and handed back so the writer never waits forever
         if (failure == null)
-          try append(next.block, next.lastKey, compression, scratch, out, index)
-          catch { case t: Throwable => failure = t }
-        next.block.reset()
+          try append(next.block, next.lastKey, compression, scratch, out, index) // empties the block
+          catch { case t: Throwable => failure = t; next.block.reset() }
+        else next.block.reset()
         free.put(next.block)
         next = spinTake(filled)
       }

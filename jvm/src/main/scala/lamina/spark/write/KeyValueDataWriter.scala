@@ -33,11 +33,8 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   // The statement's clauses are refused during analysis when the session extensions are installed
   // (DmlAnalysisCheck); without them, a writer refuses the first delete or update it is handed
   private lazy val nonKey = schema.fieldNames.filterNot(schema.primaryKeys.contains)
-  private lazy val deleteRefusal = lamina.mergetree.DmlRules.check("MERGE_DELETE", Seq.empty,
-    schema.fields, schema.primaryKeys, schema.partitionKeys, table.options, table.name)
-    .orElse(PrimaryKeyWrites.sequenceFieldDeleteRefusal(table, "MERGE INTO ... DELETE"))
-  private lazy val updateRefusal = lamina.mergetree.DmlRules.check("MERGE_UPDATE", nonKey,
-    schema.fields, schema.primaryKeys, schema.partitionKeys, table.options, table.name)
+  private lazy val deleteRefusal = PrimaryKeyWrites.dmlRefusal(table, "MERGE_DELETE")
+  private lazy val updateRefusal = PrimaryKeyWrites.dmlRefusal(table, "MERGE_UPDATE", nonKey)
 
   override def write(row: InternalRow): Unit = insert(row)
   override def insert(row: InternalRow): Unit = record(row, RowKind.Insert)
@@ -54,14 +51,12 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
             "delete the row and insert it under its new key instead")
     }
     if (partialUpdate) nonKeyOrdinals.find(row.isNullAt).foreach { o =>
-      throw new BadInputException(
-        s"UPDATE of table ${table.name} (merge-engine partial-update) cannot set column '${schema.fields(o).name}' to NULL: " +
-          "in a partial-update table a NULL never overwrites a value")
+      throw PrimaryKeyWrites.nullOnPartialUpdate(table, "UPDATE", schema.fields(o).name)
     }
     record(row, RowKind.UpdateAfter)
   }
 
-  private lazy val partialUpdate = table.options.get("merge-engine").exists(_.equalsIgnoreCase("partial-update"))
+  private lazy val partialUpdate = PrimaryKeyWrites.isPartialUpdate(table)
   private lazy val nonKeyOrdinals = schema.fields.indices.filterNot(i => schema.primaryKeys.contains(schema.fields(i).name))
 
   /** A delete carries only the row id (the primary key): the record's other columns are null. */

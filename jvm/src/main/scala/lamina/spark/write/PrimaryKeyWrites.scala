@@ -1,5 +1,7 @@
 package lamina.spark.write
 
+import lamina.errors.BadInputException
+import lamina.mergetree.{DmlRules, MergeTreeOptions}
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
 import lamina.table.scan.FileStoreScan
@@ -9,13 +11,34 @@ object PrimaryKeyWrites {
   /** The row id Spark's row-level DML hands to deletes and updates: the primary key. */
   def rowIdColumns(schema: lamina.table.schema.TableSchema): Seq[String] = schema.primaryKeys
 
-  /** Why deletes cannot be honoured on a table with `sequence.field`, if it has one: a delete
-   *  record carries only the key, and with no sequence value it would order before the row. */
-  def sequenceFieldDeleteRefusal(table: FileStoreTable, op: String): Option[String] =
-    lamina.mergetree.MergeTreeOptions.SequenceField.get(table.options).filter(_.nonEmpty).map { cols =>
-      s"$op is not supported on table ${table.name} with 'sequence.field' (${cols.mkString(", ")}): " +
-        "a delete record carries only the primary key and would not order after the row it deletes"
-    }
+  /** Why row-level `op` (an operation of [[DmlRules.check]], which `updatedColumns` are for) cannot
+   *  run on the table, or None: its merge engine's rules, then, for a delete, its `sequence.field`
+   *  (a delete record carries only the key and, with no sequence value, would order before the row).
+   *  The one decision behind every refusal: during analysis, when a write is planned, in a writer. */
+  def dmlRefusal(table: FileStoreTable, op: String, updatedColumns: Seq[String] = Seq.empty): Option[String] = {
+    val s = table.schema
+    def sequenceField(what: String) =
+      MergeTreeOptions.SequenceField.get(table.options).filter(_.nonEmpty).map { cols =>
+        s"$what is not supported on table ${table.name} with 'sequence.field' (${cols.mkString(", ")}): " +
+          "a delete record carries only the primary key and would not order after the row it deletes"
+      }
+    DmlRules.check(op, updatedColumns, s.fields, s.primaryKeys, s.partitionKeys, table.options, table.name)
+      .orElse(op match {
+        case "DELETE" => sequenceField("DELETE")
+        case "MERGE_DELETE" => sequenceField("MERGE INTO ... DELETE")
+        case _ => None
+      })
+  }
+
+  /** Whether NULLs never overwrite values in the table (merge-engine partial-update). */
+  def isPartialUpdate(table: FileStoreTable): Boolean =
+    MergeTreeOptions.MergeEngine.getOrDefault(table.options).equalsIgnoreCase("partial-update")
+
+  /** The refusal of `what` (UPDATE, MERGE INTO ... UPDATE) setting `column` of a partial-update table to NULL. */
+  def nullOnPartialUpdate(table: FileStoreTable, what: String, column: String): BadInputException =
+    new BadInputException(
+      s"$what of table ${table.name} (merge-engine partial-update) cannot set column '$column' to NULL: " +
+        "in a partial-update table a NULL never overwrites a value")
 
   /** Highest committed sequence number per (serialized partition, bucket): new records continue
    *  above it, so later writes win. */
