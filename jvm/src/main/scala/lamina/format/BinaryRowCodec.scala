@@ -187,6 +187,49 @@ object BinaryRowCodec {
     }
   }
 
+  /** Largest arity [[hashFixed]] takes: its null bits fit the two words of an 8-byte header. */
+  val MaxHashFixedArity: Int = 64 - HeaderBits
+
+  /** `hash` of the bytes [[encodeFixedInto]] writes, computed from the field values word by word
+   *  without writing them: the null-bit words, then two words (low, high) per field slot. At most
+   *  [[MaxHashFixedArity]] fields. */
+  def hashFixed(row: InternalRow, ordinals: Array[Int], types: IndexedSeq[DataType], widths: Array[Int]): Int = {
+    val arity = widths.length
+    require(arity <= MaxHashFixedArity, s"hashFixed takes at most $MaxHashFixedArity fields, got $arity")
+    var nullBits = 0L
+    var i = 0
+    while (i < arity) {
+      if (row.isNullAt(ordinals(i))) nullBits |= 1L << (i + HeaderBits)
+      i += 1
+    }
+    var h = MurmurHash.mixWord(MurmurHash.mixWord(MurmurHash.DefaultSeed, nullBits.toInt), (nullBits >>> 32).toInt)
+    i = 0
+    while (i < arity) {
+      val pos = ordinals(i)
+      val slot: Long =
+        if ((nullBits & (1L << (i + HeaderBits))) != 0) 0L
+        else widths(i) match {
+          case 1 => types(i) match {
+            case _: BooleanType => if (row.getBoolean(pos)) 1L else 0L
+            case _ => row.getByte(pos) & 0xffL
+          }
+          case 2 => row.getShort(pos) & 0xffffL
+          case 4 => row.getInt(pos) & 0xffffffffL
+          case _ => row.getLong(pos)
+        }
+      h = MurmurHash.mixWord(MurmurHash.mixWord(h, slot.toInt), (slot >>> 32).toInt)
+      i += 1
+    }
+    MurmurHash.finish(h, 8 + 8 * arity)
+  }
+
+  /** `hash` of the one-field row holding a non-null BIGINT `v` (or, as its slot, an INT or DATE
+   *  widened without sign: `v & 0xffffffffL`). */
+  def hashOfSlot(v: Long): Int = {
+    val h = MurmurHash.mixWord(MurmurHash.mixWord(MurmurHash.DefaultSeed, 0), 0)
+    MurmurHash.finish(MurmurHash.mixWord(MurmurHash.mixWord(h, v.toInt), (v >>> 32).toInt), 16)
+  }
+
   private def writeLittleEndian(out: Array[Byte], at: Int, v: Long, bytes: Int): Unit = {
     var k = 0
     while (k < bytes) { out(at + k) = (v >>> (8 * k)).toByte; k += 1 }

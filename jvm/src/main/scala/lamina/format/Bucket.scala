@@ -20,8 +20,8 @@ object Bucket {
 }
 
 /** [[Bucket.bucketOf]] for one table's bucket key, computed per written row: keys made only of
- *  integral, date and boolean fields are encoded into a reused buffer
- *  ([[BinaryRowCodec.encodeFixedInto]]), other keys through [[BinaryRowCodec.encode]]. Not thread-safe. */
+ *  integral, date and boolean fields are hashed from their values ([[BinaryRowCodec.hashFixed]], or
+ *  through a reused buffer past its arity), other keys through [[BinaryRowCodec.encode]]. Not thread-safe. */
 final class BucketFunction(keyOrdinals: Array[Int], keyTypes: Seq[DataType], numBuckets: Int) {
   require(keyOrdinals.length == keyTypes.length,
     s"${keyOrdinals.length} bucket-key ordinals but ${keyTypes.length} bucket-key types")
@@ -32,6 +32,8 @@ final class BucketFunction(keyOrdinals: Array[Int], keyTypes: Seq[DataType], num
   private val buffer = new Array[Byte](BinaryRowCodec.nullBitsSizeInBytes(types.length) + 8 * types.length)
 
   def apply(row: InternalRow): Int = fixed match {
+    case Some(widths) if widths.length <= BinaryRowCodec.MaxHashFixedArity =>
+      Bucket.bucketOfHash(BinaryRowCodec.hashFixed(row, keyOrdinals, types, widths), numBuckets)
     case Some(widths) =>
       BinaryRowCodec.encodeFixedInto(row, keyOrdinals, types, widths, buffer)
       Bucket.bucketOfHash(BinaryRowCodec.hash(buffer), numBuckets)

@@ -24,6 +24,13 @@ object MurmurHash {
     fmix(h1 ^ length)
   }
 
+  /** The state after one more little-endian word: [[hashBytesByWords]] word by word, for callers that
+   *  compute the words instead of reading them from bytes. Start from the seed, end with [[finish]]. */
+  def mixWord(h: Int, word: Int): Int = mixH1(h, mixK1(word))
+
+  /** The hash of `length` bytes from the state after their last word. */
+  def finish(h: Int, length: Int): Int = fmix(h ^ length)
+
   private def mixK1(k: Int): Int = Integer.rotateLeft(k * C1, 15) * C2
 
   private def mixH1(h: Int, k: Int): Int = Integer.rotateLeft(h ^ k, 13) * 5 + 0xe6546b64

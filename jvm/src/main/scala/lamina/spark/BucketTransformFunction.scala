@@ -6,7 +6,7 @@ import org.apache.spark.sql.connector.catalog.Identifier
 import org.apache.spark.sql.connector.catalog.functions.{BoundFunction, ScalarFunction, UnboundFunction}
 import org.apache.spark.sql.types._
 
-import lamina.format.BucketFunction
+import lamina.format.{BinaryRowCodec, Bucket, BucketFunction}
 import lamina.types.SparkTypes
 
 /** `bucket(numBuckets, key columns...)`: Paimon's bucket of a row's bucket key, as the catalog's
@@ -36,10 +36,15 @@ object BucketTransformFunction extends UnboundFunction {
     if (types.size < 2 || types.head != IntegerType || !supports(types.tail))
       throw new UnsupportedOperationException(
         s"bucket expects an int number of buckets and bucket-key columns of supported types, got ${inputType.simpleString}")
-    new Bound(types.tail)
+    inputType.fields.tail match {
+      case Array(k) if !k.nullable && k.dataType == LongType => new LongKey
+      case Array(k) if !k.nullable && (k.dataType == IntegerType || k.dataType == DateType) => new IntKey(k.dataType)
+      case _ => new Bound(types.tail)
+    }
   }
 
-  final class Bound(keyTypes: Seq[DataType]) extends ScalarFunction[Integer] {
+  /** The bucket of any supported key, from the row of arguments Spark builds per call. */
+  class Bound(val keyTypes: Seq[DataType]) extends ScalarFunction[Integer] {
     private val paimonTypes = keyTypes.map(t => SparkTypes.fromSpark(t, nullable = true, () => 0))
     @transient private var function: BucketFunction = _
     @transient private var functionBuckets = 0
@@ -50,7 +55,9 @@ object BucketTransformFunction extends UnboundFunction {
     override def canonicalName(): String = s"lamina.bucket(int, ${keyTypes.map(_.simpleString).mkString(", ")})"
     override def isResultNullable: Boolean = false
 
-    override def produceResult(input: InternalRow): Integer = {
+    override def produceResult(input: InternalRow): Integer = bucket(input)
+
+    def bucket(input: InternalRow): Int = {
       val n = input.getInt(0)
       if (function == null || functionBuckets != n) {
         function = new BucketFunction(Array.range(1, keyTypes.size + 1), paimonTypes, n)
@@ -58,6 +65,21 @@ object BucketTransformFunction extends UnboundFunction {
       }
       function(input)
     }
+  }
+
+  // Single non-null keys of one 8-byte slot get Spark's "magic method" `invoke`, which Spark calls from
+  // generated code with the values themselves: no argument row, no boxing. Only non-null: Spark would
+  // hand a null to a primitive parameter as 0.
+
+  /** Bound to one non-null BIGINT key. */
+  final class LongKey extends Bound(Seq(LongType)) {
+    def invoke(numBuckets: Int, key: Long): Int = Bucket.bucketOfHash(BinaryRowCodec.hashOfSlot(key), numBuckets)
+  }
+
+  /** Bound to one non-null INT or DATE key. */
+  final class IntKey(keyType: DataType) extends Bound(Seq(keyType)) {
+    def invoke(numBuckets: Int, key: Int): Int =
+      Bucket.bucketOfHash(BinaryRowCodec.hashOfSlot(key & 0xffffffffL), numBuckets)
   }
 
   def load(ident: Identifier): UnboundFunction =
@@ -97,20 +119,35 @@ object BucketTagFunction extends UnboundFunction {
     out
   }
 
-  override def bind(inputType: StructType): BoundFunction = {
-    val bucket = BucketTransformFunction.bind(inputType).asInstanceOf[BucketTransformFunction.Bound]
-    new ScalarFunction[Integer] {
-      @transient private var tagsOf: Array[Int] = _
-      override def inputTypes(): Array[DataType] = bucket.inputTypes()
-      override def resultType(): DataType = IntegerType
-      override def name(): String = Name
-      override def canonicalName(): String = bucket.canonicalName().replace("lamina.bucket", "lamina.bucket_tag")
-      override def isResultNullable: Boolean = false
-      override def produceResult(input: InternalRow): Integer = {
-        val n = input.getInt(0)
-        if (tagsOf == null || tagsOf.length != n) tagsOf = tags(n)
-        tagsOf(bucket.produceResult(input))
-      }
+  override def bind(inputType: StructType): BoundFunction = BucketTransformFunction.bind(inputType) match {
+    case b: BucketTransformFunction.LongKey => new LongKeyTag(b)
+    case b: BucketTransformFunction.IntKey => new IntKeyTag(b)
+    case b: BucketTransformFunction.Bound => new Tag(b)
+  }
+
+  /** The tag of the bucket `bucket` computes. */
+  class Tag(bucket: BucketTransformFunction.Bound) extends ScalarFunction[Integer] {
+    @transient private var tagsOf: Array[Int] = _
+    override def inputTypes(): Array[DataType] = bucket.inputTypes()
+    override def resultType(): DataType = IntegerType
+    override def name(): String = Name
+    override def canonicalName(): String = bucket.canonicalName().replace("lamina.bucket", "lamina.bucket_tag")
+    override def isResultNullable: Boolean = false
+    override def produceResult(input: InternalRow): Integer = tag(input.getInt(0), bucket.bucket(input))
+
+    protected def tag(numBuckets: Int, b: Int): Int = {
+      if (tagsOf == null || tagsOf.length != numBuckets) tagsOf = tags(numBuckets)
+      tagsOf(b)
     }
+  }
+
+  /** [[Tag]] with Spark's magic method for one non-null BIGINT key. */
+  final class LongKeyTag(bucket: BucketTransformFunction.LongKey) extends Tag(bucket) {
+    def invoke(numBuckets: Int, key: Long): Int = tag(numBuckets, bucket.invoke(numBuckets, key))
+  }
+
+  /** [[Tag]] with Spark's magic method for one non-null INT or DATE key. */
+  final class IntKeyTag(bucket: BucketTransformFunction.IntKey) extends Tag(bucket) {
+    def invoke(numBuckets: Int, key: Int): Int = tag(numBuckets, bucket.invoke(numBuckets, key))
   }
 }

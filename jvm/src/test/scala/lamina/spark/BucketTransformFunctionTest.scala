@@ -38,4 +38,43 @@ class BucketTransformFunctionTest extends AnyFunSuite {
       }
     }
   }
+
+  private def nonNull(types: DataType*) =
+    StructType(types.zipWithIndex.map { case (t, i) => StructField(s"_$i", t, nullable = i == 0) })
+
+  test("one non-null BIGINT, INT or DATE key binds to the magic method, which agrees with the row path") {
+    val rnd = new scala.util.Random(7)
+    val long = BucketTransformFunction.bind(nonNull(IntegerType, LongType))
+    val longTag = BucketTagFunction.bind(nonNull(IntegerType, LongType))
+    assert(long.isInstanceOf[BucketTransformFunction.LongKey] && longTag.isInstanceOf[BucketTagFunction.LongKeyTag])
+    val int = BucketTransformFunction.bind(nonNull(IntegerType, IntegerType)).asInstanceOf[BucketTransformFunction.IntKey]
+    val date = BucketTransformFunction.bind(nonNull(IntegerType, DateType)).asInstanceOf[BucketTransformFunction.IntKey]
+    val intTag = BucketTagFunction.bind(nonNull(IntegerType, DateType)).asInstanceOf[BucketTagFunction.IntKeyTag]
+    // Spark finds the magic method by its name and the Java classes of the input types
+    assert(long.getClass.getMethod("invoke", classOf[Int], classOf[Long]) != null)
+    assert(int.getClass.getMethod("invoke", classOf[Int], classOf[Int]) != null)
+    Seq(1, 3, 16).foreach { n =>
+      val tags = BucketTagFunction.tags(n)
+      (1 to 300).foreach { _ =>
+        val l = rnd.nextLong()
+        val i = rnd.nextInt()
+        val lb = long.asInstanceOf[BucketTransformFunction.LongKey].invoke(n, l)
+        assert(lb === Bucket.bucketOf(new GenericInternalRow(Array[Any](l)), Array(0), Seq(lamina.types.BigIntType()), n))
+        assert(lb === long.asInstanceOf[BucketTransformFunction.Bound].produceResult(new GenericInternalRow(Array[Any](n, l))))
+        assert(longTag.asInstanceOf[BucketTagFunction.LongKeyTag].invoke(n, l) === tags(lb))
+        Seq(int -> lamina.types.IntType(), date -> lamina.types.DateType()).foreach { case (f, t) =>
+          assert(f.invoke(n, i) === Bucket.bucketOf(new GenericInternalRow(Array[Any](i)), Array(0), Seq(t), n))
+        }
+        assert(intTag.invoke(n, i) === tags(date.invoke(n, i)))
+      }
+    }
+  }
+
+  test("a nullable key binds to the row path, which hashes nulls as Paimon does") {
+    val f = BucketTransformFunction.bind(input(IntegerType, LongType))
+    assert(f.getClass == classOf[BucketTransformFunction.Bound])
+    val expected = Bucket.bucketOf(new GenericInternalRow(Array[Any](null)), Array(0), Seq(lamina.types.BigIntType()), 5)
+    assert(f.asInstanceOf[BucketTransformFunction.Bound].produceResult(new GenericInternalRow(Array[Any](5, null))) == expected)
+    assert(BucketTagFunction.bind(input(IntegerType, LongType)).getClass == classOf[BucketTagFunction.Tag])
+  }
 }
