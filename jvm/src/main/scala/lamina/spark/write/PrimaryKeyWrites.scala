@@ -4,7 +4,7 @@ import lamina.errors.BadInputException
 import lamina.mergetree.{DmlRules, MergeTreeOptions}
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
-import lamina.table.scan.FileStoreScan
+import lamina.table.scan.SequenceBases
 
 /** Driver-side steps of writes to primary-key tables. */
 object PrimaryKeyWrites {
@@ -40,16 +40,9 @@ object PrimaryKeyWrites {
       s"$what of table ${table.name} (merge-engine partial-update) cannot set column '$column' to NULL: " +
         "in a partial-update table a NULL never overwrites a value")
 
-  /** Highest committed sequence number per (serialized partition, bucket): new records continue
-   *  above it, so later writes win. */
-  def sequenceBases(table: FileStoreTable): Map[(scala.collection.immutable.ArraySeq[Byte], Int), Long] =
-    table.snapshotManager.latest() match {
-      case None => Map.empty
-      case Some(s) =>
-        new FileStoreScan(table, s).liveEntries()
-          .groupBy(e => (scala.collection.immutable.ArraySeq.unsafeWrapArray(e.partition), e.bucket))
-          .map { case (k, es) => k -> es.map(_.file.maxSequenceNumber).max }
-    }
+  /** Per (serialized partition, bucket), a bound on the committed sequence numbers: new records
+   *  continue above it, so later writes win (see [[SequenceBases]]). */
+  def sequenceBases(table: FileStoreTable): Map[SequenceBases.Key, Long] = SequenceBases.of(table)
 
   /** Compaction after a write, in its own COMPACT snapshot. Tables whose readers skip level 0
    *  (first-row) get the buckets this commit touched fully compacted at once, so that no committed
