@@ -225,10 +225,11 @@ object BinaryRowCodec {
 
   /** `hash` of the one-field row holding a non-null BIGINT `v` (or, as its slot, an INT or DATE
    *  widened without sign: `v & 0xffffffffL`). */
-  def hashOfSlot(v: Long): Int = {
-    val h = MurmurHash.mixWord(MurmurHash.mixWord(MurmurHash.DefaultSeed, 0), 0)
-    MurmurHash.finish(MurmurHash.mixWord(MurmurHash.mixWord(h, v.toInt), (v >>> 32).toInt), 16)
-  }
+  def hashOfSlot(v: Long): Int =
+    MurmurHash.finish(MurmurHash.mixWord(MurmurHash.mixWord(NoNullsHeaderState, v.toInt), (v >>> 32).toInt), 16)
+
+  /** The hash state after the 8-byte header of a row of at most [[MaxHashFixedArity]] fields, none null. */
+  private val NoNullsHeaderState: Int = MurmurHash.mixWord(MurmurHash.mixWord(MurmurHash.DefaultSeed, 0), 0)
 
   private def writeLittleEndian(out: Array[Byte], at: Int, v: Long, bytes: Int): Unit = {
     var k = 0

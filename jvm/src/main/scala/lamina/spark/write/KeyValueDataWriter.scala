@@ -17,9 +17,10 @@ import lamina.types.SparkTypes
 /** Writes the records of one Spark task into a primary-key table: each record goes to the
  *  [[KeyValueFileWriter]] of its (partition, bucket) with its row kind. Serves INSERT (all +I) and
  *  the row-level DML of Spark's delta API (insert / update / delete). `sequenceBases` holds, per
- *  serialized partition and bucket, the highest sequence number already committed there. */
+ *  serialized partition and bucket, a number at least the highest sequence number committed there
+ *  ([[lamina.table.scan.SequenceBases]]). */
 class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
-    sequenceBases: Map[(scala.collection.immutable.ArraySeq[Byte], Int), Long], taskId: Int) extends DeltaWriter[InternalRow] {
+    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long], taskId: Int) extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
   private val routing = new RowRouting(table)

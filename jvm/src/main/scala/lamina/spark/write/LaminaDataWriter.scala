@@ -13,7 +13,7 @@ import lamina.table.options.CoreOptions
 import lamina.types.SparkTypes
 
 class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
-    sequenceBases: Map[(scala.collection.immutable.ArraySeq[Byte], Int), Long] = Map.empty) extends DataWriterFactory
+    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long] = Map.empty) extends DataWriterFactory
   with org.apache.spark.sql.connector.write.DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): org.apache.spark.sql.connector.write.DeltaWriter[InternalRow] =
     if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId)

@@ -4,7 +4,6 @@ import lamina.errors.BadInputException
 import lamina.mergetree.{DmlRules, MergeTreeOptions}
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
-import lamina.table.scan.SequenceBases
 
 /** Driver-side steps of writes to primary-key tables. */
 object PrimaryKeyWrites {
@@ -39,10 +38,6 @@ object PrimaryKeyWrites {
     new BadInputException(
       s"$what of table ${table.name} (merge-engine partial-update) cannot set column '$column' to NULL: " +
         "in a partial-update table a NULL never overwrites a value")
-
-  /** Per (serialized partition, bucket), a bound on the committed sequence numbers: new records
-   *  continue above it, so later writes win (see [[SequenceBases]]). */
-  def sequenceBases(table: FileStoreTable): Map[SequenceBases.Key, Long] = SequenceBases.of(table)
 
   /** Compaction after a write, in its own COMPACT snapshot. Tables whose readers skip level 0
    *  (first-row) get the buckets this commit touched fully compacted at once, so that no committed

@@ -81,4 +81,17 @@ class SequenceBasesTest extends AnyFunSuite {
     new FileStoreCommit(again, "w").append(Seq(add(again, "c", 0, "g1", 2)))
     assert(SequenceBases.of(again) === Map(key("c", 0) -> 2L))
   }
+
+  test("a delta manifest gone in between reads the live files") {
+    val t = newTable()
+    val c = new FileStoreCommit(t, "w")
+    c.append(Seq(add(t, "a", 0, "f1", 10)))
+    SequenceBases.of(t)
+    c.append(Seq(add(t, "a", 0, "f2", 11)))
+    c.append(Seq(add(t, "b", 0, "f3", 3)))
+    Files.delete(Paths.get(t.paths.manifestPath(t.snapshotManager.snapshot(2).deltaManifestList).toUri))
+    // snapshot 3's live files are read in full; its base list no longer needs snapshot 2's delta list
+    assert(SequenceBases.of(t) === live(t))
+    assert(SequenceBases.of(t) === Map(key("a", 0) -> 11L, key("b", 0) -> 3L))
+  }
 }
