@@ -25,6 +25,16 @@ class SequenceBasesTest extends AnyFunSuite {
   private def key(partition: String, bucket: Int): SequenceBases.Key =
     (ArraySeq.unsafeWrapArray(stringPartition(partition)), bucket)
 
+  /** A table whose first snapshot adds one file with `maxSeq` in (a, 0), its bounds already asked for
+   *  (so later calls catch up), and its committer. */
+  private def knownAfterOneFile(maxSeq: Long): (FileStoreTable, FileStoreCommit) = {
+    val t = newTable()
+    val c = new FileStoreCommit(t, "w")
+    c.append(Seq(add(t, "a", 0, "f1", maxSeq)))
+    assert(SequenceBases.of(t) === Map(key("a", 0) -> maxSeq))
+    (t, c)
+  }
+
   private def live(t: FileStoreTable) = SequenceBases.ofLiveFiles(t, t.snapshotManager.latest().get)
 
   test("a table without snapshots has no bounds") {
@@ -56,20 +66,14 @@ class SequenceBasesTest extends AnyFunSuite {
   }
 
   test("a deleted file never lowers a bound; an overwrite's bounds stay at least the live ones") {
-    val t = newTable()
-    val c = new FileStoreCommit(t, "w")
-    c.append(Seq(add(t, "a", 0, "f1", 40)))
-    SequenceBases.of(t)
+    val (t, c) = knownAfterOneFile(40)
     c.overwrite(Seq(add(t, "a", 0, "f2", 5), add(t, "b", 1, "f3", 6)), None)
     assert(live(t) === Map(key("a", 0) -> 5L, key("b", 1) -> 6L))
     assert(SequenceBases.of(t) === Map(key("a", 0) -> 40L, key("b", 1) -> 6L))
   }
 
   test("a snapshot gone in between, or a table created anew with fewer snapshots, reads the live files") {
-    val t = newTable()
-    val c = new FileStoreCommit(t, "w")
-    c.append(Seq(add(t, "a", 0, "f1", 10)))
-    SequenceBases.of(t)
+    val (t, c) = knownAfterOneFile(10)
     c.append(Seq(add(t, "a", 0, "f2", 11)))
     c.append(Seq(add(t, "a", 0, "f3", 12)))
     Files.delete(Paths.get(t.snapshotManager.snapshotPath(2).toUri))
@@ -83,10 +87,7 @@ class SequenceBasesTest extends AnyFunSuite {
   }
 
   test("a delta manifest gone in between reads the live files") {
-    val t = newTable()
-    val c = new FileStoreCommit(t, "w")
-    c.append(Seq(add(t, "a", 0, "f1", 10)))
-    SequenceBases.of(t)
+    val (t, c) = knownAfterOneFile(10)
     c.append(Seq(add(t, "a", 0, "f2", 11)))
     c.append(Seq(add(t, "b", 0, "f3", 3)))
     Files.delete(Paths.get(t.paths.manifestPath(t.snapshotManager.snapshot(2).deltaManifestList).toUri))
