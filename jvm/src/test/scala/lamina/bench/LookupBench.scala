@@ -41,7 +41,8 @@ object LookupBench {
       lookups: Int = 2000000,
       coldLookups: Int = 50000,
       rocksdb: Boolean = true,
-      warmCacheBytes: Long = 8L << 30)
+      warmCacheBytes: Long = 8L << 30,
+      variants: Set[String] = Set.empty)
 
   final case class Row(benchmark: String, metric: String, value: Double, baselineName: String, baseline: Double) {
     def ratio: Double = if (baseline > 0) value / baseline else Double.NaN
@@ -73,6 +74,7 @@ object LookupBench {
     case "--cold-lookups" :: n :: rest => parse(rest, c.copy(coldLookups = n.toInt))
     case "--warm-cache-mb" :: n :: rest => parse(rest, c.copy(warmCacheBytes = n.toLong << 20))
     case "--no-rocksdb" :: rest => parse(rest, c.copy(rocksdb = false))
+    case "--variants" :: list :: rest => parse(rest, c.copy(variants = list.split(',').map(_.trim).toSet))
     case other :: _ => throw new IllegalArgumentException(s"Unknown argument '$other'; see the LookupBench doc")
   }
 
@@ -282,11 +284,12 @@ object LookupBench {
       // The same file built with compression in the writing thread (build only: it reads as "sort").
       ("sort-one-thread", LookupOptions(compression = CompressionType.Zstd, backgroundCompression = false)),
       ("sort-uncompressed", LookupOptions(compression = CompressionType.None)),
+      ("sort-lz4", LookupOptions(compression = CompressionType.Lz4)),
       // The baseline's settings: RocksDB's default 4 KiB blocks and the LZ4 it is configured with here.
       // Smaller blocks make cold lookups cheaper, at a larger index.
       ("sort-lz4-4k-pages", LookupOptions(compression = CompressionType.Lz4, cachePageSize = 4096)),
       ("hash", LookupOptions(localFileType = LocalFileType.Hash)))
-    for ((name, options) <- variants) {
+    for ((name, options) <- variants if config.variants.isEmpty || config.variants(name)) {
       val file = new File(config.work, s"$name.lookup")
       val secs = timedBuild(n)(build(name, data, file, options))
       val eps = n / secs
