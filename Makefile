@@ -57,7 +57,18 @@ demo: venv jar
 	  echo "warehouse: $$wh/warehouse"; \
 	  $(PY) examples/quickstart.py "$$wh/warehouse"
 
-bench: venv jar
+# Delta Lake, the primary-key benchmark's second baseline (bench only; fetched through Maven like sbt).
+DELTA_VERSION := 4.0.0
+BENCH_JARS := .cache/bench-jars
+DELTA_JARS := $(BENCH_JARS)/delta-spark_2.13-$(DELTA_VERSION).jar $(BENCH_JARS)/delta-storage-$(DELTA_VERSION).jar
+
+$(BENCH_JARS)/delta-spark_2.13-$(DELTA_VERSION).jar:
+	mvn -q -B dependency:copy -Dartifact=io.delta:delta-spark_2.13:$(DELTA_VERSION) -DoutputDirectory=$(BENCH_JARS)
+
+$(BENCH_JARS)/delta-storage-$(DELTA_VERSION).jar:
+	mvn -q -B dependency:copy -Dartifact=io.delta:delta-storage:$(DELTA_VERSION) -DoutputDirectory=$(BENCH_JARS)
+
+bench: venv jar $(DELTA_JARS)
 	@mkdir -p bench/results
 	@for f in bench/*.py; do \
 	  [ -e "$$f" ] || continue; \

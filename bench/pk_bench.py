@@ -16,10 +16,17 @@ round is also compared with Spark clustering the same rows by the bucket key and
 primary key before writing plain Parquet: the floor of a write through Spark's required distribution
 and ordering.
 
-Usage: python bench/pk_bench.py [--rows N] [--round-rows M] [--out DIR]
+With Delta Lake's jars (`--delta-jars`, which `make bench` fetches), the same phases also run against
+a Delta table with deletion vectors, in the same session: the bulk load as a Delta write, each upsert
+round as the MERGE INTO a Delta user writes for an upsert (update matched ids, insert the others), and
+the scan before compaction; rows `.../vs_delta` give Lamina's time over Delta's (below 1: Lamina is
+faster). The Delta table is checked to hold the same rows as Lamina's. Each Delta phase is timed once.
+
+Usage: python bench/pk_bench.py [--rows N] [--round-rows M] [--out DIR] [--delta-jars A.jar,B.jar]
 """
 
 import argparse
+import glob
 import json
 import os
 import shutil
@@ -59,7 +66,10 @@ def main():
     ap.add_argument("--rows", type=int, default=10_000_000)
     ap.add_argument("--round-rows", type=int, default=0, help="rows per upsert round (default rows / 10)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--delta-jars", default=",".join(sorted(glob.glob(os.path.join(HERE, "..", ".cache", "bench-jars", "delta-*.jar")))),
+                    help="Delta Lake's jars (delta-spark, delta-storage); empty: no Delta comparison")
     args = ap.parse_args()
+    delta_jars = [j for j in args.delta_jars.split(",") if j]
     n = args.rows
     per_round = args.round_rows or max(1, n // 10)
 
@@ -70,6 +80,12 @@ def main():
                .config("spark.ui.enabled", "false")
                .config("spark.sql.shuffle.partitions", "2")
                .config("spark.driver.memory", "6g"))
+    if delta_jars:
+        # Delta's state reconstruction defaults to 50 partitions; two, like the shuffles here, suit two cores
+        builder = (builder.config("spark.jars", ",".join(os.path.abspath(j) for j in delta_jars))
+                   .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+                   .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+                   .config("spark.databricks.delta.snapshotPartitions", "2"))
     spark = lamina.configure(builder, warehouse=warehouse).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     spark.sql("CREATE NAMESPACE lamina.bench")
@@ -105,10 +121,30 @@ def main():
     lam, each, (base,) = write_all(lambda: rows(0, n, 0),
                                    lambda: rows(0, n, 0).write.mode("overwrite").parquet(plain + "/load"))
     record("bulk_load", "seconds", lam, base, each)
+    delta = os.path.join(work, "delta")
+
+    def delta_upsert(source, path=delta):
+        """MERGE INTO the Delta table: matched ids updated, the others inserted."""
+        jvm = spark.sparkContext._jvm
+        (jvm.io.delta.tables.DeltaTable.forPath(spark._jsparkSession, path).alias("t")
+         .merge(source.alias("s")._jdf, "t.id = s.id")
+         .whenMatched().updateAll().whenNotMatched().insertAll().execute())
+
+    if delta_jars:
+        # Delta's first statements load and compile its code; Lamina's were the three timed writes
+        # above, whose median drops the first. A small unmeasured write and merge warm Delta up alike.
+        for i in range(2):
+            (rows(0, 1000, 0).write.format("delta").mode("overwrite")
+             .option("delta.enableDeletionVectors", "true").save(delta + "-warmup"))
+            delta_upsert(rows(500, 1000, 1), delta + "-warmup")
+        took = timed(lambda: rows(0, n, 0).write.format("delta")
+                     .option("delta.enableDeletionVectors", "true").save(delta))
+        record("bulk_load/vs_delta", "seconds", lam, took)
 
     # five rounds of upserts: half existing keys, half new ones
     next_new = n
     totals = [0.0, 0.0, 0.0]
+    delta_total = 0.0
     for r in range(1, 6):
         half = per_round // 2
         start_old = (r * 7919 * half) % max(1, n - half)
@@ -125,11 +161,17 @@ def main():
         record(f"upsert_round_{r}", "seconds", lam, base, each)
         record(f"upsert_round_{r}/vs_clustered_sorted_parquet", "seconds", lam, clustered)
         totals = [totals[0] + lam, totals[1] + base, totals[2] + clustered]
+        if delta_jars:
+            took = timed(lambda: delta_upsert(batch()))
+            record(f"upsert_round_{r}/vs_delta", "seconds", lam, took)
+            delta_total += took
         next_new += per_round - half
 
     # the five rounds together: one ratio that a single slow sample moves less
     record("upsert_rounds_total", "seconds", totals[0], totals[1])
     record("upsert_rounds_total/vs_clustered_sorted_parquet", "seconds", totals[0], totals[2])
+    if delta_jars:
+        record("upsert_rounds_total/vs_delta", "seconds", totals[0], delta_total)
 
     # the rows the table holds now, as plain Parquet: the baseline of the scans and the compaction
     spark.table("lamina.bench.pk").write.mode("overwrite").parquet(plain + "/current")
@@ -148,6 +190,13 @@ def main():
     same_rows()
     base, lam = median_pair(scan("plain_current"), scan("lamina.bench.pk"))
     record("scan_before_compaction", "seconds", lam, base)
+    if delta_jars:
+        spark.read.format("delta").load(delta).createOrReplaceTempView("delta_current")
+        a, b = scan("delta_current")(), scan("lamina.bench.pk")()
+        if a != b:
+            raise SystemExit(f"the table and its Delta copy differ: {b} vs {a}")
+        took, lam = median_pair(scan("delta_current"), scan("lamina.bench.pk"))
+        record("scan_before_compaction/vs_delta", "seconds", lam, took)
 
     base = median_of(lambda: spark.read.parquet(plain + "/current").write.mode("overwrite").parquet(plain + "/rewrite"))
     lam = timed(lambda: spark.sql("CALL lamina.sys.compact(table => 'bench.pk', compact_strategy => 'full')").collect())
@@ -169,7 +218,9 @@ def main():
                 "turn) and count the median of the three; scans, both sides the "
                 "median of five, taken in turn. `/vs_clustered_sorted_parquet`: the same upsert round against Spark "
                 "clustering the rows by bucket key and sorting them by primary key before writing plain "
-                "Parquet (what the required distribution and ordering cost on their own).\n\n")
+                "Parquet (what the required distribution and ordering cost on their own). `/vs_delta`: against Delta Lake "
+                "with deletion vectors in the same session (a Delta write; MERGE INTO for an upsert; a scan), "
+                "each Delta phase timed once.\n\n")
         f.write("| benchmark | seconds | baseline seconds | ratio |\n|---|---|---|---|\n")
         for r in results:
             f.write(f"| {r['benchmark']} | {r['value']} | {r['baseline']} | {r['ratio']} |\n")
