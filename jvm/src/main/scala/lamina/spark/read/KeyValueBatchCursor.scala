@@ -7,8 +7,9 @@ import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 import lamina.mergetree.{KeyOrder, KeyValue, RowKind, RunCursor}
 
 /** The columnar batches of one data file, and where each column of the key-value layout (keys,
- *  sequence number, kind, table columns) is among the batch's columns (-1: not in the batch). */
-final case class FileBatches(batches: Iterator[ColumnarBatch], columnOf: Array[Int])
+ *  sequence number, kind, table columns) is among the batch's columns (-1: not in the batch). When
+ *  the batches carry no sequence number column, every record takes `sequenceNumber`. */
+final case class FileBatches(batches: Iterator[ColumnarBatch], columnOf: Array[Int], sequenceNumber: Long = -1L)
 
 /** A sorted run read as Spark's columnar batches, file after file: the current record's sequence
  *  number, kind and (for a single integral key) key are read straight from the column vectors; its
@@ -39,6 +40,7 @@ final class KeyValueBatchCursor(
   private val keyFromVector = longKey.orNull
   private var seqBatchColumn = -1
   private var kindBatchColumn = -1
+  private var fileSequence = -1L
   private var keyBatchColumn = -1
 
   override def advance(): Boolean = {
@@ -49,7 +51,7 @@ final class KeyValueBatchCursor(
     val row: InternalRow = batch.getRow(rowId)
     keyView.project(row)
     valueView.project(row)
-    kv.sequenceNumber = seqVec.getLong(rowId)
+    kv.sequenceNumber = if (seqVec ne null) seqVec.getLong(rowId) else fileSequence
     kv.valueKind = kindVec.getByte(rowId)
     true
   }
@@ -63,7 +65,7 @@ final class KeyValueBatchCursor(
     numRows = batch.numRows()
     rowId = 0
     // the batch's vectors are looked up once per batch
-    seqVec = batch.column(seqBatchColumn)
+    seqVec = if (seqBatchColumn >= 0) batch.column(seqBatchColumn) else null
     kindVec = batch.column(kindBatchColumn)
     keyVec = batch.column(keyBatchColumn)
     allAddsKnown = false
@@ -80,6 +82,7 @@ final class KeyValueBatchCursor(
     kv.value = valueView
     seqBatchColumn = c(keyArity)
     kindBatchColumn = c(keyArity + 1)
+    fileSequence = f.sequenceNumber
     keyBatchColumn = c(0)
   }
 

@@ -18,7 +18,9 @@ import lamina.types.SparkTypes
 final case class KeyValueReaders(
     readers: Map[Long, FileSchemaReader],
     batchReaders: Map[Long, FileSchemaReader],
-    table: FileStoreTable) extends Serializable {
+    table: FileStoreTable,
+    batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty)
+  extends Serializable {
 
   private def layout = KeyValueLayout(table.schema)
 
@@ -65,13 +67,17 @@ final case class KeyValueReaders(
    *  increasing keys. */
   def runs(split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] = KeyValueReaders.sortedRuns(table, split, skipLevel0)
 
-  /** A run's records: from columnar batches when every file of the run can be read so, else row by row. */
-  private def cursor(bucketPath: String, run: Seq[DataFileMeta], order: KeyOrder): RunCursor =
+  /** A run's records: from columnar batches when every file of the run can be read so, else row by row.
+   *  With `runSequence`, the run's batches leave the sequence number column unread and every record
+   *  takes that number (see [[KeyValueReaders.runSequences]]). The kind column is always read: a
+   *  file's `_DELETE_ROW_COUNT` cannot vouch for it (pypaimon 2.1 records 0 for files with deletes). */
+  private def cursor(bucketPath: String, run: Seq[DataFileMeta], order: KeyOrder,
+      runSequence: Option[Long] = None): RunCursor =
     if (run.forall(f => batchReaders.contains(f.schemaId))) {
       val l = layout
       val files = run.iterator.map { f => () =>
-        val r = batchReaders(f.schemaId)
-        FileBatches(r.openBatches(bucketPath, f, table.name), r.outputFromFile)
+        val r = runSequence.flatMap(_ => batchReadersWithoutSequence.get(f.schemaId)).getOrElse(batchReaders(f.schemaId))
+        FileBatches(r.openBatches(bucketPath, f, table.name), r.outputFromFile, runSequence.getOrElse(-1L))
       }
       new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong)
     } else RunCursor.of(run.iterator.flatMap(f => readFile(bucketPath, f)), order)
@@ -82,7 +88,7 @@ final case class KeyValueReaders(
   /** The merge of a split whose runs are all read as batches, and the runs' cursors (index = run),
    *  for a reader that takes whole blocks ([[SortMergeReader.MergeIterator.blockRun]]). */
   def mergedBlocks(split: DataSplit, skipLevel0: Boolean): (IndexedSeq[KeyValueBatchCursor], SortMergeReader.MergeIterator) = {
-    val (cursors, merge) = mergeOf(split, skipLevel0, dropDeletes = true)
+    val (cursors, merge) = mergeOf(split, skipLevel0, dropDeletes = true, sequencesFromRuns = true)
     (cursors.map {
       case c: KeyValueBatchCursor => c
       case _ => throw new IllegalStateException(s"a run of ${table.name} is not read as batches")
@@ -93,11 +99,16 @@ final case class KeyValueReaders(
   def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean): Iterator[KeyValue] =
     mergeOf(split, skipLevel0, dropDeletes)._2
 
-  private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean)
+  /** `sequencesFromRuns`: the merge's records may carry a stand-in for their sequence numbers that
+   *  orders them as the real ones do (for results that do not show sequence numbers, such as a scan's
+   *  rows; a compaction writes the real ones). */
+  private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, sequencesFromRuns: Boolean = false)
       : (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
     val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
     val order = keyOrder
-    val cursors = runs(split, skipLevel0).map(run => cursor(split.bucketPath, run, order)).toIndexedSeq
+    val sortedRuns = runs(split, skipLevel0)
+    val standIns = if (sequencesFromRuns) KeyValueReaders.runSequences(sortedRuns) else None
+    val cursors = sortedRuns.indices.map(i => cursor(split.bucketPath, sortedRuns(i), order, standIns.map(_(i))))
     // every run has strictly increasing keys: a level-0 run is one file (Paimon's files hold a key
     // once), a higher level is non-overlapping files
     (cursors, SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes))
@@ -105,6 +116,21 @@ final case class KeyValueReaders(
 }
 
 object KeyValueReaders {
+  /** One sequence number per sorted run that orders the records of a merge as their own sequence
+   *  numbers do, or None when the runs' ranges of sequence numbers overlap.
+   *
+   *  The merge compares sequence numbers only between records of one key. Two such records in one
+   *  run lie in one file (a run's files hold disjoint key ranges), which yields them in its own order
+   *  (key, then sequence number); two in different runs are ordered by their runs when every number of
+   *  one run is below every number of the other. So when the runs' ranges [min, max] are pairwise
+   *  disjoint, each run's maximum stands in for all its records. Pure. */
+  def runSequences(runs: Seq[Seq[DataFileMeta]]): Option[IndexedSeq[Long]] = {
+    val ranges = runs.map(r => (r.map(_.minSequenceNumber).min, r.map(_.maxSequenceNumber).max)).toIndexedSeq
+    val byStart = ranges.sortBy(_._1)
+    val disjoint = byStart.indices.drop(1).forall(i => byStart(i - 1)._2 < byStart(i)._1)
+    if (disjoint && runs.forall(_.nonEmpty)) Some(ranges.map(_._2)) else None
+  }
+
   def keyOrderOf(layout: KeyValueLayout): KeyOrder =
     KeyOrder(keyOrderingOf(layout), KeyOrder.longKeyOf(layout.keyFields.map(f => SparkTypes.toSpark(f.dataType))))
 
@@ -161,26 +187,31 @@ object KeyValueReaders {
         table.schema.trimmedPrimaryKeys)
     val valueNames = table.schema.fieldNames.toSet
     // an unread column gets an id no file column has, so the reader fills it with null
+    def unread(struct: StructType, names: String => Boolean) = StructType(struct.fields.map { f =>
+      if (names(f.name))
+        f.copy(metadata = new org.apache.spark.sql.types.MetadataBuilder().withMetadata(f.metadata)
+          .putLong(SparkTypes.FieldIdKey, -1L).build())
+      else f
+    })
     val current = keep match {
       case None => full
-      case Some(k) => StructType(full.fields.map { f =>
-        if (valueNames.contains(f.name) && !k.contains(f.name))
-          f.copy(metadata = new org.apache.spark.sql.types.MetadataBuilder().withMetadata(f.metadata)
-            .putLong(SparkTypes.FieldIdKey, -1L).build())
-        else f
-      })
+      case Some(k) => unread(full, n => valueNames.contains(n) && !k.contains(n))
     }
-    def readersOf(ids: Seq[Long], batch: Boolean) = ids.map { id =>
+    def readersOf(struct: StructType, ids: Seq[Long], batch: Boolean) = ids.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
-      id -> DataFileReaders.forStructs(spark, KeyValueLayout(s).fileStruct, current,
+      id -> DataFileReaders.forStructs(spark, KeyValueLayout(s).fileStruct, struct,
         if (id == table.schema.id) keyFilters else Seq.empty, s, returningBatch = batch)
     }.toMap
-    val readers = readersOf(schemaIds.distinct, batch = false)
+    val readers = readersOf(current, schemaIds.distinct, batch = false)
     // batches need Spark's vectorized reader for the file's columns, and no widened column
     val batchable = readers.collect { case (id, r) if r.sameTypes &&
       DataFileReaders.supportsBatch(spark, table.fileFormat, r.fileColumns) => id }.toSeq
-    val batchReaders = readersOf(batchable, batch = true)
-    KeyValueReaders(readers, batchReaders, table)
+    val batchReaders = readersOf(current, batchable, batch = true)
+    // a scan (not a compaction) may leave sequence numbers unread, see runSequences
+    val withoutSequence =
+      if (needed.isEmpty) Map.empty[Long, FileSchemaReader]
+      else readersOf(unread(current, _ == KeyValueLayout.SequenceNumber), batchable, batch = true)
+    KeyValueReaders(readers, batchReaders, table, withoutSequence)
   }
 
   /** First-row tables (and, in Paimon, tables with deletion vectors) are read without level 0. */

@@ -57,4 +57,19 @@ class KeyValueBatchCursorTest extends AnyFunSuite {
     }.toList
     assert(got == List((7L, 7L, RowKind.Insert, 7L, 70L, true), (8L, 8L, RowKind.Delete, 8L, 80L, false)))
   }
+
+  test("a file read without its sequence number column gives every record the run's number") {
+    // the same batch, but the layout says the sequence number is not among its columns
+    val batches = Iterator(fill(Seq(7L -> RowKind.Delete, 8L -> RowKind.UpdateAfter)))
+    val cursor = new KeyValueBatchCursor(Iterator(() => FileBatches(batches, Array(0, -1, 2, 3, 4), 41L)), 1,
+      StructType(Seq(StructField("id", LongType))), StructType(Seq(StructField("id", LongType), StructField("v", LongType))),
+      Array(0, 4), KeyOrder.longKeyOf(Seq(LongType)))
+    assert(cursor.advance())
+    assert(!cursor.blockAllAdds)
+    val got = (cursor.current.sequenceNumber, cursor.current.valueKind, cursor.current.value.getLong(1)) ::
+      Iterator.continually(cursor.advance()).takeWhile(identity).map { _ =>
+        (cursor.current.sequenceNumber, cursor.current.valueKind, cursor.current.value.getLong(1))
+      }.toList
+    assert(got == List((41L, RowKind.Delete, 70L), (41L, RowKind.UpdateAfter, 80L)))
+  }
 }
