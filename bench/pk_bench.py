@@ -6,6 +6,8 @@ baseline of a write phase is Spark writing the same rows as plain Parquet. The s
 compaction are measured against a plain Parquet copy of the table's rows after the upserts (what
 both scans return, checked equal): Spark scanning it, and Spark rewriting it. Results:
 bench/results/pk.json (a list of {benchmark, metric, value, baseline, ratio}) and bench/results/pk.md.
+Each phase gives two metrics: `seconds` (wall clock) and `jvm_cpu_seconds` (CPU time of the session's
+JVM, driver and executors, over the same runs; read from /proc, so on Linux only).
 
 A write phase changes the table, so it is run on three tables that receive the same writes (the
 table and two copies, identical after every phase) and its time is the median of the three; its
@@ -28,11 +30,13 @@ Usage: python bench/pk_bench.py [--rows N] [--round-rows M] [--out DIR] [--delta
 import argparse
 import glob
 import json
+import math
 import os
 import shutil
 import sys
 import tempfile
 import time
+from typing import NamedTuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
@@ -41,15 +45,45 @@ import lamina  # noqa: E402
 from pyspark.sql import SparkSession  # noqa: E402
 
 
+class Timing(NamedTuple):
+    """Wall-clock seconds of an action, and the CPU seconds the session's JVM (driver and executors
+    on local[2]) spent meanwhile: NaN where /proc is not there. CPU time is what a busy neighbour on
+    the machine disturbs least."""
+    wall: float
+    cpu: float
+
+    def __add__(self, other):
+        return Timing(self.wall + other.wall, self.cpu + other.cpu)
+
+
+ZERO = Timing(0.0, 0.0)
+_jvm_stat = None
+
+
+def _jvm_cpu_seconds():
+    try:
+        with open(_jvm_stat) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, TypeError, ValueError, IndexError):
+        return math.nan
+
+
 def timed(fn):
-    start = time.perf_counter()
+    cpu, start = _jvm_cpu_seconds(), time.perf_counter()
     fn()
-    return time.perf_counter() - start
+    return Timing(time.perf_counter() - start, _jvm_cpu_seconds() - cpu)
+
+
+def median(timings):
+    """Wall and CPU medians, each of its own samples."""
+    mid = len(timings) // 2
+    return Timing(sorted(t.wall for t in timings)[mid], sorted(t.cpu for t in timings)[mid])
 
 
 def median_of(fn, times=3):
     """The median of several timings of an idempotent action (a scan, or a write that overwrites)."""
-    return sorted(timed(fn) for _ in range(times))[times // 2]
+    return median([timed(fn) for _ in range(times)])
 
 
 def median_pair(a, b, times=5):
@@ -58,7 +92,7 @@ def median_pair(a, b, times=5):
     for _ in range(times):
         ta.append(timed(a))
         tb.append(timed(b))
-    return sorted(ta)[times // 2], sorted(tb)[times // 2]
+    return median(ta), median(tb)
 
 
 def main():
@@ -88,6 +122,8 @@ def main():
                    .config("spark.databricks.delta.snapshotPartitions", "2"))
     spark = lamina.configure(builder, warehouse=warehouse).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
+    global _jvm_stat
+    _jvm_stat = f"/proc/{spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid()}/stat"
     spark.sql("CREATE NAMESPACE lamina.bench")
     tables = ["lamina.bench.pk", "lamina.bench.pk_copy1", "lamina.bench.pk_copy2"]
     for t in tables:
@@ -102,7 +138,7 @@ def main():
             for b, ts in zip(baselines, base_times):
                 ts.append(timed(b))
             times.append(timed(lambda: df_fn().writeTo(t).append()))
-        return sorted(times)[1], times, [sorted(ts)[1] for ts in base_times]
+        return median(times), [t.wall for t in times], [median(ts) for ts in base_times]
 
     def rows(start, count, salt):
         return spark.range(start, start + count).selectExpr(
@@ -110,17 +146,22 @@ def main():
 
     results = []
 
-    def record(name, metric, value, baseline, samples=None):
-        results.append({"benchmark": name, "metric": metric, "value": round(value, 3),
-                        "baseline": round(baseline, 3), "ratio": round(value / baseline, 3) if baseline else None})
+    def record(name, value, baseline, samples=None):
+        """Two rows: wall-clock seconds, and the JVM's CPU seconds (when measured)."""
+        for metric, v, b in (("seconds", value.wall, baseline.wall), ("jvm_cpu_seconds", value.cpu, baseline.cpu)):
+            if math.isnan(v) or math.isnan(b):
+                continue
+            results.append({"benchmark": name, "metric": metric, "value": round(v, 3),
+                            "baseline": round(b, 3), "ratio": round(v / b, 3) if b else None})
         shown = "" if samples is None else "  (" + ", ".join(f"{x:.2f}" for x in samples) + ")"
-        print(f"{name:<28} {metric:<10} {value:9.2f}s  baseline {baseline:9.2f}s  ratio {value / baseline:6.2f}{shown}",
-              flush=True)
+        cpu = value.cpu / baseline.cpu if baseline.cpu else math.nan
+        print(f"{name:<48} {value.wall:7.2f}s  baseline {baseline.wall:7.2f}s  ratio {value.wall / baseline.wall:5.2f}"
+              f"  cpu ratio {cpu:5.2f}{shown}", flush=True)
 
     # bulk load
     lam, each, (base,) = write_all(lambda: rows(0, n, 0),
                                    lambda: rows(0, n, 0).write.mode("overwrite").parquet(plain + "/load"))
-    record("bulk_load", "seconds", lam, base, each)
+    record("bulk_load", lam, base, each)
     delta = os.path.join(work, "delta")
 
     def delta_upsert(source, path=delta):
@@ -139,12 +180,12 @@ def main():
             delta_upsert(rows(500, 1000, 1), delta + "-warmup")
         took = timed(lambda: rows(0, n, 0).write.format("delta")
                      .option("delta.enableDeletionVectors", "true").save(delta))
-        record("bulk_load/vs_delta", "seconds", lam, took)
+        record("bulk_load/vs_delta", lam, took)
 
     # five rounds of upserts: half existing keys, half new ones
     next_new = n
-    totals = [0.0, 0.0, 0.0]
-    delta_total = 0.0
+    totals = [ZERO, ZERO, ZERO]
+    delta_total = ZERO
     for r in range(1, 6):
         half = per_round // 2
         start_old = (r * 7919 * half) % max(1, n - half)
@@ -158,20 +199,20 @@ def main():
             lambda: batch().write.mode("overwrite").parquet(plain + f"/round{r}"),
             lambda: batch().repartition(2, "id").sortWithinPartitions("id")
             .write.mode("overwrite").parquet(plain + f"/clustered{r}"))
-        record(f"upsert_round_{r}", "seconds", lam, base, each)
-        record(f"upsert_round_{r}/vs_clustered_sorted_parquet", "seconds", lam, clustered)
+        record(f"upsert_round_{r}", lam, base, each)
+        record(f"upsert_round_{r}/vs_clustered_sorted_parquet", lam, clustered)
         totals = [totals[0] + lam, totals[1] + base, totals[2] + clustered]
         if delta_jars:
             took = timed(lambda: delta_upsert(batch()))
-            record(f"upsert_round_{r}/vs_delta", "seconds", lam, took)
+            record(f"upsert_round_{r}/vs_delta", lam, took)
             delta_total += took
         next_new += per_round - half
 
     # the five rounds together: one ratio that a single slow sample moves less
-    record("upsert_rounds_total", "seconds", totals[0], totals[1])
-    record("upsert_rounds_total/vs_clustered_sorted_parquet", "seconds", totals[0], totals[2])
+    record("upsert_rounds_total", totals[0], totals[1])
+    record("upsert_rounds_total/vs_clustered_sorted_parquet", totals[0], totals[2])
     if delta_jars:
-        record("upsert_rounds_total/vs_delta", "seconds", totals[0], delta_total)
+        record("upsert_rounds_total/vs_delta", totals[0], delta_total)
 
     # the rows the table holds now, as plain Parquet: the baseline of the scans and the compaction
     spark.table("lamina.bench.pk").write.mode("overwrite").parquet(plain + "/current")
@@ -189,22 +230,22 @@ def main():
 
     same_rows()
     base, lam = median_pair(scan("plain_current"), scan("lamina.bench.pk"))
-    record("scan_before_compaction", "seconds", lam, base)
+    record("scan_before_compaction", lam, base)
     if delta_jars:
         spark.read.format("delta").load(delta).createOrReplaceTempView("delta_current")
         a, b = scan("delta_current")(), scan("lamina.bench.pk")()
         if a != b:
             raise SystemExit(f"the table and its Delta copy differ: {b} vs {a}")
         took, lam = median_pair(scan("delta_current"), scan("lamina.bench.pk"))
-        record("scan_before_compaction/vs_delta", "seconds", lam, took)
+        record("scan_before_compaction/vs_delta", lam, took)
 
     base = median_of(lambda: spark.read.parquet(plain + "/current").write.mode("overwrite").parquet(plain + "/rewrite"))
     lam = timed(lambda: spark.sql("CALL lamina.sys.compact(table => 'bench.pk', compact_strategy => 'full')").collect())
-    record("full_compaction", "seconds", lam, base)
+    record("full_compaction", lam, base)
 
     same_rows()
     base, lam = median_pair(scan("plain_current"), scan("lamina.bench.pk"))
-    record("scan_after_compaction", "seconds", lam, base)
+    record("scan_after_compaction", lam, base)
 
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "pk.json"), "w") as f:
@@ -220,10 +261,12 @@ def main():
                 "clustering the rows by bucket key and sorting them by primary key before writing plain "
                 "Parquet (what the required distribution and ordering cost on their own). `/vs_delta`: against Delta Lake "
                 "with deletion vectors in the same session (a Delta write; MERGE INTO for an upsert; a scan), "
-                "each Delta phase timed once.\n\n")
-        f.write("| benchmark | seconds | baseline seconds | ratio |\n|---|---|---|---|\n")
+                "each Delta phase timed once. `seconds` is wall-clock time; `jvm_cpu_seconds` the CPU time "
+                "of the session's JVM (driver and executors) over the same runs, which a busy neighbour on the "
+                "machine disturbs less.\n\n")
+        f.write("| benchmark | metric | value | baseline | ratio |\n|---|---|---|---|---|\n")
         for r in results:
-            f.write(f"| {r['benchmark']} | {r['value']} | {r['baseline']} | {r['ratio']} |\n")
+            f.write(f"| {r['benchmark']} | {r['metric']} | {r['value']} | {r['baseline']} | {r['ratio']} |\n")
     print(f"table rows {total}; results in {args.out}")
     spark.stop()
     shutil.rmtree(work, ignore_errors=True)
