@@ -2,7 +2,7 @@ package lamina.lookup.sort
 
 import java.util.concurrent.ArrayBlockingQueue
 
-import lamina.lookup.compression.CompressionType
+import lamina.lookup.compression.{CompressionGate, CompressionType}
 import lamina.lookup.io.LocalFileOutput
 
 /** Where a sort writer's filled data blocks go: each is encoded (compressed when that pays, trailer
@@ -21,11 +21,15 @@ private[sort] trait DataBlockSink {
 
 private[sort] object DataBlockSink {
 
-  /** Encodes `block` (data or index), appends it to `out` and empties it; returns where it lies. */
+  /** Encodes `block` (data or index), appends it to `out` and empties it; returns where it lies. With a
+   *  `gate`, compression is tried only when the gate allows. */
   def writeBlock(block: BlockWriter, compression: CompressionType, scratch: StoredBlock.Scratch,
-      out: LocalFileOutput): BlockHandle = {
+      out: LocalFileOutput, gate: CompressionGate = null): BlockHandle = {
     val raw = block.finish()
-    val stored = StoredBlock.encode(raw, block.finishedLength, compression, scratch)
+    val tried =
+      if (gate == null || compression == CompressionType.None || gate.shouldTry()) compression else CompressionType.None
+    val stored = StoredBlock.encode(raw, block.finishedLength, tried, scratch)
+    if (gate != null && tried != CompressionType.None) gate.record(scratch.compressed)
     val handle = BlockHandle(out.position, stored - BlockTrailer.EncodedLength)
     out.write(scratch.bytes, 0, stored)
     block.reset()
@@ -34,17 +38,18 @@ private[sort] object DataBlockSink {
 
   /** Writes one filled data block and records it in the index under its last key. */
   private def append(block: BlockWriter, lastKey: Array[Byte], compression: CompressionType,
-      scratch: StoredBlock.Scratch, out: LocalFileOutput, index: BlockWriter): Unit =
-    index.add(lastKey, writeBlock(block, compression, scratch, out).encode())
+      scratch: StoredBlock.Scratch, out: LocalFileOutput, index: BlockWriter, gate: CompressionGate): Unit =
+    index.add(lastKey, writeBlock(block, compression, scratch, out, gate).encode())
 
   /** Encodes each block in the writing thread. */
   final class Inline(blockCapacity: Int, compression: CompressionType, out: LocalFileOutput, index: BlockWriter)
     extends DataBlockSink {
     private val block = new BlockWriter(blockCapacity)
     private val scratch = new StoredBlock.Scratch
+    private val gate = new CompressionGate
     override def current: BlockWriter = block
     override def submit(lastKey: Array[Byte]): BlockWriter = {
-      append(block, lastKey, compression, scratch, out, index)
+      append(block, lastKey, compression, scratch, out, index, gate)
       block
     }
     override def drain(lastKey: Array[Byte]): Unit = if (block.entryCount > 0) submit(lastKey)
@@ -79,7 +84,7 @@ private[sort] object DataBlockSink {
     override def drain(lastKey: Array[Byte]): Unit = {
       if (thread == null) {
         // a file of one block: no thread was needed
-        if (block.entryCount > 0) append(block, lastKey, compression, new StoredBlock.Scratch, out, index)
+        if (block.entryCount > 0) append(block, lastKey, compression, new StoredBlock.Scratch, out, index, new CompressionGate)
       } else {
         if (block.entryCount > 0) submit(lastKey)
         filled.put(Stop)
@@ -97,11 +102,12 @@ private[sort] object DataBlockSink {
 
     private def encodeAll(): Unit = {
       val scratch = new StoredBlock.Scratch
+      val gate = new CompressionGate
       var next = spinTake(filled)
       while (next ne Stop) {
         // after a failure, blocks are only emptied and handed back so the writer never waits forever
         if (failure == null)
-          try append(next.block, next.lastKey, compression, scratch, out, index) // empties the block
+          try append(next.block, next.lastKey, compression, scratch, out, index, gate) // empties the block
           catch { case t: Throwable => failure = t; next.block.reset() }
         else next.block.reset()
         free.put(next.block)

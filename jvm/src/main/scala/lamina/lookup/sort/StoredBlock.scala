@@ -16,6 +16,8 @@ object StoredBlock {
   /** Reusable output buffer of one writer. */
   final class Scratch {
     var bytes: Array[Byte] = new Array[Byte](0)
+    /** Whether the last block encoded here was stored compressed. */
+    var compressed: Boolean = false
     def ensure(n: Int): Array[Byte] = {
       if (bytes.length < n) bytes = new Array[Byte](math.max(n, bytes.length * 2))
       bytes
@@ -38,6 +40,7 @@ object StoredBlock {
       }
     }
     if (used == CompressionType.None) System.arraycopy(raw, 0, out, 0, len)
+    scratch.compressed = used != CompressionType.None
     out(payloadLen) = used.id
     BlockTrailer(used, BlockTrailer.checksum(out, 0, payloadLen)).encode(out, payloadLen)
     payloadLen + BlockTrailer.EncodedLength

@@ -124,12 +124,14 @@ object KeyValueReaders {
    *  (key, then sequence number); two in different runs are ordered by their runs when every number of
    *  one run is below every number of the other. So when the runs' ranges [min, max] are pairwise
    *  disjoint, each run's maximum stands in for all its records. Pure. */
-  def runSequences(runs: Seq[Seq[DataFileMeta]]): Option[IndexedSeq[Long]] = {
-    val ranges = runs.map(r => (r.map(_.minSequenceNumber).min, r.map(_.maxSequenceNumber).max)).toIndexedSeq
-    val byStart = ranges.sortBy(_._1)
-    val disjoint = byStart.indices.drop(1).forall(i => byStart(i - 1)._2 < byStart(i)._1)
-    if (disjoint && runs.forall(_.nonEmpty)) Some(ranges.map(_._2)) else None
-  }
+  def runSequences(runs: Seq[Seq[DataFileMeta]]): Option[IndexedSeq[Long]] =
+    if (runs.exists(_.isEmpty)) None
+    else {
+      val ranges = runs.map(r => (r.map(_.minSequenceNumber).min, r.map(_.maxSequenceNumber).max)).toIndexedSeq
+      val byStart = ranges.sortBy(_._1)
+      val disjoint = byStart.indices.drop(1).forall(i => byStart(i - 1)._2 < byStart(i)._1)
+      if (disjoint) Some(ranges.map(_._2)) else None
+    }
 
   def keyOrderOf(layout: KeyValueLayout): KeyOrder =
     KeyOrder(keyOrderingOf(layout), KeyOrder.longKeyOf(layout.keyFields.map(f => SparkTypes.toSpark(f.dataType))))

@@ -107,6 +107,29 @@ class SortLookupStoreTest extends AnyFunSuite with LookupTestSupport {
     assert(e.getMessage.startsWith("Writing lookup file full failed"), e.getMessage)
   }
 
+  for (background <- Seq(false, true))
+    test(s"after incompressible blocks, compressible ones are compressed again (background $background)") {
+      // random values, then a long stretch of repetitive ones: the writer stops trying to compress the
+      // first, and a probe finds the second
+      val rnd = new Random(9)
+      // 200 random bytes a value: the keys' common prefixes alone save less than 1/8 of a block
+      val entries = (0 until 12000).map { i =>
+        val v = new Array[Byte](200)
+        if (i < 1500) rnd.nextBytes(v) else java.util.Arrays.fill(v, (i % 5).toByte)
+        (f"key-$i%08d".getBytes, v)
+      }
+      withTempDir { dir =>
+        def size(c: CompressionType) = writeAll(factory(LookupOptions(compression = c,
+          cachePageSize = DataBlockSink.MinBackgroundBlockSize, backgroundCompression = background)),
+          new File(dir, s"${c.name}.sort"), entries)
+        val raw = size(CompressionType.None)
+        // the repetitive 90% shrinks to a fraction: compressed, not merely the stretch's first blocks
+        assert(size(CompressionType.Zstd) < raw / 4, s"${size(CompressionType.Zstd)} of $raw")
+      }
+      roundTrip(LookupOptions(compression = CompressionType.Zstd, cachePageSize = DataBlockSink.MinBackgroundBlockSize,
+        backgroundCompression = background), entries, 4)
+    }
+
   test("incompressible blocks stay uncompressed") {
     val raw = new Array[Byte](4096)
     new Random(5).nextBytes(raw)

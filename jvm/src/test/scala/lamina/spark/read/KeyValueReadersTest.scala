@@ -25,5 +25,6 @@ class KeyValueReadersTest extends AnyFunSuite {
     assert(KeyValueReaders.runSequences(Seq(Seq(file("a", 0, 100)), Seq(file("b", 50, 150)))).isEmpty)
     assert(KeyValueReaders.runSequences(Seq(Seq(file("a", 0, 100)), Seq(file("b", 100, 150)))).isEmpty)
     assert(KeyValueReaders.runSequences(Seq(Seq(file("a", 10, 20)), Seq(file("b", 0, 5), file("c", 30, 40)))).isEmpty)
+    assert(KeyValueReaders.runSequences(Seq(Seq(file("a", 10, 20)), Seq.empty)).isEmpty)
   }
 }
