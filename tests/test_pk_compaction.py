@@ -68,6 +68,7 @@ EXPECTED = sorted_tuples([(i, "run0") for i in range(5)] + [(i, "run1") for i in
 # -- CALL sys.compact ----------------------------------------------------------------------------
 
 def test_full_compaction_moves_every_file_to_the_top_level(spark, warehouse, db):
+    # without compact_strategy, CALL sys.compact is a full compaction, as Paimon's is in a batch job
     name = create_pk(spark, db)
     write_runs(spark, name)
     assert sql_rows(spark, f"SELECT * FROM {name}") == EXPECTED
@@ -75,7 +76,7 @@ def test_full_compaction_moves_every_file_to_the_top_level(spark, warehouse, db)
     assert set(before) == {0} and len(before) >= 4, before
     counts_before = sorted(r[0] for r in spark.sql(f"SELECT record_count FROM {CAT}.{db}.`t$files`").collect())
 
-    snapshot = call_compact(spark, db, compact_strategy="full")
+    snapshot = call_compact(spark, db)
     assert snapshot == max(snapshot_ids(warehouse, db, "t")) == 4
     assert sql_rows(spark, f"SELECT * FROM {name}") == EXPECTED
     after = levels(spark, db)
@@ -125,7 +126,7 @@ def test_minor_compaction_merges_sorted_runs_once_the_trigger_is_reached(spark, 
     before = levels(spark, db)
     assert set(before) == {0}, before
 
-    snapshot = call_compact(spark, db)
+    snapshot = call_compact(spark, db, compact_strategy="minor")
     assert snapshot == max(snapshot_ids(warehouse, db, "t")) == 5
     assert commit_kinds(spark, db)[-1] == "COMPACT"
     after = levels(spark, db)
@@ -145,7 +146,7 @@ def test_minor_compaction_keeps_deletes_that_older_levels_still_need(spark, db):
     spark.sql(f"INSERT INTO {name} VALUES (500, 'a')")
     spark.sql(f"INSERT INTO {name} VALUES (501, 'b')")
     assert sorted(levels(spark, db)) == [0, 0, 0, top]
-    assert call_compact(spark, db) is not None
+    assert call_compact(spark, db, compact_strategy="minor") is not None
     after = levels(spark, db)
     assert top in after and after.count(0) == 0 and len(after) == 2, after
     assert sql_rows(spark, f"SELECT count(*) FROM {name} WHERE id IN (1, 2)") == [(0,)]
@@ -159,7 +160,7 @@ def test_minor_compaction_keeps_deletes_that_older_levels_still_need(spark, db):
 def test_minor_compaction_with_nothing_to_do_commits_nothing(spark, warehouse, db):
     name = create_pk(spark, db)
     spark.sql(f"INSERT INTO {name} VALUES (1, 'a'), (2, 'b')")
-    assert call_compact(spark, db) is None
+    assert call_compact(spark, db, compact_strategy="minor") is None
     assert snapshot_ids(warehouse, db, "t") == [1]
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a"), (2, "b")]
 

@@ -13,7 +13,8 @@ import lamina.spark.compact.CompactRequest
 
 /** `CALL <catalog>.sys.compact(table => 'db.t' [, partitions => 'k=v[,k2=v2][;k=v...]',
  *  compact_strategy => 'full' | 'minor'])`: compacts a primary-key table and returns the COMPACT
- *  snapshot id (null when nothing needed compacting). */
+ *  snapshot id (null when nothing needed compacting). Without a strategy the compaction is full, as
+ *  Paimon's procedure is in a batch job; 'minor' lets universal compaction pick the runs. */
 class CompactProcedure(catalog: LaminaCatalog) extends UnboundProcedure with BoundProcedure {
   override def name(): String = "compact"
   override def description(): String = "Compacts the buckets of a primary-key table (universal or full compaction)."
@@ -23,13 +24,13 @@ class CompactProcedure(catalog: LaminaCatalog) extends UnboundProcedure with Bou
   override def parameters(): Array[ProcedureParameter] = Array(
     ProcedureParameter.in("table", StringType).build(),
     ProcedureParameter.in("partitions", StringType).defaultValue("''").build(),
-    ProcedureParameter.in("compact_strategy", StringType).defaultValue("'minor'").build())
+    ProcedureParameter.in("compact_strategy", StringType).defaultValue("'full'").build())
 
   override def call(args: InternalRow): java.util.Iterator[Scan] = {
     def str(i: Int): String = if (args.isNullAt(i)) "" else args.getUTF8String(i).toString
     val strategy = str(2).trim.toLowerCase match {
-      case "" | "minor" => false
-      case "full" => true
+      case "minor" => false
+      case "" | "full" => true
       case other => throw new BadInputException(s"Unknown compact_strategy '$other': use 'full' or 'minor'")
     }
     val request = CompactRequest(str(0), CompactRequest.parsePartitions(str(1)), strategy)
