@@ -150,6 +150,17 @@ def test_lamina_sequence_field_read_by_pypaimon(spark, db, paimon_catalog):
     assert paimon_read(paimon_catalog, f"{db}.t") == expected
 
 
+def test_lamina_deletes_with_not_null_sequence_field_read_by_pypaimon(spark, db, paimon_catalog):
+    name = lamina_create(spark, db, "id INT, v STRING, ts BIGINT NOT NULL",
+                         {"primary-key": "id", "sequence.field": "ts"})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 20), (2, 'b', 20), (3, 'c', 5)")
+    spark.sql(f"DELETE FROM {name} WHERE id IN (1, 3)")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'late', 10), (3, 'later', 6)")
+    expected = dicts([{"id": 2, "v": "b", "ts": 20}, {"id": 3, "v": "later", "ts": 6}])
+    assert lamina_read(spark, name) == expected
+    assert paimon_read(paimon_catalog, f"{db}.t") == expected
+
+
 N = None
 # (options, three commits of (id, a, b, s) rows, rows after merging) per merge engine
 ENGINE_CASES = {

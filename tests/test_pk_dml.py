@@ -241,10 +241,11 @@ def test_dml_on_append_table_fails_clearly(spark, warehouse, db, sql):
         assert "primary key" in text.lower().replace("primary-key", "primary key"), text[:800]
 
 
-def test_delete_and_update_with_sequence_field(spark, db, warehouse):
-    # A delete record carries only the key: it could not order after the row it deletes by the
-    # sequence field, so deletes are refused (naming the option); an UPDATE that keeps the sequence
-    # value replaces the row (ties go by write order).
+def test_delete_and_update_with_nullable_sequence_field(spark, db, warehouse):
+    # A delete record must carry the deleted row's sequence values to order after it; Spark hands
+    # row-level deletes only non-null row-id columns, so with a nullable sequence field deletes are
+    # refused (naming the option and the fix); an UPDATE that keeps the sequence value replaces the
+    # row (ties go by write order).
     name = f"{CAT}.{db}.t"
     spark.sql(f"""CREATE TABLE {name} (id INT, v STRING, ts BIGINT)
                   TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'sequence.field' = 'ts')""")
@@ -254,12 +255,34 @@ def test_delete_and_update_with_sequence_field(spark, db, warehouse):
         before = snapshot_ids(warehouse, db, "t")
         with pytest.raises(Exception) as excinfo:
             spark.sql(statement)
-        assert "'sequence.field'" in str(excinfo.value) and f"{db}.t" in str(excinfo.value)
+        for word in ("'sequence.field'", f"{db}.t", "ts", "NOT NULL"):
+            assert word in str(excinfo.value), str(excinfo.value)[:800]
         assert snapshot_ids(warehouse, db, "t") == before
     spark.sql(f"UPDATE {name} SET v = 'B' WHERE id = 2")
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a", 20), (2, "B", 20), (3, "c", 5)]
     spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t', compact_strategy => 'full')")
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a", 20), (2, "B", 20), (3, "c", 5)]
+
+
+def test_delete_update_and_merge_with_not_null_sequence_field(spark, db):
+    # NOT NULL sequence fields join the row id: a delete record carries the row's sequence value,
+    # ties it and, written later, wins; a later write with a lower sequence value stays behind it.
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"""CREATE TABLE {name} (id INT, v STRING, ts BIGINT NOT NULL)
+                  TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'sequence.field' = 'ts')""")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 20), (2, 'b', 20), (3, 'c', 5), (4, 'd', 7)")
+    spark.sql(f"DELETE FROM {name} WHERE id = 1")
+    spark.sql(f"MERGE INTO {name} t USING (SELECT 3 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, "b", 20), (4, "d", 7)]
+    assert sql_rows(spark, f"SELECT rowkind, id, ts FROM {CAT}.{db}.`t$audit_log` WHERE rowkind = '-D'") == \
+        [("-D", 1, 20), ("-D", 3, 5)]
+    spark.sql(f"UPDATE {name} SET v = 'B' WHERE id = 2")
+    spark.sql(f"UPDATE {name} SET v = 'older', ts = 1 WHERE id = 4")  # a lower sequence value loses
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'late', 10), (3, 'later', 6)")
+    expected = [(2, "B", 20), (3, "later", 6), (4, "d", 7)]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
 
 
 def test_filters_do_not_bring_deleted_rows_back(spark, db):

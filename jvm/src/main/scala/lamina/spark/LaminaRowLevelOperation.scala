@@ -10,7 +10,7 @@ import lamina.errors.BadInputException
 import lamina.spark.write.{LaminaWrite, PrimaryKeyWrites, WriteMode}
 
 /** DELETE, UPDATE and MERGE on primary-key tables through Spark's delta-based row-level API: the
- *  primary key is the row id; Spark hands over the changed rows, and Lamina writes -D and +U/+I
+ *  primary key (and NOT NULL sequence fields, see [[PrimaryKeyWrites.rowIdColumns]]) is the row id; Spark hands over the changed rows, and Lamina writes -D and +U/+I
  *  records into the LSM tree instead of rewriting files. */
 class LaminaRowLevelOperationBuilder(table: LaminaTable, info: RowLevelOperationInfo) extends RowLevelOperationBuilder {
   override def build(): RowLevelOperation = {
@@ -43,7 +43,7 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
   }
 
   override def rowId(): Array[NamedReference] =
-    PrimaryKeyWrites.rowIdColumns(table.table.schema).map(k => Expressions.column(k)).toArray
+    PrimaryKeyWrites.rowIdColumns(table.table).map(k => Expressions.column(k)).toArray
 
   override def representUpdateAsDeleteAndInsert(): Boolean = false
 }

@@ -26,7 +26,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private val routing = new RowRouting(table)
   private val numBuckets = routing.numBuckets
   private val pkOrdinals = schema.primaryKeys.map(schema.indexOf)
-  private val idOrdinals = PrimaryKeyWrites.rowIdColumns(schema).map(schema.indexOf)
+  private val idOrdinals = PrimaryKeyWrites.rowIdColumns(table).map(schema.indexOf)
   private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
   private val sparkTypes = schema.fields.map(f => SparkTypes.toSpark(f.dataType)).toArray
@@ -60,7 +60,8 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private lazy val partialUpdate = PrimaryKeyWrites.isPartialUpdate(table)
   private lazy val nonKeyOrdinals = schema.fields.indices.filterNot(i => schema.primaryKeys.contains(schema.fields(i).name))
 
-  /** A delete carries only the row id (the primary key): the record's other columns are null. */
+  /** A delete carries only the row id (the primary key, and the sequence fields where they are part
+   *  of it): the record's other columns are null. */
   override def delete(metadata: InternalRow, id: InternalRow): Unit = {
     deleteRefusal.foreach(why => throw new BadInputException(why))
     val row = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(schema.fields.size)

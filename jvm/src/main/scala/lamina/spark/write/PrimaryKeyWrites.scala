@@ -7,19 +7,35 @@ import lamina.table.commit.CommitMessage
 
 /** Driver-side steps of writes to primary-key tables. */
 object PrimaryKeyWrites {
-  /** The row id Spark's row-level DML hands to deletes and updates: the primary key. */
-  def rowIdColumns(schema: lamina.table.schema.TableSchema): Seq[String] = schema.primaryKeys
+  /** The row id Spark's row-level DML hands to deletes and updates: the primary key, then the
+   *  `sequence.field` columns when all of them are NOT NULL (Spark takes only non-null row-id
+   *  columns). A delete record then carries the deleted row's sequence values, ties it and, written
+   *  later, orders after it, as the full-row deletes of Paimon's own writers do. */
+  def rowIdColumns(table: FileStoreTable): Seq[String] = {
+    val s = table.schema
+    val sequence = sequenceFields(table)
+    if (sequence.nonEmpty && nullableSequenceFields(table).isEmpty) (s.primaryKeys ++ sequence).distinct
+    else s.primaryKeys
+  }
+
+  private def sequenceFields(table: FileStoreTable): Seq[String] =
+    MergeTreeOptions.SequenceField.get(table.options).getOrElse(Seq.empty)
+
+  private def nullableSequenceFields(table: FileStoreTable): Seq[String] =
+    sequenceFields(table).filter(f => table.schema.field(f).forall(_.dataType.nullable))
 
   /** Why row-level `op` (an operation of [[DmlRules.check]], which `updatedColumns` are for) cannot
-   *  run on the table, or None: its merge engine's rules, then, for a delete, its `sequence.field`
-   *  (a delete record carries only the key and, with no sequence value, would order before the row).
+   *  run on the table, or None: its merge engine's rules, then, for a delete, a nullable
+   *  `sequence.field` column (the delete record could not carry the row's sequence values, see
+   *  [[rowIdColumns]], and with none it would order before the row it deletes).
    *  The one decision behind every refusal: during analysis, when a write is planned, in a writer. */
   def dmlRefusal(table: FileStoreTable, op: String, updatedColumns: Seq[String] = Seq.empty): Option[String] = {
     val s = table.schema
     def sequenceField(what: String) =
-      MergeTreeOptions.SequenceField.get(table.options).filter(_.nonEmpty).map { cols =>
-        s"$what is not supported on table ${table.name} with 'sequence.field' (${cols.mkString(", ")}): " +
-          "a delete record carries only the primary key and would not order after the row it deletes"
+      Some(nullableSequenceFields(table)).filter(_.nonEmpty).map { cols =>
+        s"$what is not supported on table ${table.name} whose 'sequence.field' column(s) ${cols.mkString(", ")} " +
+          "may be NULL: a delete record must carry the deleted row's sequence values to order after it, and " +
+          "Spark hands a row-level delete only non-null row-id columns; declare the sequence.field columns NOT NULL"
       }
     DmlRules.check(op, updatedColumns, s.fields, s.primaryKeys, s.partitionKeys, table.options, table.name)
       .orElse(op match {
