@@ -249,7 +249,8 @@ def test_primary_key_columns_cannot_be_dropped_renamed_or_retyped(spark, warehou
     ("'merge-engine' = 'first-row'", "merge-engine"),
     ("'sequence.field' = 'n'", "sequence.field"),
     ("'bucket' = '4'", "bucket"),
-], ids=["merge-engine", "sequence-field", "bucket"])
+    ("'primary-key' = 'v'", "primary-key"),
+], ids=["merge-engine", "sequence-field", "bucket", "primary-key"])
 def test_options_that_define_merged_rows_cannot_change(spark, warehouse, db, props, option):
     # Changing how records merge (or where keys live) would silently change or hide existing rows.
     name = create(spark, db, "a INT, v STRING, n INT", {"primary-key": "a", "bucket": "2"})

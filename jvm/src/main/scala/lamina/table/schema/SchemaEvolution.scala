@@ -9,7 +9,12 @@ import lamina.types._
 object SchemaEvolution {
   import SchemaChange._
 
+  /** Options whose value the schema holds as its key lists. */
+  private val SchemaKeyOptions = Set(CoreOptions.PrimaryKey.key, "partition")
+
   def apply(current: TableSchema, changes: Seq[SchemaChange], table: String, now: Long): TableSchema = {
+    def schemaKeys(option: String): Seq[String] =
+      if (option == CoreOptions.PrimaryKey.key) current.primaryKeys else current.partitionKeys
     var fields = current.fields
     var options = current.options
     var comment = current.comment
@@ -31,6 +36,15 @@ object SchemaEvolution {
     }
 
     changes.foreach {
+      // the primary and partition keys are part of the schema, not options: the same keys again
+      // change nothing, other keys are refused (stored as an option, they would contradict the schema)
+      case SetOption(k, v) if SchemaKeyOptions.contains(k) =>
+        val keys = schemaKeys(k)
+        if (v.split(',').map(_.trim).filter(_.nonEmpty).toSeq != keys)
+          throw new BadInputException(s"Cannot change option '$k' of existing table $table" +
+            (if (keys.isEmpty) s": it has none" else s": it is ${keys.mkString(",")}"))
+      case RemoveOption(k) if SchemaKeyOptions.contains(k) && schemaKeys(k).nonEmpty =>
+        throw new BadInputException(s"Cannot remove option '$k' of existing table $table: it is ${schemaKeys(k).mkString(",")}")
       case SetOption(k, v) =>
         CoreOptions.validate(Map(k -> v), table)
         if (Set("bucket", "primary-key", "partition").contains(k) && options.get(k).exists(_ != v))

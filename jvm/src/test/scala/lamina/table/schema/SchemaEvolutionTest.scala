@@ -69,6 +69,16 @@ class SchemaEvolutionTest extends AnyFunSuite {
     assert(rejectedOn(bucketed, RemoveOption("bucket-key")) === "Cannot remove option 'bucket-key' of existing table db.b")
   }
 
+  test("the primary and partition keys, held by the schema, cannot be changed or removed as options") {
+    assert(rejected(SetOption("primary-key", "name")) === "Cannot change option 'primary-key' of existing table db.t: it is id,dt")
+    assert(rejected(RemoveOption("primary-key")) === "Cannot remove option 'primary-key' of existing table db.t: it is id,dt")
+    assert(rejected(SetOption("partition", "score")) === "Cannot change option 'partition' of existing table db.t: it is dt")
+    assert(rejectedOn(bucketed, SetOption("primary-key", "k")) === "Cannot change option 'primary-key' of existing table db.b: it has none")
+    // the same keys again change nothing, and are not stored as options beside the schema's
+    assert(evolve(SetOption("primary-key", "id, dt"), SetOption("partition", "dt")).options === pkTable.options)
+    assert(SchemaEvolution(bucketed, Seq(RemoveOption("primary-key")), "db.b", 1L).options === bucketed.options)
+  }
+
   test("the bucket key of an existing table cannot be changed") {
     assert(rejectedOn(bucketed, SetOption("bucket-key", "v")) === "Cannot change option 'bucket-key' of existing table db.b")
     assert(SchemaEvolution(bucketed, Seq(SetOption("bucket-key", "k")), "db.b", 1L).options === bucketed.options)
