@@ -17,6 +17,8 @@ class NotFoundException(message: String, cause: Throwable = null) extends BadInp
 
 class AlreadyExistsException(message: String, cause: Throwable = null) extends BadInputException(message, cause)
 
+/** A file that does not hold what it must; `offset` is where, or negative when the decoder that
+ *  failed does not say. */
 class CorruptFileException(
     val path: String,
     val offset: Long,
@@ -25,7 +27,7 @@ class CorruptFileException(
     detail: String = "",
     cause: Throwable = null)
   extends LaminaException(
-    s"Corrupt file $path at offset $offset: expected $expected, found $actual" +
+    s"Corrupt file $path${if (offset >= 0) s" at offset $offset" else ""}: expected $expected, found $actual" +
       (if (detail.isEmpty) "" else s" ($detail)"),
     cause)
 
