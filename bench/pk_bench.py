@@ -16,7 +16,10 @@ the same machine state, and count the median of their three runs too. Both sides
 median of five, taken in turn; the scans and the compaction use the first table. Each upsert
 round is also compared with Spark clustering the same rows by the bucket key and sorting them by the
 primary key before writing plain Parquet: the floor of a write through Spark's required distribution
-and ordering.
+and ordering. Each round is also written as a MERGE INTO (update matched ids, insert the others) into a
+fourth table, timed once: planned as a write of the source, it costs what the round costs, not what the
+table holds; in the first round the same MERGE with a matched condition shows Spark's row-level plan
+(a scan of the table joined with the source) for comparison.
 
 With Delta Lake's jars (`--delta-jars`, which `make bench` fetches), the same phases also run against
 a Delta table with deletion vectors, in the same session: the bulk load as a Delta write, each upsert
@@ -57,6 +60,7 @@ class Timing(NamedTuple):
 
 
 ZERO = Timing(0.0, 0.0)
+MERGED = "lamina.bench.pk_merge"
 _jvm_stat = None
 
 
@@ -162,6 +166,10 @@ def main():
     lam, each, (base,) = write_all(lambda: rows(0, n, 0),
                                    lambda: rows(0, n, 0).write.mode("overwrite").parquet(plain + "/load"))
     record("bulk_load", lam, base, each)
+    # a fourth table, loaded unmeasured with the same rows, receives each round as a MERGE INTO
+    spark.sql(f"CREATE TABLE {MERGED} (id BIGINT, v BIGINT, s STRING) "
+              "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'write-only' = 'true')")
+    spark.table(tables[0]).writeTo(MERGED).append()
     delta = os.path.join(work, "delta")
 
     def delta_upsert(source, path=delta):
@@ -186,6 +194,7 @@ def main():
     next_new = n
     totals = [ZERO, ZERO, ZERO]
     delta_total = ZERO
+    merge_total = ZERO
     for r in range(1, 6):
         half = per_round // 2
         start_old = (r * 7919 * half) % max(1, n - half)
@@ -206,6 +215,20 @@ def main():
             took = timed(lambda: delta_upsert(batch()))
             record(f"upsert_round_{r}/vs_delta", lam, took)
             delta_total += took
+        # The same round as the MERGE INTO a user writes for an upsert, planned as a write of the
+        # source; in the first round also with a condition that keeps Spark's row-level plan (a scan
+        # of the table and a join), written first: an upsert is idempotent, so the table ends the same.
+        batch().createOrReplaceTempView("bench_batch")
+        merge = f"MERGE INTO {MERGED} t USING bench_batch s ON t.id = s.id WHEN MATCHED {{}}THEN UPDATE SET * " \
+                "WHEN NOT MATCHED THEN INSERT *"
+        if r == 1:
+            row_level = timed(lambda: spark.sql(merge.format("AND s.v IS NOT NULL ")).collect())
+            record(f"upsert_round_{r}/merge_into_row_level", row_level, base)
+        merged = timed(lambda: spark.sql(merge.format("")).collect())
+        record(f"upsert_round_{r}/merge_into", merged, base)
+        merge_total += merged
+        if delta_jars:
+            record(f"upsert_round_{r}/merge_into_vs_delta", merged, took)
         next_new += per_round - half
 
     # the five rounds together: one ratio that a single slow sample moves less
@@ -213,6 +236,9 @@ def main():
     record("upsert_rounds_total/vs_clustered_sorted_parquet", totals[0], totals[2])
     if delta_jars:
         record("upsert_rounds_total/vs_delta", totals[0], delta_total)
+    record("upsert_rounds_total/merge_into", merge_total, totals[1])
+    if delta_jars:
+        record("upsert_rounds_total/merge_into_vs_delta", merge_total, delta_total)
 
     # the rows the table holds now, as plain Parquet: the baseline of the scans and the compaction
     spark.table("lamina.bench.pk").write.mode("overwrite").parquet(plain + "/current")
@@ -229,6 +255,8 @@ def main():
             raise SystemExit(f"the table and its plain copy differ: {b} vs {a}")
 
     same_rows()
+    if scan(MERGED)() != scan("lamina.bench.pk")():
+        raise SystemExit("the table written by MERGE INTO and the table written by INSERT INTO differ")
     base, lam = median_pair(scan("plain_current"), scan("lamina.bench.pk"))
     record("scan_before_compaction", lam, base)
     if delta_jars:
@@ -261,7 +289,11 @@ def main():
                 "clustering the rows by bucket key and sorting them by primary key before writing plain "
                 "Parquet (what the required distribution and ordering cost on their own). `/vs_delta`: against Delta Lake "
                 "with deletion vectors in the same session (a Delta write; MERGE INTO for an upsert; a scan), "
-                "each Delta phase timed once. `seconds` is wall-clock time; `jvm_cpu_seconds` the CPU time "
+                "each Delta phase timed once. `/merge_into`: the same upsert round as a MERGE INTO "
+                "(`WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *`) into a fourth table, timed "
+                "once, against the plain Parquet write (and `/merge_into_vs_delta` against Delta's MERGE of the "
+                "same round); `/merge_into_row_level`, in the first round, the same MERGE with a matched "
+                "condition, which Spark plans as a scan of the table joined with the source. `seconds` is wall-clock time; `jvm_cpu_seconds` the CPU time "
                 "of the session's JVM (driver and executors) over the same runs, which a busy neighbour on the "
                 "machine disturbs less.\n\n")
         f.write("| benchmark | metric | value | baseline | ratio |\n|---|---|---|---|---|\n")

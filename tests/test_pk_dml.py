@@ -200,6 +200,21 @@ def test_merge_with_every_clause(spark, db, engine):
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "A", 11), (3, "orphan", 30), (5, "e", 50)]
 
 
+@pytest.mark.parametrize("engine, clause", [
+    ("deduplicate", "WHEN MATCHED AND s.n > 0 THEN UPDATE SET *"),
+    ("partial-update", "WHEN MATCHED THEN UPDATE SET *"),
+    ("partial-update", "WHEN MATCHED THEN UPDATE SET id = s.id, v = s.v"),
+])
+def test_merge_update_of_the_key_from_a_nullable_source(spark, db, engine, clause):
+    # A DataFrame's columns are nullable, and Spark assigns the NOT NULL key `id = AssertNotNull(s.id)`:
+    # still the value the ON condition equates the key with, so the row keeps its key.
+    name = make_table(spark, db, engine)
+    spark.createDataFrame([(2, "B", 22), (4, "d", 40)], "id int, v string, n int").createOrReplaceTempView("dml_src")
+    spark.sql(f"MERGE INTO {name} t USING dml_src s ON t.id = s.id {clause} WHEN NOT MATCHED THEN INSERT *")
+    n2 = 20 if "n = " not in clause and "*" not in clause else 22
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a", 10), (2, "B", n2), (3, "c", 30), (4, "d", 40)]
+
+
 @pytest.mark.parametrize("sql", [
     "UPDATE {t} SET v = NULL WHERE id = 2",
     "MERGE INTO {t} t USING (SELECT 2 AS id) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = NULL",

@@ -2,7 +2,7 @@ package lamina.spark
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.EliminateSubqueryAliases
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Cast, EqualNullSafe, EqualTo, Expression, ExtractValue, PredicateHelper}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, EqualNullSafe, EqualTo, Expression, ExtractValue, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.logical.{Assignment, DeleteAction, DeleteFromTable, LogicalPlan, MergeIntoTable, UpdateAction, UpdateTable}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
@@ -105,7 +105,7 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
           val col = canonical(t, column(a))
           // the ON condition equates the key with the assigned value: the row keeps its key
           val keepsKey = m.notMatchedBySourceActions.forall(_ ne u) &&
-            equated.exists { case (x, y) => uncast(x).semanticEquals(a.key) && uncast(y).semanticEquals(uncast(unalias(a.value))) }
+            equated.exists { case (x, y) => uncast(x).semanticEquals(a.key) && uncast(y).semanticEquals(uncast(a.value)) }
           if (keyColumns(t).contains(col) && !keepsKey)
             refuse(PrimaryKeyWrites.dmlRefusal(t, "MERGE_UPDATE", Seq(col)))
         }
@@ -122,17 +122,9 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
       changed.find { a => val v = unalias(a.value); v.foldable && v.eval() == null }
         .foreach(a => throw PrimaryKeyWrites.nullOnPartialUpdate(t, what, column(a)))
 
-  /** An assigned value without the alias that aligning the assignments gave it. */
-  private def unalias(e: Expression): Expression = e match {
-    case a: Alias => unalias(a.child)
-    case other => other
-  }
+  private def unalias(e: Expression): Expression = AssignedValue.bare(e)
 
-  /** An expression without the casts that type coercion wrapped around it. */
-  private def uncast(e: Expression): Expression = e match {
-    case c: Cast => uncast(c.child)
-    case other => other
-  }
+  private def uncast(e: Expression): Expression = AssignedValue.uncast(e)
 
   /** The table's spelling of a column name that Spark resolved case-insensitively. */
   private def canonical(t: FileStoreTable, name: String): String =

@@ -18,9 +18,11 @@ import lamina.types.SparkTypes
  *  [[KeyValueFileWriter]] of its (partition, bucket) with its row kind. Serves INSERT (all +I) and
  *  the row-level DML of Spark's delta API (insert / update / delete). `sequenceBases` holds, per
  *  serialized partition and bucket, a number at least the highest sequence number committed there
- *  ([[lamina.table.scan.SequenceBases]]). */
+ *  ([[lamina.table.scan.SequenceBases]]). `uniqueKeys`: a key written twice fails the task (see
+ *  [[lamina.spark.UpsertShape.UniqueKeysOption]]). */
 class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
-    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long], taskId: Int) extends DeltaWriter[InternalRow] {
+    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false)
+  extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
   private val routing = new RowRouting(table)
@@ -101,7 +103,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
         val bytes = BinaryRowCodec.serialize(key, schema.partitionTypes)
         val base = sequenceBases.getOrElse((scala.collection.immutable.ArraySeq.unsafeWrapArray(bytes), bucket), -1L)
         val w = new KeyValueFileWriter(table, writers, bytes, table.paths.bucketDir(key, bucket), bucket,
-          base + 1, targetFileSize, taskId)
+          base + 1, targetFileSize, taskId, uniqueKeys = uniqueKeys)
         open.put((key, bucket), w)
         w
     }

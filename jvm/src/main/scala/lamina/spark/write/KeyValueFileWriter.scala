@@ -18,7 +18,9 @@ import lamina.types.SparkTypes
  *  the key-value layout, assigning sequence numbers from `firstSequence` on. A file is rolled over
  *  at the target size, and also when a key arrives that is not above the previous one, so that every
  *  file holds strictly increasing keys. Invariant: each closed file has its [[DataFileMeta]] with
- *  min/max key, key and value statistics, sequence range and delete count. */
+ *  min/max key, key and value statistics, sequence range and delete count. With `uniqueKeys`, a
+ *  key that repeats the previous record's key is refused (a write that must hold each key once,
+ *  whose rows arrive sorted by key). */
 final class KeyValueFileWriter(
     table: FileStoreTable,
     writers: DataFileWriters,
@@ -29,7 +31,8 @@ final class KeyValueFileWriter(
     targetFileSize: Long,
     taskId: Int,
     level: Int = 0,
-    fileSource: Int = DataFileMeta.FileSourceAppend) {
+    fileSource: Int = DataFileMeta.FileSourceAppend,
+    uniqueKeys: Boolean = false) {
 
   private val layout = KeyValueLayout(table.schema)
   private val types = table.schema.fields.map(_.dataType)
@@ -65,6 +68,18 @@ final class KeyValueFileWriter(
    *  update per record. */
   private val sortedKeyStats = keyTypes.size == 1
   private var keyBounds: StatsCollector = _
+  /** The key of the previous record, across file boundaries (for `uniqueKeys`). */
+  private var previousKey: InternalRow = _
+
+  private def repeatedKey(key: InternalRow): lamina.errors.BadInputException = {
+    val shown = layout.keyFields.indices.map { i =>
+      s"${layout.keyFields(i).name}=${key.get(i, keySparkTypes(i))}"
+    }.mkString(", ")
+    new lamina.errors.BadInputException(
+      s"Table ${table.name}: more than one written row has primary key ($shown). A MERGE INTO that upserts its " +
+        "source writes each key once, as MERGE matches a target row with at most one source row; remove the " +
+        "duplicates from the source")
+  }
 
   /** The sequence number the next record would get. */
   def sequence: Long = nextSequence
@@ -77,6 +92,8 @@ final class KeyValueFileWriter(
     val key = keyProjections(flip)(row)
     // a file holds each key once, in ascending order (Paimon's readers rely on it): a repeated or
     // smaller key starts the next file
+    if (uniqueKeys && previousKey != null && keyOrdering.compare(key, previousKey) == 0) throw repeatedKey(key)
+    previousKey = key
     if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) <= 0) closeFile()
     if (writer == null) openFile(key)
     val seq = if (sequence >= 0) { noteSequence(sequence); sequence } else { val s = nextSequence; nextSequence += 1; s }

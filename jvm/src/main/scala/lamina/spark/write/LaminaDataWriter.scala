@@ -13,10 +13,11 @@ import lamina.table.options.CoreOptions
 import lamina.types.SparkTypes
 
 class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
-    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long] = Map.empty) extends DataWriterFactory
+    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false)
+  extends DataWriterFactory
   with org.apache.spark.sql.connector.write.DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): org.apache.spark.sql.connector.write.DeltaWriter[InternalRow] =
-    if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId)
+    if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys)
     else new LaminaDataWriter(table, writers, partitionId)
 }
 

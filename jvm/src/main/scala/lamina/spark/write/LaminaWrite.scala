@@ -24,7 +24,8 @@ class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode
 
   override def createBatchWriterFactory(physical: PhysicalWriteInfo): LaminaDataWriterFactory =
     new LaminaDataWriterFactory(table, DataFileWriters.prepare(SparkSession.active, table),
-      if (table.isPrimaryKeyTable) lamina.table.scan.SequenceBases.of(table) else Map.empty)
+      if (table.isPrimaryKeyTable) lamina.table.scan.SequenceBases.of(table) else Map.empty,
+      uniqueKeys = table.isPrimaryKeyTable && info.options().getBoolean(lamina.spark.UpsertShape.UniqueKeysOption, false))
 
   /** Primary-key tables: all rows of a key reach one task, sorted by key there, so each writer's files
    *  are sorted runs; rows are clustered by Paimon's bucket where the catalog's functions can compute it

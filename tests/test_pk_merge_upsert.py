@@ -1,0 +1,153 @@
+"""MERGE INTO that upserts its source, planned as a write of the source alone.
+
+A MERGE on a deduplicate primary-key table whose ON condition equates exactly the primary key with the
+source, with one unconditional WHEN MATCHED UPDATE and one unconditional WHEN NOT MATCHED INSERT that
+write the same row (UPDATE SET * ... INSERT *), is an upsert: the session extensions plan it as an
+append of the source, without a scan of the table or a join. These tests check that the rows are those
+of Spark's row-level MERGE, that such a MERGE is planned so (and other MERGEs are not), that a key the
+source holds twice is refused with nothing committed, and that a NULL key is refused.
+"""
+
+import random
+
+import pytest
+
+from _support import error_text, sorted_tuples, sql_rows, unchanged
+
+CAT = "lamina"
+UPSERT = "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"
+# The same clauses with a condition that is always true: Spark's row-level plan, the reference.
+ROW_LEVEL = "WHEN MATCHED AND s.n IS NULL OR s.n IS NOT NULL THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"
+
+
+def make_table(spark, db, table, props=None, partitioned=False):
+    name = f"{CAT}.{db}.{table}"
+    props = {"primary-key": "p,id" if partitioned else "id", "bucket": "2", **(props or {})}
+    options = ", ".join(f"'{k}' = '{v}'" for k, v in props.items())
+    part = "PARTITIONED BY (p)" if partitioned else ""
+    spark.sql(f"CREATE TABLE {name} (p STRING NOT NULL, id BIGINT NOT NULL, v STRING, n INT) {part} "
+              f"TBLPROPERTIES ({options})")
+    return name
+
+
+def plan_of(spark, statement):
+    return "\n".join(r[0] for r in spark.sql(f"EXPLAIN EXTENDED {statement}").collect())
+
+
+def values(rows):
+    def lit(x):
+        return "NULL" if x is None else (f"'{x}'" if isinstance(x, str) else str(x))
+    return ", ".join("(" + ", ".join(lit(x) for x in r) + ")" for r in rows)
+
+
+def source(rows):
+    return f"(SELECT * FROM VALUES {values(rows)} AS s(p, id, v, n))"
+
+
+@pytest.mark.parametrize("partitioned", [False, True])
+def test_upsert_merge_gives_the_rows_of_the_row_level_merge(spark, db, partitioned):
+    rnd = random.Random(20261124)
+    on = "t.p = s.p AND t.id = s.id" if partitioned else "t.id = s.id"
+    fast = make_table(spark, db, "fast", partitioned=partitioned)
+    ref = make_table(spark, db, "ref", partitioned=partitioned)
+    model = {}
+    next_id = 0
+    for round_ in range(4):
+        batch = {}
+        # updates of existing keys and new keys, each key once, some values NULL
+        for key in rnd.sample(sorted(model), min(len(model), 15)):
+            batch[key] = (f"u{round_}" if rnd.random() < 0.8 else None, rnd.randint(-5, 5))
+        for _ in range(20):
+            key = (rnd.choice(["a", "b"]) if partitioned else "x", next_id)
+            next_id += 1
+            batch[key] = (f"i{round_}", None if rnd.random() < 0.2 else rnd.randint(0, 9))
+        rows = [(p, i, v, n) for (p, i), (v, n) in batch.items()]
+        rnd.shuffle(rows)
+        statement = "MERGE INTO {t} t USING " + source(rows) + f" s ON {on} "
+        spark.sql(statement.format(t=fast) + UPSERT)
+        spark.sql(statement.format(t=ref) + ROW_LEVEL)
+        model.update(batch)
+        expected = sorted_tuples((p, i, v, n) for (p, i), (v, n) in model.items())
+        assert sql_rows(spark, f"SELECT * FROM {fast}") == expected
+        assert sql_rows(spark, f"SELECT * FROM {ref}") == expected
+
+
+def test_upsert_merge_is_planned_as_an_append_of_the_source(spark, db):
+    name = make_table(spark, db, "t")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1), ('x', 2, 'b', 2)")
+    statement = f"MERGE INTO {name} t USING {source([('x', 2, 'B', 20), ('x', 3, 'c', 3)])} s ON t.id = s.id "
+    plan = plan_of(spark, statement + UPSERT)
+    assert "AppendData" in plan and "WriteDelta" not in plan, plan
+    assert "WriteDelta" in plan_of(spark, statement + ROW_LEVEL)
+    spark.sql(statement + UPSERT)
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [("x", 1, "a", 1), ("x", 2, "B", 20), ("x", 3, "c", 3)]
+    # written as inserts, as an INSERT INTO of the same rows
+    latest = sql_rows(spark, f"SELECT rowkind, id FROM {CAT}.{db}.`t$audit_log` WHERE id >= 2")
+    assert latest == [("+I", 2), ("+I", 3)]
+
+
+def test_dataframe_merge_into_is_an_upsert_too(spark, db):
+    from pyspark.sql import functions as F
+
+    name = make_table(spark, db, "t")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1)")
+    src = spark.sql(f"SELECT * FROM {source([('x', 1, 'A', 10), ('x', 5, 'e', 5)])}").alias("s")
+    src.mergeInto(name, F.expr("t.id = s.id")).whenMatched().updateAll().whenNotMatched().insertAll().merge()
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [("x", 1, "A", 10), ("x", 5, "e", 5)]
+    assert sql_rows(spark, f"SELECT rowkind, id FROM {CAT}.{db}.`t$audit_log` WHERE id IN (1, 5) AND v != 'a'") == [
+        ("+I", 1), ("+I", 5)]
+
+
+@pytest.mark.parametrize("props, statement", [
+    ({"merge-engine": "partial-update"}, "ON t.id = s.id " + UPSERT),
+    ({}, "ON t.id = s.id AND t.v = s.v " + UPSERT),
+    ({}, "ON t.id = s.id WHEN MATCHED THEN UPDATE SET n = t.n + s.n WHEN NOT MATCHED THEN INSERT *"),
+    ({}, "ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT (p, id, v, n) "
+         "VALUES (s.p, s.id, 'other', s.n)"),
+    ({}, "ON t.id = s.id " + UPSERT + " WHEN NOT MATCHED BY SOURCE THEN DELETE"),
+    ({}, "ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED AND s.n > 0 THEN INSERT *"),
+    ({}, "ON t.id = s.id + 0 " + UPSERT.replace("UPDATE SET *", "UPDATE SET id = s.id + 0, v = s.v")),
+], ids=["partial-update", "on-more-than-the-key", "update-reads-target", "insert-differs", "by-source",
+        "conditional-insert", "key-expression-differs"])
+def test_other_merges_keep_the_row_level_plan(spark, db, props, statement):
+    name = make_table(spark, db, "t", props)
+    plan = plan_of(spark, f"MERGE INTO {name} t USING {source([('x', 2, 'B', 20)])} s " + statement)
+    assert "WriteDelta" in plan and "AppendData" not in plan, plan
+
+
+def test_a_key_twice_in_the_source_is_refused_and_nothing_is_committed(spark, db, warehouse):
+    name = make_table(spark, db, "t")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1), ('x', 2, 'b', 2)")
+    rows = [("x", i, "n", i) for i in range(3, 40)] + [("x", 7, "again", 0)]
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as e:
+            spark.sql(f"MERGE INTO {name} t USING {source(rows)} s ON t.id = s.id " + UPSERT)
+    assert f"Table {db}.t: more than one written row has primary key (id=7)" in error_text(e)
+
+
+def test_a_null_key_in_the_source_is_refused(spark, db, warehouse):
+    name = make_table(spark, db, "t")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1)")
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as e:
+            spark.sql(f"MERGE INTO {name} t USING (SELECT 'x' AS p, CAST(NULL AS BIGINT) AS id, 'v' AS v, 1 AS n) s "
+                      "ON t.id = s.id " + UPSERT)
+    assert "NULL" in error_text(e) and "id" in error_text(e)
+
+
+def test_a_nullable_source_is_upserted_and_its_null_key_refused(spark, db, warehouse):
+    # a DataFrame's columns are nullable: Spark checks the key assignment for NULL (AssertNotNull)
+    name = make_table(spark, db, "t")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1)")
+    spark.createDataFrame([("x", 1, "A", 10), ("x", 2, "b", 2)], "p string, id bigint, v string, n int") \
+        .createOrReplaceTempView("nullable_src")
+    statement = f"MERGE INTO {name} t USING nullable_src s ON t.id = s.id " + UPSERT
+    assert "AppendData" in plan_of(spark, statement)
+    spark.sql(statement)
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [("x", 1, "A", 10), ("x", 2, "b", 2)]
+    spark.createDataFrame([("x", None, "z", 0)], "p string, id bigint, v string, n int") \
+        .createOrReplaceTempView("nullable_src")
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as e:
+            spark.sql(statement)
+    assert "NULL" in error_text(e) and "id" in error_text(e)
