@@ -52,17 +52,17 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
     TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC).asJava
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
-    val query = options.asCaseSensitiveMap().asScala.toMap.map { case (k, v) => k.toLowerCase -> v }
+    val dynamic = OptionScopes.dynamic(displayName, options.asCaseSensitiveMap().asScala.toMap, "read")
     val scanKeys = Seq(CoreOptions.ScanSnapshotId.key, CoreOptions.ScanTimestampMillis.key)
     // a query or session that names a scan option overrides both the table's and the time travel's
-    val explicit = OptionScopes.merged(Map.empty, query).filter { case (k, _) => scanKeys.contains(k) }
+    val explicit = dynamic.filter { case (k, _) => scanKeys.contains(k) }
     val pinned =
       if (explicit.nonEmpty)
         TimeTravel.resolve(table, CoreOptions.ScanSnapshotId.get(explicit), CoreOptions.ScanTimestampMillis.get(explicit))
       else if (pinnedSnapshot.isDefined) pinnedSnapshot
       else TimeTravel.resolve(table, CoreOptions.ScanSnapshotId.get(table.options), CoreOptions.ScanTimestampMillis.get(table.options))
     val t = if (pinned == pinnedSnapshot) this else new LaminaTable(table, pinned, displayName)
-    new LaminaScanBuilder(t.readTable, pinned, t.schema())
+    new LaminaScanBuilder(t.readTable.withDynamicOptions(dynamic -- scanKeys), pinned, t.schema())
   }
 
   override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = {

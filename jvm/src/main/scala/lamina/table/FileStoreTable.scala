@@ -9,10 +9,13 @@ import lamina.table.schema.{SchemaManager, TableSchema}
 import lamina.table.snapshot.SnapshotManager
 
 /** A table on storage at one schema: its path, schema, managers and paths. Cheap to create;
- *  serializable so executors can write and read its files.
+ *  serializable so executors can write and read its files. `dynamicOptions` are the options one read
+ *  or write sets on top of the table's own (session conf and query options, checked by the Spark
+ *  layer); they are never stored, and survive [[withSchema]].
  *  Invariant: `schema` is a committed schema file of this table. */
-final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema: TableSchema) {
-  def options: Map[String, String] = schema.options
+final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema: TableSchema,
+    dynamicOptions: Map[String, String] = Map.empty) {
+  def options: Map[String, String] = if (dynamicOptions.isEmpty) schema.options else schema.options ++ dynamicOptions
   def snapshotManager: SnapshotManager = new SnapshotManager(fileIO, path, name)
   def schemaManager: SchemaManager = new SchemaManager(fileIO, path, name)
   def paths: FileStorePaths = new FileStorePaths(path, schema.partitionKeys, schema.partitionTypes,
@@ -25,4 +28,8 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
 
   /** The same table at another committed schema (used for time travel to older snapshots). */
   def withSchema(s: TableSchema): FileStoreTable = copy(schema = s)
+
+  /** The same table with `more` set for one read or write (on top of earlier dynamic options). */
+  def withDynamicOptions(more: Map[String, String]): FileStoreTable =
+    if (more.isEmpty) this else copy(dynamicOptions = dynamicOptions ++ more)
 }

@@ -9,9 +9,16 @@ import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
 
 /** The batch write of one query: executors write data files, the driver commits them in one
- *  snapshot (APPEND, or OVERWRITE for INSERT OVERWRITE and TRUNCATE). */
-class LaminaWrite(table: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode, refusal: Option[String] = None)
+ *  snapshot (APPEND, or OVERWRITE for INSERT OVERWRITE and TRUNCATE). The write options of the
+ *  query and the session's `spark.lamina.*` conf apply on top of the table's options
+ *  ([[lamina.spark.OptionScopes]]). */
+class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode, refusal: Option[String] = None)
   extends Write with BatchWrite with RequiresDistributionAndOrdering with DeltaWrite with DeltaBatchWrite {
+  private val table: FileStoreTable = {
+    import scala.jdk.CollectionConverters._
+    stored.withDynamicOptions(lamina.spark.OptionScopes.dynamic(stored.name,
+      info.options().asCaseSensitiveMap().asScala.toMap, "write"))
+  }
   private val commitUser = java.util.UUID.randomUUID().toString
 
   override def description(): String = s"LaminaWrite ${table.name} $mode"
