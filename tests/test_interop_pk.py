@@ -150,8 +150,9 @@ def test_lamina_sequence_field_read_by_pypaimon(spark, db, paimon_catalog):
     assert paimon_read(paimon_catalog, f"{db}.t") == expected
 
 
-def test_lamina_deletes_with_not_null_sequence_field_read_by_pypaimon(spark, db, paimon_catalog):
-    name = lamina_create(spark, db, "id INT, v STRING, ts BIGINT NOT NULL",
+@pytest.mark.parametrize("ts_type", ["BIGINT NOT NULL", "BIGINT"])
+def test_lamina_deletes_with_sequence_field_read_by_pypaimon(spark, db, paimon_catalog, ts_type):
+    name = lamina_create(spark, db, f"id INT, v STRING, ts {ts_type}",
                          {"primary-key": "id", "sequence.field": "ts"})
     spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 20), (2, 'b', 20), (3, 'c', 5)")
     spark.sql(f"DELETE FROM {name} WHERE id IN (1, 3)")

@@ -256,34 +256,13 @@ def test_dml_on_append_table_fails_clearly(spark, warehouse, db, sql):
         assert "primary key" in text.lower().replace("primary-key", "primary key"), text[:800]
 
 
-def test_delete_and_update_with_nullable_sequence_field(spark, db, warehouse):
-    # A delete record must carry the deleted row's sequence values to order after it; Spark hands
-    # row-level deletes only non-null row-id columns, so with a nullable sequence field deletes are
-    # refused (naming the option and the fix); an UPDATE that keeps the sequence value replaces the
-    # row (ties go by write order).
+@pytest.mark.parametrize("ts_type", ["BIGINT", "BIGINT NOT NULL"])
+def test_delete_update_and_merge_with_sequence_field(spark, db, ts_type):
+    # A delete record carries the deleted row's sequence value (a NOT NULL sequence field joins the
+    # row id Spark hands to deletes; a nullable one comes as a metadata column that mirrors it), ties
+    # the row and, written later, wins; a later write with a lower sequence value stays behind it.
     name = f"{CAT}.{db}.t"
-    spark.sql(f"""CREATE TABLE {name} (id INT, v STRING, ts BIGINT)
-                  TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'sequence.field' = 'ts')""")
-    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 20), (2, 'b', 20), (3, 'c', 5)")
-    for statement in (f"DELETE FROM {name} WHERE id = 1",
-                      f"MERGE INTO {name} t USING (SELECT 3 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE"):
-        before = snapshot_ids(warehouse, db, "t")
-        with pytest.raises(Exception) as excinfo:
-            spark.sql(statement)
-        for word in ("'sequence.field'", f"{db}.t", "ts", "NOT NULL"):
-            assert word in str(excinfo.value), str(excinfo.value)[:800]
-        assert snapshot_ids(warehouse, db, "t") == before
-    spark.sql(f"UPDATE {name} SET v = 'B' WHERE id = 2")
-    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a", 20), (2, "B", 20), (3, "c", 5)]
-    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t', compact_strategy => 'full')")
-    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a", 20), (2, "B", 20), (3, "c", 5)]
-
-
-def test_delete_update_and_merge_with_not_null_sequence_field(spark, db):
-    # NOT NULL sequence fields join the row id: a delete record carries the row's sequence value,
-    # ties it and, written later, wins; a later write with a lower sequence value stays behind it.
-    name = f"{CAT}.{db}.t"
-    spark.sql(f"""CREATE TABLE {name} (id INT, v STRING, ts BIGINT NOT NULL)
+    spark.sql(f"""CREATE TABLE {name} (id INT, v STRING, ts {ts_type})
                   TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'sequence.field' = 'ts')""")
     spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 20), (2, 'b', 20), (3, 'c', 5), (4, 'd', 7)")
     spark.sql(f"DELETE FROM {name} WHERE id = 1")
@@ -298,6 +277,18 @@ def test_delete_update_and_merge_with_not_null_sequence_field(spark, db):
     assert sql_rows(spark, f"SELECT * FROM {name}") == expected
     spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")
     assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+
+
+def test_delete_of_rows_whose_sequence_field_is_null(spark, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"""CREATE TABLE {name} (id INT, v STRING, ts BIGINT)
+                  TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'sequence.field' = 'ts')""")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', NULL), (2, 'b', NULL), (3, 'c', 3)")
+    spark.sql(f"DELETE FROM {name} WHERE v IN ('a', 'c')")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, "b", None)]
+    # the hidden column is not part of the table's columns, and reads as the column it mirrors
+    assert [f.name for f in spark.table(name).schema.fields] == ["id", "v", "ts"]
+    assert sql_rows(spark, f"SELECT id, __lamina_sequence_ts FROM {name}") == [(2, None)]
 
 
 def test_filters_do_not_bring_deleted_rows_back(spark, db):

@@ -21,7 +21,7 @@ import lamina.table.FileStoreTable
  *  - UPDATE: a primary-key or partition column may only be assigned itself; the engine is asked
  *    about the assigned columns; on partial-update an assignment of the NULL literal is refused.
  *  - DELETE: unless its condition reads only partition columns (a metadata delete, which every
- *    engine honours), the engine is asked, and deletes of tables ordered by 'sequence.field' refused.
+ *    engine honours), the engine is asked.
  *  - MERGE INTO: an update clause may assign a key column only what the ON condition equates it
  *    with (`SET id = s.id` under `ON t.id = s.id` keeps the key); the engine is asked about update
  *    clauses and delete clauses as the writer would (every non-key column counted as assigned).

@@ -45,5 +45,12 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
   override def rowId(): Array[NamedReference] =
     PrimaryKeyWrites.rowIdColumns(table.table).map(k => Expressions.column(k)).toArray
 
+  /** Deletes (of DELETE and MERGE) carry the values of nullable sequence fields, which cannot be
+   *  part of the row id, as metadata columns ([[SequenceMetadataColumns]]). */
+  override def requiredMetadataAttributes(): Array[NamedReference] =
+    if (cmd == Command.UPDATE) Array.empty
+    else PrimaryKeyWrites.deleteMetadataFields(table.table)
+      .map(f => Expressions.column(SequenceMetadataColumns.name(f)): NamedReference).toArray
+
   override def representUpdateAsDeleteAndInsert(): Boolean = false
 }

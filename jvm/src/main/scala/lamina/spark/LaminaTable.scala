@@ -22,7 +22,9 @@ import lamina.types.SparkTypes
  *  When pinned, schema and reads are those of the pinned snapshot; writes are refused. */
 class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], displayName: String)
   extends Table with SupportsRead with SupportsWrite with TruncatableTable with SupportsRowLevelOperations
-  with SupportsDelete {
+  with SupportsDelete with SupportsMetadataColumns {
+
+  override def metadataColumns(): Array[MetadataColumn] = SequenceMetadataColumns.of(readTable)
 
   /** The schema the pinned snapshot was written with (the latest schema otherwise). */
   lazy val readTable: FileStoreTable = pinnedSnapshot match {

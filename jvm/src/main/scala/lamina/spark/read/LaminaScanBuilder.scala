@@ -31,5 +31,17 @@ class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSch
 
   override def isPartiallyPushed: Boolean = true
 
-  override def build(): Scan = new LaminaScan(table, snapshotId, required, filters.toSeq, limit, mode)
+  /** A scan of the required columns; metadata columns that mirror data columns
+   *  ([[lamina.spark.SequenceMetadataColumns]]) are read as their data column. */
+  override def build(): Scan = {
+    val source = required.fields.map(f => lamina.spark.SequenceMetadataColumns.source(f.name))
+    if (source.forall(_.isEmpty)) new LaminaScan(table, snapshotId, required, filters.toSeq, limit, mode)
+    else {
+      val data = required.fields.zip(source).collect { case (f, None) => f }
+      val mirrored = source.flatten.distinct.filterNot(c => data.exists(_.name == c)).map(c => fullSchema(c))
+      val inner = StructType(data ++ mirrored)
+      val ordinals = required.fields.zip(source).map { case (f, s) => inner.fieldIndex(s.getOrElse(f.name)) }
+      new ProjectedScan(new LaminaScan(table, snapshotId, inner, filters.toSeq, limit, mode), required, ordinals)
+    }
+  }
 }

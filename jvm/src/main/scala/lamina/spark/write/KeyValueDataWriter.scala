@@ -62,14 +62,20 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private lazy val partialUpdate = PrimaryKeyWrites.isPartialUpdate(table)
   private lazy val nonKeyOrdinals = schema.fields.indices.filterNot(i => schema.primaryKeys.contains(schema.fields(i).name))
 
-  /** A delete carries only the row id (the primary key, and the sequence fields where they are part
-   *  of it): the record's other columns are null. */
+  /** A delete carries the row id (the primary key, and the sequence fields where they are part of
+   *  it) and the sequence fields handed over as metadata columns: the record's other columns are null. */
   override def delete(metadata: InternalRow, id: InternalRow): Unit = {
     deleteRefusal.foreach(why => throw new BadInputException(why))
     val row = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(schema.fields.size)
-    idOrdinals.zipWithIndex.foreach { case (o, i) => row.update(o, if (id.isNullAt(i)) null else id.get(i, sparkTypes(o))) }
+    def copy(from: InternalRow, ordinals: Seq[Int]): Unit = ordinals.zipWithIndex.foreach { case (o, i) =>
+      row.update(o, if (from.isNullAt(i)) null else from.get(i, sparkTypes(o)))
+    }
+    copy(id, idOrdinals)
+    if (metadataOrdinals.nonEmpty) copy(metadata, metadataOrdinals)
     record(row, RowKind.Delete, checkNulls = false)
   }
+
+  private val metadataOrdinals = PrimaryKeyWrites.deleteMetadataFields(table).map(schema.indexOf)
 
   private def record(input: InternalRow, kind: Byte, checkNulls: Boolean = true): Unit = {
     val row = if (checkNulls) routing.checked(input) else input

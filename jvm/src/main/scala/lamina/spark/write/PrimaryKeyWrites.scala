@@ -18,6 +18,12 @@ object PrimaryKeyWrites {
     else s.primaryKeys
   }
 
+  /** The `sequence.field` columns that a delete receives as metadata columns
+   *  ([[lamina.spark.SequenceMetadataColumns]]) because they are not part of [[rowIdColumns]]: all of
+   *  them when one may be NULL. */
+  def deleteMetadataFields(table: FileStoreTable): Seq[String] =
+    if (nullableSequenceFields(table).isEmpty) Seq.empty else sequenceFields(table)
+
   private def sequenceFields(table: FileStoreTable): Seq[String] =
     MergeTreeOptions.SequenceField.get(table.options).getOrElse(Seq.empty)
 
@@ -25,24 +31,11 @@ object PrimaryKeyWrites {
     sequenceFields(table).filter(f => table.schema.field(f).forall(_.dataType.nullable))
 
   /** Why row-level `op` (an operation of [[DmlRules.check]], which `updatedColumns` are for) cannot
-   *  run on the table, or None: its merge engine's rules, then, for a delete, a nullable
-   *  `sequence.field` column (the delete record could not carry the row's sequence values, see
-   *  [[rowIdColumns]], and with none it would order before the row it deletes).
+   *  run on the table, or None: its merge engine's rules.
    *  The one decision behind every refusal: during analysis, when a write is planned, in a writer. */
   def dmlRefusal(table: FileStoreTable, op: String, updatedColumns: Seq[String] = Seq.empty): Option[String] = {
     val s = table.schema
-    def sequenceField(what: String) =
-      Some(nullableSequenceFields(table)).filter(_.nonEmpty).map { cols =>
-        s"$what is not supported on table ${table.name} whose 'sequence.field' column(s) ${cols.mkString(", ")} " +
-          "may be NULL: a delete record must carry the deleted row's sequence values to order after it, and " +
-          "Spark hands a row-level delete only non-null row-id columns; declare the sequence.field columns NOT NULL"
-      }
     DmlRules.check(op, updatedColumns, s.fields, s.primaryKeys, s.partitionKeys, table.options, table.name)
-      .orElse(op match {
-        case "DELETE" => sequenceField("DELETE")
-        case "MERGE_DELETE" => sequenceField("MERGE INTO ... DELETE")
-        case _ => None
-      })
   }
 
   /** Whether NULLs never overwrite values in the table (merge-engine partial-update). */
