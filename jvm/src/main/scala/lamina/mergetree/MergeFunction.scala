@@ -13,6 +13,10 @@ trait MergeFunction {
 
   def reset(): Unit
 
+  /** Why this function could not merge a record of retract kind `kind` (-U or -D), which a writer
+   *  then refuses before it reaches a file, or None. */
+  def retractRefusal(kind: Byte): Option[String] = None
+
   def add(kv: KeyValue): Unit
 
   /** The merged row, or None when the key has no row (it was deleted). */

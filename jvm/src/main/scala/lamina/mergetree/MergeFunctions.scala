@@ -29,6 +29,7 @@ object MergeFunctions {
     val engine = tableOption(MergeTreeOptions.MergeEngine, options, table).toLowerCase
     val ignoreDelete = tableOption(MergeTreeOptions.IgnoreDelete, options, table)
     val seqFields = sequenceFields(fields, options, table)
+    rowKindField(fields, primaryKeys, options, table)
     if (engine == "first-row" && seqFields.nonEmpty)
       throw new BadInputException(
         s"Table $table: option 'sequence.field' cannot be used with merge-engine first-row, which keeps the earliest written row")
@@ -64,6 +65,23 @@ object MergeFunctions {
     val i = fields.indexWhere(_.name == name)
     if (i < 0) throw new BadInputException(s"Table $table: column '$name' named by option '$key' does not exist")
     i
+  }
+
+  /** The ordinal of the `rowkind.field` column, checked against the schema: a STRING, CHAR or VARCHAR
+   *  column outside the primary key. */
+  def rowKindField(fields: Seq[DataField], primaryKeys: Seq[String], options: Map[String, String], table: String): Option[Int] = {
+    val key = MergeTreeOptions.RowKindField.key
+    options.get(key).map(_.trim).map { name =>
+      val i = requireColumn(fields, name, key, table)
+      if (primaryKeys.contains(name))
+        throw new BadInputException(s"Table $table: column '$name' named by option '$key' is a primary-key column")
+      fields(i).dataType match {
+        case _: lamina.types.VarCharType | _: lamina.types.CharType =>
+        case t => throw new BadInputException(s"Table $table: column '$name' named by option '$key' has type " +
+          s"${t.asSQLString}; it must be a STRING column holding +I, -U, +U or -D")
+      }
+      i
+    }
   }
 
   /** The getters and orders of the `sequence.field` columns, checked against the schema. */

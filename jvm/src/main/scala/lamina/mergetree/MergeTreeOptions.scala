@@ -61,6 +61,10 @@ object MergeTreeOptions {
   val DefaultAggregateFunction: OptionDef[String] = define("fields.default-aggregate-function", StringKind, null,
     "For merge-engine aggregation: the aggregate function of non-key columns without " +
       "fields.<f>.aggregate-function. Defaults to last_non_null_value.")
+  val RowKindField: OptionDef[String] = define("rowkind.field", StringKind, null,
+    "A STRING column of a primary-key table whose value gives the kind of each row an INSERT or DataFrame write " +
+      "writes: '+I' insert, '-U' update-before, '+U' update-after, '-D' delete (Paimon's short strings); a change " +
+      "stream applies by appending it. The column is stored like any other. Row-level DML writes its own kinds.")
   val ChangelogProducer: OptionDef[String] = define("changelog-producer", enumOf("none"), "none",
     "How a primary-key table produces its changelog for streaming reads. Only none is supported.")
 

@@ -61,16 +61,19 @@ final class PartialUpdateMergeFunction private[mergetree] (
     removedBy = null
   }
 
+  override def retractRefusal(kind: Byte): Option[String] =
+    if (ignoreDelete || hasGroups || removeRecordOnDelete) None
+    else Some(s"Table $table (merge-engine partial-update) cannot apply the ${RowKind.shortString(kind)} " +
+      "record of a delete or update: set 'ignore-delete' to drop such records, " +
+      "'partial-update.remove-record-on-delete' to remove the whole row on delete, or " +
+      "'fields.<seq>.sequence-group' to retract the columns of sequence groups")
+
   override def add(kv: KeyValue): Unit = {
     val retract = RowKind.isRetract(kv.valueKind)
     if (retract) {
       if (ignoreDelete) return
       if (!hasGroups) {
-        if (!removeRecordOnDelete) throw new BadInputException(
-          s"Table $table (merge-engine partial-update) cannot apply the ${RowKind.shortString(kv.valueKind)} " +
-            "record of a delete or update: set 'ignore-delete' to drop such records, " +
-            "'partial-update.remove-record-on-delete' to remove the whole row on delete, or " +
-            "'fields.<seq>.sequence-group' to retract the columns of sequence groups")
+        retractRefusal(kv.valueKind).foreach(why => throw new BadInputException(why))
         if (kv.valueKind == RowKind.Delete) {
           latest = kv.copy()
           row = new Array[Any](n)

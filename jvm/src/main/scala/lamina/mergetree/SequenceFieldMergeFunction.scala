@@ -22,6 +22,8 @@ final class SequenceFieldMergeFunction(inner: MergeFunction, seqFields: Array[(F
     if (c != 0) c else java.lang.Long.compare(a.sequenceNumber, b.sequenceNumber)
   }
 
+  override def retractRefusal(kind: Byte): Option[String] = inner.retractRefusal(kind)
+
   override def reset(): Unit = {
     buffered.clear()
     merged = false

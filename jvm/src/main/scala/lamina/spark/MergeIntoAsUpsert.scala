@@ -14,7 +14,8 @@ import lamina.mergetree.MergeTreeOptions
  *  instead of what the table holds.
  *
  *  The statement qualifies when ([[UpsertShape.of]]): the target is a primary-key table with merge
- *  engine `deduplicate`, read at its latest snapshot; the ON condition is a conjunction of equalities
+ *  engine `deduplicate` and no `rowkind.field` (whose plain writes take their kind from a column), read
+ *  at its latest snapshot; the ON condition is a conjunction of equalities
  *  `t.k = e` covering every primary-key column and nothing else; the only clauses are one unconditional
  *  `WHEN MATCHED THEN UPDATE` and one unconditional `WHEN NOT MATCHED THEN INSERT` that give every
  *  column the same deterministic value computed from the source alone, each key column the very
@@ -53,7 +54,8 @@ object UpsertShape extends PredicateHelper {
       case lt: LaminaTable if lt.pinnedSnapshot.isEmpty && lt.table.isPrimaryKeyTable => lt.table
       case _ => return None
     }
-    if (!MergeTreeOptions.MergeEngine.getOrDefault(table.options).equalsIgnoreCase("deduplicate")) return None
+    if (!MergeTreeOptions.MergeEngine.getOrDefault(table.options).equalsIgnoreCase("deduplicate") ||
+        table.options.contains(MergeTreeOptions.RowKindField.key)) return None
     val (updates, inserts) = (m.matchedActions, m.notMatchedActions, m.notMatchedBySourceActions) match {
       case (Seq(UpdateAction(None, u)), Seq(InsertAction(None, i)), Seq()) => (u, i)
       case _ => return None

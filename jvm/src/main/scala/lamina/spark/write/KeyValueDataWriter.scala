@@ -39,8 +39,45 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private lazy val deleteRefusal = PrimaryKeyWrites.dmlRefusal(table, "MERGE_DELETE")
   private lazy val updateRefusal = PrimaryKeyWrites.dmlRefusal(table, "MERGE_UPDATE", nonKey)
 
-  override def write(row: InternalRow): Unit = insert(row)
+  /** A row of an INSERT or DataFrame write: an insert, or of the kind its `rowkind.field` column
+   *  names. A retract kind the merge engine could not merge is refused; with `ignore-delete` it is dropped. */
+  override def write(row: InternalRow): Unit = rowKindOrdinal match {
+    case None => record(row, RowKind.Insert)
+    case Some(o) =>
+      val kind = rowKindOf(row, o)
+      if (!RowKind.isRetract(kind)) record(row, kind)
+      else if (!ignoreDelete) {
+        retractRefusal(kind).foreach { why =>
+          throw new BadInputException(s"Table ${table.name}: a row of kind ${RowKind.shortString(kind)} (column " +
+            s"'${schema.fields(o).name}', option 'rowkind.field') cannot be written: $why")
+        }
+        record(row, kind)
+      }
+  }
+
+  /** An insert of row-level DML (MERGE ... INSERT): row-level DML writes its own kinds. */
   override def insert(row: InternalRow): Unit = record(row, RowKind.Insert)
+
+  private lazy val rowKindOrdinal =
+    lamina.mergetree.MergeFunctions.rowKindField(schema.fields, schema.primaryKeys, table.options, table.name)
+  private lazy val ignoreDelete = lamina.mergetree.MergeTreeOptions.IgnoreDelete.getOrDefault(table.options)
+  private lazy val retractRefusal: Byte => Option[String] = {
+    val mf = lamina.mergetree.MergeFunctions.create(schema.fields, schema.primaryKeys, table.options, table.name)()
+    kind => mf.retractRefusal(kind)
+  }
+
+  private def rowKindOf(row: InternalRow, o: Int): Byte = {
+    val v = if (row.isNullAt(o)) null else row.getUTF8String(o).toString
+    v match {
+      case "+I" => RowKind.Insert
+      case "-U" => RowKind.UpdateBefore
+      case "+U" => RowKind.UpdateAfter
+      case "-D" => RowKind.Delete
+      case other =>
+        throw new BadInputException(s"Table ${table.name}: column '${schema.fields(o).name}' (option 'rowkind.field') " +
+          s"of a written row holds ${if (other == null) "NULL" else s"'$other'"}; expected +I, -U, +U or -D")
+    }
+  }
   /** An update keeps its primary key: a changed key would leave the old row behind under the old
    *  key, so it is refused (the whole statement fails, nothing is committed). */
   override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit = {

@@ -1,0 +1,52 @@
+package lamina.mergetree
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import lamina.types._
+import MergeTestRows._
+
+/** Which retract records (-U, -D) each merge function could merge: what writers of `rowkind.field`
+ *  rows refuse before a file holds a record that would fail every later read. */
+class RetractRefusalTest extends AnyFunSuite {
+  private val fields = Seq(
+    field(0, "k", IntType(false)),
+    field(1, "total", BigIntType()),
+    field(2, "hi", IntType()))
+  private def refusal(options: Map[String, String], kind: Byte): Option[String] =
+    MergeFunctions.create(fields, Seq("k"), options, "db.t")().retractRefusal(kind)
+
+  private val agg = Map("merge-engine" -> "aggregation", "fields.total.aggregate-function" -> "sum",
+    "fields.hi.aggregate-function" -> "max")
+
+  test("deduplicate and first-row merge every retract") {
+    Seq(Map.empty[String, String], Map("merge-engine" -> "first-row")).foreach { o =>
+      assert(refusal(o, RowKind.Delete).isEmpty && refusal(o, RowKind.UpdateBefore).isEmpty)
+    }
+  }
+
+  test("aggregation: a column whose function cannot retract refuses retracts, naming it and the options") {
+    assert(refusal(agg, RowKind.UpdateBefore).contains(
+      "aggregate function 'max' of column 'hi' cannot retract the -U record of a delete or update: set " +
+        "'fields.hi.ignore-retract' to skip such records for the column, 'ignore-delete' to drop them"))
+    assert(refusal(agg, RowKind.Delete).exists(_.endsWith(
+      ", or 'aggregation.remove-record-on-delete' to remove the whole row on delete")))
+    assert(refusal(agg + ("fields.hi.ignore-retract" -> "true"), RowKind.UpdateBefore).isEmpty)
+    assert(refusal(agg + ("fields.hi.aggregate-function" -> "sum"), RowKind.Delete).isEmpty)
+    assert(refusal(agg + ("ignore-delete" -> "true"), RowKind.Delete).isEmpty)
+    // remove-record-on-delete takes -D, not -U, which still retracts column by column
+    val remove = agg + ("aggregation.remove-record-on-delete" -> "true")
+    assert(refusal(remove, RowKind.Delete).isEmpty && refusal(remove, RowKind.UpdateBefore).nonEmpty)
+  }
+
+  test("partial-update takes retracts only with ignore-delete, remove-record-on-delete or sequence groups") {
+    val pu = Map("merge-engine" -> "partial-update")
+    assert(refusal(pu, RowKind.Delete).exists(_.contains("'partial-update.remove-record-on-delete'")))
+    assert(refusal(pu + ("ignore-delete" -> "true"), RowKind.Delete).isEmpty)
+    assert(refusal(pu + ("partial-update.remove-record-on-delete" -> "true"), RowKind.UpdateBefore).isEmpty)
+    assert(refusal(pu + ("fields.total.sequence-group" -> "hi"), RowKind.Delete).isEmpty)
+  }
+
+  test("a sequence field keeps the refusal of the engine it wraps") {
+    assert(refusal(agg + ("sequence.field" -> "total"), RowKind.UpdateBefore).nonEmpty)
+  }
+}
