@@ -23,7 +23,7 @@ import lamina.lookup.compression.CompressionType
  *
  * Keys are 16 bytes: an 8-byte big-endian even number then 8 mixed bytes, so a miss key (odd number)
  * falls between hits. Values come from a pool of 4096 random arrays. Each measured phase runs after an
- * unmeasured warm-up pass of the same work; builds of fewer than 5M keys are the median of three. "Warm" means the lookup cache holds the whole file (a
+ * unmeasured warm-up pass of the same work; builds are the median of three after an unmeasured one, except over 1 GB of data (10M keys with 500-byte values), built once. "Warm" means the lookup cache holds the whole file (a
  * 8 GiB budget, for RocksDB's block cache too, holds the largest, 10M keys with 500-byte values; the JVM
  * needs about 10 GiB of heap, which `make bench` gives it); "cold" means an index pool large enough for index blocks, bloom filters and hash
  * slots (256 MiB) and a data pool of 1 MiB, so nearly every lookup reads and decodes a data block or
@@ -200,8 +200,10 @@ object LookupBench {
   /** Seconds of one build: a build of a few hundred milliseconds is at the mercy of a GC pause or a
    *  late compilation, so below 5M keys it is the median of three measured builds after an unmeasured
    *  one (each build rewrites the same file); above, one build. */
-  private def timedBuild(n: Int)(build: => Double): Double =
-    if (n >= 5000000) build
+  /** The median of three builds after an unmeasured one; a single build when the data is over 1 GB
+   *  (10M keys with 500-byte values), where one build takes long enough to warm up on its own. */
+  private def timedBuild(bytes: Long)(build: => Double): Double =
+    if (bytes > (1L << 30)) build
     else {
       build
       val times = Seq.fill(3)(build).sorted
@@ -230,7 +232,7 @@ object LookupBench {
   }
 
   private def warmUpJit(config: Config): Unit = {
-    log("warm-up: small builds and lookups")
+    log("warm-up: small builds and lookups, and builds with a large bloom filter")
     val data = new DataSet(200000, 16)
     val hits = data.hitIndexes(200000, 1).map(data.keys)
     for (t <- Seq(LocalFileType.Sort, LocalFileType.Hash); c <- Seq(CompressionType.None, CompressionType.Zstd)) {
@@ -247,6 +249,14 @@ object LookupBench {
       file.delete()
     }
     measureLookups(inMemory(data), hits, expectHit = true)
+    // A bloom filter over 1 MiB takes its hashes in radix-sorted batches (BloomFilterBuilder), a path
+    // the small builds above never take: without this, a single-run 10M-key build pays its compilation.
+    val large = new DataSet(2000000, 0)
+    for (c <- Seq(CompressionType.None, CompressionType.Zstd)) {
+      val file = new File(config.work, "warmup")
+      build("warmup", large, file, LookupOptions(compression = c))
+      file.delete()
+    }
   }
 
   private def runCase(config: Config, n: Int, valueSize: Int): Unit = {
@@ -263,7 +273,7 @@ object LookupBench {
     var rocks: Option[(Double, Double, Double, Double)] = None
     if (config.rocksdb) {
       val dir = new File(config.work, "rocksdb")
-      val secs = timedBuild(n)(buildRocks(data, dir))
+      val secs = timedBuild(data.bytes)(buildRocks(data, dir))
       val warm = new Rocks(dir, config.warmCacheBytes)
       val hit = measureLookups(warm, hits, expectHit = true)
       val miss = measureLookups(warm, misses, expectHit = false)
@@ -291,7 +301,7 @@ object LookupBench {
       ("hash", LookupOptions(localFileType = LocalFileType.Hash)))
     for ((name, options) <- variants if config.variants.isEmpty || config.variants(name)) {
       val file = new File(config.work, s"$name.lookup")
-      val secs = timedBuild(n)(build(name, data, file, options))
+      val secs = timedBuild(data.bytes)(build(name, data, file, options))
       val eps = n / secs
       val mbps = data.bytes / secs / 1e6
       log(f"$label $name: build $eps%.0f entries/s, $mbps%.1f MB/s, file ${file.length() / 1e6}%.1f MB")
