@@ -106,3 +106,16 @@ def test_pypaimon_reads_the_applied_stream(spark, db, paimon_catalog):
     rb = table.new_read_builder()
     got = rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist()
     assert [(r["id"], r["v"], r["n"]) for r in got] == [(1, "A", 10)]
+
+
+def test_alter_checks_the_rowkind_column(spark, warehouse, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT NOT NULL, n INT, op STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as e:
+            spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('rowkind.field' = 'n')")
+    assert "column 'n' named by option 'rowkind.field' has type INT" in error_text(e)
+    spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('rowkind.field' = 'op')")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 1, '+I'), (2, 2, '+I')")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 1, '-D')")
+    assert sql_rows(spark, f"SELECT id FROM {name}") == [(2,)]
