@@ -17,7 +17,8 @@ median of five, taken in turn; the scans and the compaction use the first table.
 round is also compared with Spark clustering the same rows by the bucket key and sorting them by the
 primary key before writing plain Parquet: the floor of a write through Spark's required distribution
 and ordering. Each round is also written as a MERGE INTO (update matched ids, insert the others) into a
-fourth table, timed once: planned as a write of the source, it costs what the round costs, not what the
+fourth table, the median of three runs (an upsert is idempotent): planned as a write of the source, it
+costs what the round costs, not what the
 table holds; in the first round the same MERGE with a matched condition shows Spark's row-level plan
 (a scan of the table joined with the source) for comparison.
 
@@ -217,14 +218,15 @@ def main():
             delta_total += took
         # The same round as the MERGE INTO a user writes for an upsert, planned as a write of the
         # source; in the first round also with a condition that keeps Spark's row-level plan (a scan
-        # of the table and a join), written first: an upsert is idempotent, so the table ends the same.
+        # of the table and a join), written first. An upsert is idempotent, so the table ends the same
+        # and the MERGE can be timed as the median of three runs, like the upserts.
         batch().createOrReplaceTempView("bench_batch")
         merge = f"MERGE INTO {MERGED} t USING bench_batch s ON t.id = s.id WHEN MATCHED {{}}THEN UPDATE SET * " \
                 "WHEN NOT MATCHED THEN INSERT *"
         if r == 1:
             row_level = timed(lambda: spark.sql(merge.format("AND s.v IS NOT NULL ")).collect())
             record(f"upsert_round_{r}/merge_into_row_level", row_level, base)
-        merged = timed(lambda: spark.sql(merge.format("")).collect())
+        merged = median_of(lambda: spark.sql(merge.format("")).collect())
         record(f"upsert_round_{r}/merge_into", merged, base)
         merge_total += merged
         if delta_jars:
@@ -290,8 +292,8 @@ def main():
                 "Parquet (what the required distribution and ordering cost on their own). `/vs_delta`: against Delta Lake "
                 "with deletion vectors in the same session (a Delta write; MERGE INTO for an upsert; a scan), "
                 "each Delta phase timed once. `/merge_into`: the same upsert round as a MERGE INTO "
-                "(`WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *`) into a fourth table, timed "
-                "once, against the plain Parquet write (and `/merge_into_vs_delta` against Delta's MERGE of the "
+                "(`WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *`) into a fourth table, the "
+                "median of three runs of the same statement (an upsert is idempotent), against the plain Parquet write (and `/merge_into_vs_delta` against Delta's MERGE of the "
                 "same round); `/merge_into_row_level`, in the first round, the same MERGE with a matched "
                 "condition, which Spark plans as a scan of the table joined with the source. `seconds` is wall-clock time; `jvm_cpu_seconds` the CPU time "
                 "of the session's JVM (driver and executors) over the same runs, which a busy neighbour on the "
