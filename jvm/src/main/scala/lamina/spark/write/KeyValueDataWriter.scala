@@ -19,9 +19,11 @@ import lamina.types.SparkTypes
  *  the row-level DML of Spark's delta API (insert / update / delete). `sequenceBases` holds, per
  *  serialized partition and bucket, a number at least the highest sequence number committed there
  *  ([[lamina.table.scan.SequenceBases]]). `uniqueKeys`: a key written twice fails the task (see
- *  [[lamina.spark.UpsertShape.UniqueKeysOption]]). */
+ *  [[lamina.spark.MergeShapes.UniqueKeysOption]]). `rowKind`: every row written is a record of
+ *  that kind, its non-key values unchecked ([[lamina.spark.MergeShapes.RowKindOption]]). */
 class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
-    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false)
+    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false,
+    rowKind: Option[Byte] = None)
   extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
@@ -40,10 +42,14 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private lazy val updateRefusal = PrimaryKeyWrites.dmlRefusal(table, "MERGE_UPDATE", nonKey)
 
   /** A row of an INSERT or DataFrame write: an insert, or of the kind its `rowkind.field` column
-   *  names. A retract kind the merge engine could not merge is refused; with `ignore-delete` it is dropped. */
-  override def write(row: InternalRow): Unit = rowKindOrdinal match {
-    case None => record(row, RowKind.Insert)
-    case Some(o) =>
+   *  names (a retract kind the merge engine could not merge is refused; with `ignore-delete` it is
+   *  dropped), or of the kind the whole write gives its rows (`rowKind`). */
+  override def write(row: InternalRow): Unit = (rowKind, rowKindOrdinal) match {
+    case (Some(kind), _) =>
+      if (RowKind.isRetract(kind)) deleteRefusal.foreach(why => throw new BadInputException(why))
+      record(row, kind, checkNulls = false)
+    case (None, None) => record(row, RowKind.Insert)
+    case (None, Some(o)) =>
       val kind = rowKindOf(row, o)
       if (!RowKind.isRetract(kind)) record(row, kind)
       else if (!ignoreDelete) {

@@ -13,11 +13,12 @@ import lamina.table.options.CoreOptions
 import lamina.types.SparkTypes
 
 class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
-    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false)
+    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false,
+    rowKind: Option[Byte] = None)
   extends DataWriterFactory
   with org.apache.spark.sql.connector.write.DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): org.apache.spark.sql.connector.write.DeltaWriter[InternalRow] =
-    if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys)
+    if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind)
     else new LaminaDataWriter(table, writers, partitionId)
 }
 

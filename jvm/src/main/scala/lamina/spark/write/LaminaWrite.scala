@@ -32,7 +32,9 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   override def createBatchWriterFactory(physical: PhysicalWriteInfo): LaminaDataWriterFactory =
     new LaminaDataWriterFactory(table, DataFileWriters.prepare(SparkSession.active, table),
       if (table.isPrimaryKeyTable) lamina.table.scan.SequenceBases.of(table) else Map.empty,
-      uniqueKeys = table.isPrimaryKeyTable && info.options().getBoolean(lamina.spark.UpsertShape.UniqueKeysOption, false))
+      uniqueKeys = table.isPrimaryKeyTable && info.options().getBoolean(lamina.spark.MergeShapes.UniqueKeysOption, false),
+      rowKind = Option(info.options().get(lamina.spark.MergeShapes.RowKindOption)).filter(_ => table.isPrimaryKeyTable)
+        .map(lamina.mergetree.RowKind.fromShortString))
 
   /** Primary-key tables: all rows of a key reach one task, sorted by key there, so each writer's files
    *  are sorted runs; rows are clustered by Paimon's bucket where the catalog's functions can compute it

@@ -1,11 +1,12 @@
-"""MERGE INTO that upserts its source, planned as a write of the source alone.
+"""MERGE INTO that upserts its source or deletes its keys, planned as a write of the source alone.
 
 A MERGE on a deduplicate primary-key table whose ON condition equates exactly the primary key with the
 source, with one unconditional WHEN MATCHED UPDATE and one unconditional WHEN NOT MATCHED INSERT that
-write the same row (UPDATE SET * ... INSERT *), is an upsert: the session extensions plan it as an
-append of the source, without a scan of the table or a join. These tests check that the rows are those
-of Spark's row-level MERGE, that such a MERGE is planned so (and other MERGEs are not), that a key the
-source holds twice is refused with nothing committed, and that a NULL key is refused.
+write the same row (UPDATE SET * ... INSERT *), is an upsert; with a single unconditional WHEN MATCHED
+DELETE it is a delete by keys. The session extensions plan both as a write of the source, without a scan
+of the table or a join. These tests check that the rows are those of Spark's row-level MERGE, that such
+MERGEs are planned so (and other MERGEs are not), that a key an upsert's source holds twice is refused
+with nothing committed, and that a NULL key is refused by an upsert and matches nothing in a delete.
 """
 
 import random
@@ -151,3 +152,56 @@ def test_a_nullable_source_is_upserted_and_its_null_key_refused(spark, db, wareh
         with pytest.raises(Exception) as e:
             spark.sql(statement)
     assert "NULL" in error_text(e) and "id" in error_text(e)
+
+
+DELETE_KEYS = "WHEN MATCHED THEN DELETE"
+DELETE_ROW_LEVEL = "WHEN MATCHED AND s.id IS NOT NULL THEN DELETE"
+
+
+@pytest.mark.parametrize("partitioned", [False, True])
+def test_delete_by_keys_gives_the_rows_of_the_row_level_merge(spark, db, partitioned):
+    on = "t.p = s.p AND t.id = s.id" if partitioned else "t.id = s.id"
+    seed = [("a" if i % 2 else "b", i, f"v{i}", i) for i in range(20)]
+    fast = make_table(spark, db, "fast", partitioned=partitioned)
+    ref = make_table(spark, db, "ref", partitioned=partitioned)
+    for name in (fast, ref):
+        spark.sql(f"INSERT INTO {name} VALUES {values(seed)}")
+    # present keys, absent keys, a key twice, a NULL key, and (partitioned) a key under the wrong partition
+    doomed = [("a", 1, None, None), ("b", 2, None, None), ("a", 3, None, None), ("a", 3, None, None),
+              ("a", 99, None, None), ("b", 5, None, None)]
+    src = spark.createDataFrame(doomed + [("a", None, None, None)], "p string, id bigint, v string, n int")
+    src.createOrReplaceTempView("doomed")
+    statement = f"MERGE INTO {{t}} t USING doomed s ON {on} "
+    assert "AppendData" in plan_of(spark, statement.format(t=fast) + DELETE_KEYS)
+    spark.sql(statement.format(t=fast) + DELETE_KEYS)
+    # (a conditional delete makes Spark check that each row is matched once: the reference gets each key once)
+    spark.sql(f"MERGE INTO {ref} t USING (SELECT DISTINCT * FROM doomed) s ON {on} " + DELETE_ROW_LEVEL)
+    gone = {1, 2, 3} | (set() if partitioned else {5})
+    expected = sorted_tuples(r for r in seed if r[1] not in gone)
+    assert sql_rows(spark, f"SELECT * FROM {ref}") == expected
+    assert sql_rows(spark, f"SELECT * FROM {fast}") == expected
+    deletes = {r[0] for r in sql_rows(spark, f"SELECT id FROM {CAT}.{db}.`fast$audit_log` WHERE rowkind = '-D'")}
+    assert gone <= deletes, deletes
+
+
+def test_delete_by_keys_of_a_table_with_not_null_values(spark, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id BIGINT NOT NULL, v STRING NOT NULL, d DATE NOT NULL) "
+              "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2')")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', DATE'2024-01-01'), (2, 'b', DATE'2024-01-02')")
+    statement = f"MERGE INTO {name} t USING (SELECT 2L AS id) s ON t.id = s.id " + DELETE_KEYS
+    assert "AppendData" in plan_of(spark, statement)
+    spark.sql(statement)
+    assert sql_rows(spark, f"SELECT id, v FROM {name}") == [(1, "a")]
+
+
+@pytest.mark.parametrize("props, clause", [
+    ({"sequence.field": "n"}, DELETE_KEYS),
+    ({"merge-engine": "partial-update", "partial-update.remove-record-on-delete": "true"}, DELETE_KEYS),
+    ({}, DELETE_KEYS + " WHEN NOT MATCHED THEN INSERT *"),
+    ({}, DELETE_ROW_LEVEL),
+], ids=["sequence-field", "partial-update", "with-insert", "conditional"])
+def test_other_deleting_merges_keep_the_row_level_plan(spark, db, props, clause):
+    name = make_table(spark, db, "t", props)
+    plan = plan_of(spark, f"MERGE INTO {name} t USING {source([('x', 2, 'B', 20)])} s ON t.id = s.id " + clause)
+    assert "WriteDelta" in plan and "AppendData" not in plan, plan

@@ -1,0 +1,148 @@
+package lamina.spark
+
+import org.apache.spark.sql.catalyst.analysis.EliminateSubqueryAliases
+import org.apache.spark.sql.catalyst.expressions.{Alias, And, Attribute, EqualNullSafe, EqualTo, Expression, IsNotNull, Literal, NamedExpression, PredicateHelper}
+import org.apache.spark.sql.catalyst.plans.logical.{AppendData, Assignment, DeleteAction, Filter, InsertAction, LogicalPlan, MergeIntoTable, Project, UpdateAction}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
+
+import lamina.mergetree.MergeTreeOptions
+import lamina.table.FileStoreTable
+
+/** Plans the MERGE INTO statements that need no join as plain writes of their source: on a
+ *  deduplicate table, a record written under a primary key replaces (+I) or removes (-D) the table's row
+ *  of that key whether or not the key is there, so these statements need neither a scan of the table
+ *  nor a join, and cost what their source costs instead of what the table holds.
+ *
+ *  - An upsert ([[UpsertShape]]): the ON condition equates every primary-key column, and nothing else,
+ *    with the source (`t.k = e`); the only clauses are one unconditional `WHEN MATCHED THEN UPDATE` and one
+ *    unconditional `WHEN NOT MATCHED THEN INSERT` that give every column the same deterministic value
+ *    computed from the source alone, each key column the very expression the ON condition equates it with
+ *    (`UPDATE SET * ... INSERT *`). Written as inserts (+I in `$audit_log`), as an INSERT INTO writes them.
+ *    MERGE's rule that a target row is matched by at most one source row becomes "the source holds each
+ *    key at most once": the writers refuse a repeated key ([[MergeShapes.UniqueKeysOption]]), nothing is
+ *    committed.
+ *  - A delete by keys ([[KeyDeleteShape]]): the same ON condition and a single unconditional `WHEN MATCHED
+ *    THEN DELETE`, on a table without `sequence.field` (a delete record must then carry the deleted row's
+ *    sequence values, which only the table holds). Written as -D records of the source's keys
+ *    ([[MergeShapes.RowKindOption]]); source rows with a NULL key match nothing and are dropped.
+ *
+ *  The target must be read at its latest snapshot and have no `rowkind.field` (whose plain writes take
+ *  their kind from a column). Any other MERGE keeps Spark's row-level plan. */
+final class MergeIntoAsWrite extends Rule[LogicalPlan] {
+  override def apply(plan: LogicalPlan): LogicalPlan = plan.resolveOperators {
+    case m: MergeIntoTable if m.resolved && m.aligned && !m.withSchemaEvolution =>
+      val relation = EliminateSubqueryAliases(m.targetTable)
+      UpsertShape.of(m).map { columns =>
+        AppendData.byName(relation.asInstanceOf[DataSourceV2Relation], Project(columns, m.sourceTable),
+          Map(MergeShapes.UniqueKeysOption -> "true"))
+      }.orElse(KeyDeleteShape.of(m).map { case (keys, columns) =>
+        AppendData.byName(relation.asInstanceOf[DataSourceV2Relation],
+          Project(columns, Filter(keys.map(k => IsNotNull(k): Expression).reduce(And), m.sourceTable)),
+          Map(MergeShapes.RowKindOption -> "-D"))
+      }).getOrElse(m)
+  }
+}
+
+object MergeShapes extends PredicateHelper {
+  /** Write option that makes a primary-key table's writers refuse two records of one key in one
+   *  write (what MERGE's cardinality rule becomes once it is planned as an upsert). */
+  val UniqueKeysOption = "lamina.write.unique-keys"
+
+  /** Write option that makes a primary-key table's writers write every row as a record of this kind. */
+  val RowKindOption = "lamina.write.row-kind"
+
+  /** The target of `m` when it is a deduplicate primary-key table at its latest snapshot without
+   *  `rowkind.field`, with its output attributes. */
+  def target(m: MergeIntoTable): Option[(FileStoreTable, Seq[Attribute])] =
+    EliminateSubqueryAliases(m.targetTable) match {
+      case r: DataSourceV2Relation => r.table match {
+        case lt: LaminaTable if lt.pinnedSnapshot.isEmpty && lt.table.isPrimaryKeyTable &&
+            MergeTreeOptions.MergeEngine.getOrDefault(lt.table.options).equalsIgnoreCase("deduplicate") &&
+            !lt.table.options.contains(MergeTreeOptions.RowKindField.key) => Some((lt.table, r.output))
+        case _ => None
+      }
+      case _ => None
+    }
+
+  /** The source expression the ON condition equates with each primary-key column, by the column's
+   *  position in `target`, when the condition is exactly such equalities, one per key column. */
+  def keyEqualities(m: MergeIntoTable, table: FileStoreTable, target: Seq[Attribute]): Option[Map[Int, Expression]] = {
+    def column(e: Expression): Int = e match {
+      case a: Attribute => target.indexWhere(_.exprId == a.exprId)
+      case _ => -1
+    }
+    val equated = splitConjunctivePredicates(m.mergeCondition).map {
+      case EqualTo(a, b) if column(a) >= 0 => (column(a), b)
+      case EqualTo(b, a) if column(a) >= 0 => (column(a), b)
+      case EqualNullSafe(a, b) if column(a) >= 0 => (column(a), b)
+      case EqualNullSafe(b, a) if column(a) >= 0 => (column(a), b)
+      case _ => return None
+    }
+    val keys = table.schema.primaryKeys.map(k => target.indexWhere(_.name.equalsIgnoreCase(k)))
+    val source = m.sourceTable.outputSet
+    val ok = equated.map(_._1).toSet == keys.toSet && equated.size == keys.size &&
+      equated.forall { case (_, b) => b.deterministic && b.references.subsetOf(source) }
+    if (ok) Some(equated.toMap) else None
+  }
+}
+
+object UpsertShape {
+  /** The source projection that upserts what `m` writes (one named value per target column, in the
+   *  table's order), or None when `m` is not an upsert of its source (see [[MergeIntoAsWrite]]). */
+  def of(m: MergeIntoTable): Option[Seq[NamedExpression]] = {
+    val (table, target) = MergeShapes.target(m).getOrElse(return None)
+    val (updates, inserts) = (m.matchedActions, m.notMatchedActions, m.notMatchedBySourceActions) match {
+      case (Seq(UpdateAction(None, u)), Seq(InsertAction(None, i)), Seq()) => (u, i)
+      case _ => return None
+    }
+    if (updates.size != target.size || inserts.size != target.size) return None
+    val source = m.sourceTable.outputSet
+    val values = target.indices.map { i =>
+      val (u, ins) = (updates(i), inserts(i))
+      val v = unalias(u.value)
+      val sameColumn = assigns(u, target(i)) && assigns(ins, target(i))
+      if (!sameColumn || !AssignedValue.bare(v).semanticEquals(AssignedValue.bare(ins.value)) || !v.deterministic ||
+          !v.references.subsetOf(source))
+        return None
+      v
+    }
+    // each key column equated with exactly the value written to it (a NOT NULL key column is assigned
+    // its source value under a NULL check: the check stays written)
+    val equated = MergeShapes.keyEqualities(m, table, target).getOrElse(return None)
+    if (!equated.forall { case (i, b) => AssignedValue.bare(values(i)).semanticEquals(b) }) return None
+    Some(target.indices.map(i => Alias(values(i), target(i).name)()))
+  }
+
+  private def assigns(a: Assignment, column: Attribute): Boolean = a.key match {
+    case k: Attribute => k.exprId == column.exprId
+    case _ => false
+  }
+
+  private def unalias(e: Expression): Expression = e match {
+    case a: Alias => unalias(a.child)
+    case other => other
+  }
+}
+
+object KeyDeleteShape {
+  /** The source's key expressions and the projection that writes them as the rows to delete (other
+   *  columns NULL, or a placeholder where NOT NULL: a delete record's other values are not read), or
+   *  None when `m` is not a delete by keys (see [[MergeIntoAsWrite]]). */
+  def of(m: MergeIntoTable): Option[(Seq[Expression], Seq[NamedExpression])] = {
+    val (table, target) = MergeShapes.target(m).getOrElse(return None)
+    (m.matchedActions, m.notMatchedActions, m.notMatchedBySourceActions) match {
+      case (Seq(DeleteAction(None)), Seq(), Seq()) =>
+      case _ => return None
+    }
+    if (MergeTreeOptions.SequenceField.get(table.options).exists(_.nonEmpty)) return None
+    val equated = MergeShapes.keyEqualities(m, table, target).getOrElse(return None)
+    if (!equated.forall { case (i, b) => b.dataType == target(i).dataType }) return None
+    val columns = target.indices.map { i =>
+      val value = equated.getOrElse(i,
+        if (target(i).nullable) Literal(null, target(i).dataType) else Literal.default(target(i).dataType))
+      Alias(value, target(i).name)()
+    }
+    Some((equated.toSeq.sortBy(_._1).map(_._2), columns))
+  }
+}
