@@ -205,3 +205,33 @@ def test_other_deleting_merges_keep_the_row_level_plan(spark, db, props, clause)
     name = make_table(spark, db, "t", props)
     plan = plan_of(spark, f"MERGE INTO {name} t USING {source([('x', 2, 'B', 20)])} s ON t.id = s.id " + clause)
     assert "WriteDelta" in plan and "AppendData" not in plan, plan
+
+
+INSERT_ABSENT = "WHEN NOT MATCHED THEN INSERT *"
+
+
+def test_insert_of_absent_keys_into_a_first_row_table(spark, db):
+    fast = make_table(spark, db, "fast", {"merge-engine": "first-row"})
+    ref = make_table(spark, db, "ref", {"merge-engine": "first-row"})
+    for name in (fast, ref):
+        spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1), ('x', 2, 'b', 2)")
+    rows = [("x", 2, "B", 20), ("x", 3, "c", 3), ("x", 4, "d", 4)]
+    statement = "MERGE INTO {t} t USING " + source(rows) + " s ON t.id = s.id "
+    # (Spark itself plans an insert-only MERGE as an append of the source anti-joined with the table)
+    plan = plan_of(spark, statement.format(t=fast) + INSERT_ABSENT)
+    assert "AppendData" in plan and "Join" not in plan, plan
+    spark.sql(statement.format(t=fast) + INSERT_ABSENT)
+    spark.sql(statement.format(t=ref) + "WHEN NOT MATCHED AND s.n IS NOT NULL THEN INSERT *")
+    expected = [("x", 1, "a", 1), ("x", 2, "b", 2), ("x", 3, "c", 3), ("x", 4, "d", 4)]
+    assert sql_rows(spark, f"SELECT * FROM {ref}") == expected
+    assert sql_rows(spark, f"SELECT * FROM {fast}") == expected
+
+
+@pytest.mark.parametrize("props, clause", [
+    ({}, INSERT_ABSENT),
+    ({"merge-engine": "first-row"}, "WHEN NOT MATCHED AND s.n > 0 THEN INSERT *"),
+], ids=["deduplicate", "conditional"])
+def test_other_inserting_merges_keep_the_join(spark, db, props, clause):
+    name = make_table(spark, db, "t", props)
+    plan = plan_of(spark, f"MERGE INTO {name} t USING {source([('x', 2, 'B', 20)])} s ON t.id = s.id " + clause)
+    assert "Join LeftAnti" in plan, plan

@@ -11,7 +11,8 @@ import lamina.table.FileStoreTable
 
 /** Plans the MERGE INTO statements that need no join as plain writes of their source: on a
  *  deduplicate table, a record written under a primary key replaces (+I) or removes (-D) the table's row
- *  of that key whether or not the key is there, so these statements need neither a scan of the table
+ *  of that key whether or not the key is there (on a first-row table an insert is kept only when the key
+ *  is absent), so these statements need neither a scan of the table
  *  nor a join, and cost what their source costs instead of what the table holds.
  *
  *  - An upsert ([[UpsertShape]]): the ON condition equates every primary-key column, and nothing else,
@@ -27,6 +28,11 @@ import lamina.table.FileStoreTable
  *    sequence values, which only the table holds). Written as -D records of the source's keys
  *    ([[MergeShapes.RowKindOption]]); source rows with a NULL key match nothing and are dropped.
  *
+ *  - An insert of absent keys ([[InsertIfAbsentShape]]) on a `first-row` table, which keeps the first row
+ *    written under each key: the same ON condition and a single unconditional `WHEN NOT MATCHED THEN
+ *    INSERT` whose key columns get the expressions the ON condition equates them with. Written as
+ *    inserts: a key the table holds keeps its row.
+ *
  *  The target must be read at its latest snapshot and have no `rowkind.field` (whose plain writes take
  *  their kind from a column). Any other MERGE keeps Spark's row-level plan. */
 final class MergeIntoAsWrite extends Rule[LogicalPlan] {
@@ -40,6 +46,8 @@ final class MergeIntoAsWrite extends Rule[LogicalPlan] {
         AppendData.byName(relation.asInstanceOf[DataSourceV2Relation],
           Project(columns, Filter(keys.map(k => IsNotNull(k): Expression).reduce(And), m.sourceTable)),
           Map(MergeShapes.RowKindOption -> "-D"))
+      }).orElse(InsertIfAbsentShape.of(m).map { columns =>
+        AppendData.byName(relation.asInstanceOf[DataSourceV2Relation], Project(columns, m.sourceTable))
       }).getOrElse(m)
   }
 }
@@ -52,13 +60,13 @@ object MergeShapes extends PredicateHelper {
   /** Write option that makes a primary-key table's writers write every row as a record of this kind. */
   val RowKindOption = "lamina.write.row-kind"
 
-  /** The target of `m` when it is a deduplicate primary-key table at its latest snapshot without
-   *  `rowkind.field`, with its output attributes. */
-  def target(m: MergeIntoTable): Option[(FileStoreTable, Seq[Attribute])] =
+  /** The target of `m` when it is a primary-key table with merge engine `engine` at its latest snapshot
+   *  without `rowkind.field`, with its output attributes. */
+  def target(m: MergeIntoTable, engine: String = "deduplicate"): Option[(FileStoreTable, Seq[Attribute])] =
     EliminateSubqueryAliases(m.targetTable) match {
       case r: DataSourceV2Relation => r.table match {
         case lt: LaminaTable if lt.pinnedSnapshot.isEmpty && lt.table.isPrimaryKeyTable &&
-            MergeTreeOptions.MergeEngine.getOrDefault(lt.table.options).equalsIgnoreCase("deduplicate") &&
+            MergeTreeOptions.MergeEngine.getOrDefault(lt.table.options).equalsIgnoreCase(engine) &&
             !lt.table.options.contains(MergeTreeOptions.RowKindField.key) => Some((lt.table, r.output))
         case _ => None
       }
@@ -144,5 +152,29 @@ object KeyDeleteShape {
       Alias(value, target(i).name)()
     }
     Some((equated.toSeq.sortBy(_._1).map(_._2), columns))
+  }
+}
+
+object InsertIfAbsentShape {
+  /** The source projection whose rows a first-row table keeps only where their key is absent, or None
+   *  when `m` is not such an insert (see [[MergeIntoAsWrite]]). */
+  def of(m: MergeIntoTable): Option[Seq[NamedExpression]] = {
+    val (table, target) = MergeShapes.target(m, engine = "first-row").getOrElse(return None)
+    val inserts = (m.matchedActions, m.notMatchedActions, m.notMatchedBySourceActions) match {
+      case (Seq(), Seq(InsertAction(None, i)), Seq()) => i
+      case _ => return None
+    }
+    if (inserts.size != target.size) return None
+    val source = m.sourceTable.outputSet
+    val values = target.indices.map { i =>
+      val a = inserts(i)
+      val v = a.value match { case al: Alias => al.child; case other => other }
+      val assigned = a.key match { case k: Attribute => k.exprId == target(i).exprId; case _ => false }
+      if (!assigned || !v.deterministic || !v.references.subsetOf(source)) return None
+      v
+    }
+    val equated = MergeShapes.keyEqualities(m, table, target).getOrElse(return None)
+    if (!equated.forall { case (i, b) => AssignedValue.bare(values(i)).semanticEquals(b) }) return None
+    Some(target.indices.map(i => Alias(values(i), target(i).name)()))
   }
 }
