@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import lamina.errors.BadInputException
+import lamina.spark.AssignedValue.{bare, uncast}
 import lamina.spark.write.PrimaryKeyWrites
 import lamina.table.FileStoreTable
 
@@ -64,7 +65,7 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
   }
 
   /** An assignment that writes a column's own value back (what Spark adds for unassigned columns). */
-  private def keepsValue(a: Assignment): Boolean = (a.key, unalias(a.value)) match {
+  private def keepsValue(a: Assignment): Boolean = (a.key, bare(a.value)) match {
     case (k: Attribute, v: Attribute) => k.exprId == v.exprId
     case _ => false
   }
@@ -119,12 +120,8 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
 
   private def refuseNullOnPartialUpdate(t: FileStoreTable, changed: Seq[Assignment], what: String): Unit =
     if (PrimaryKeyWrites.isPartialUpdate(t))
-      changed.find { a => val v = unalias(a.value); v.foldable && v.eval() == null }
+      changed.find { a => val v = bare(a.value); v.foldable && v.eval() == null }
         .foreach(a => throw PrimaryKeyWrites.nullOnPartialUpdate(t, what, column(a)))
-
-  private def unalias(e: Expression): Expression = AssignedValue.bare(e)
-
-  private def uncast(e: Expression): Expression = AssignedValue.uncast(e)
 
   /** The table's spelling of a column name that Spark resolved case-insensitively. */
   private def canonical(t: FileStoreTable, name: String): String =

@@ -73,6 +73,31 @@ object MergeShapes extends PredicateHelper {
       case _ => None
     }
 
+  /** The value each assignment writes to the target column of the same position, without the alias
+   *  alignment gave it (a NULL check Spark added stays: it is written too), when every assignment
+   *  writes its own column a deterministic value computed from the source alone. */
+  def sourceValues(assignments: Seq[Assignment], target: Seq[Attribute], m: MergeIntoTable): Option[IndexedSeq[Expression]] = {
+    if (assignments.size != target.size) return None
+    val source = m.sourceTable.outputSet
+    val values = target.indices.map { i =>
+      val a = assignments(i)
+      val v = a.value match { case al: Alias => al.child; case other => other }
+      val own = a.key match { case k: Attribute => k.exprId == target(i).exprId; case _ => false }
+      if (!own || !v.deterministic || !v.references.subsetOf(source)) return None
+      v
+    }
+    Some(values)
+  }
+
+  /** The projection writing `values` as the target's columns, when the ON condition equates exactly the
+   *  primary-key columns with the values written to them (so that "matched" means "the key is there"). */
+  def keyedProjection(m: MergeIntoTable, table: FileStoreTable, target: Seq[Attribute],
+      values: IndexedSeq[Expression]): Option[Seq[NamedExpression]] = {
+    val equated = keyEqualities(m, table, target).getOrElse(return None)
+    if (!equated.forall { case (i, b) => AssignedValue.bare(values(i)).semanticEquals(b) }) None
+    else Some(target.indices.map(i => Alias(values(i), target(i).name)()))
+  }
+
   /** The source expression the ON condition equates with each primary-key column, by the column's
    *  position in `target`, when the condition is exactly such equalities, one per key column. */
   def keyEqualities(m: MergeIntoTable, table: FileStoreTable, target: Seq[Attribute]): Option[Map[Int, Expression]] = {
@@ -104,32 +129,10 @@ object UpsertShape {
       case (Seq(UpdateAction(None, u)), Seq(InsertAction(None, i)), Seq()) => (u, i)
       case _ => return None
     }
-    if (updates.size != target.size || inserts.size != target.size) return None
-    val source = m.sourceTable.outputSet
-    val values = target.indices.map { i =>
-      val (u, ins) = (updates(i), inserts(i))
-      val v = unalias(u.value)
-      val sameColumn = assigns(u, target(i)) && assigns(ins, target(i))
-      if (!sameColumn || !AssignedValue.bare(v).semanticEquals(AssignedValue.bare(ins.value)) || !v.deterministic ||
-          !v.references.subsetOf(source))
-        return None
-      v
-    }
-    // each key column equated with exactly the value written to it (a NOT NULL key column is assigned
-    // its source value under a NULL check: the check stays written)
-    val equated = MergeShapes.keyEqualities(m, table, target).getOrElse(return None)
-    if (!equated.forall { case (i, b) => AssignedValue.bare(values(i)).semanticEquals(b) }) return None
-    Some(target.indices.map(i => Alias(values(i), target(i).name)()))
-  }
-
-  private def assigns(a: Assignment, column: Attribute): Boolean = a.key match {
-    case k: Attribute => k.exprId == column.exprId
-    case _ => false
-  }
-
-  private def unalias(e: Expression): Expression = e match {
-    case a: Alias => unalias(a.child)
-    case other => other
+    val values = MergeShapes.sourceValues(updates, target, m).getOrElse(return None)
+    val inserted = MergeShapes.sourceValues(inserts, target, m).getOrElse(return None)
+    if (!values.indices.forall(i => AssignedValue.bare(values(i)).semanticEquals(AssignedValue.bare(inserted(i))))) None
+    else MergeShapes.keyedProjection(m, table, target, values)
   }
 }
 
@@ -164,17 +167,6 @@ object InsertIfAbsentShape {
       case (Seq(), Seq(InsertAction(None, i)), Seq()) => i
       case _ => return None
     }
-    if (inserts.size != target.size) return None
-    val source = m.sourceTable.outputSet
-    val values = target.indices.map { i =>
-      val a = inserts(i)
-      val v = a.value match { case al: Alias => al.child; case other => other }
-      val assigned = a.key match { case k: Attribute => k.exprId == target(i).exprId; case _ => false }
-      if (!assigned || !v.deterministic || !v.references.subsetOf(source)) return None
-      v
-    }
-    val equated = MergeShapes.keyEqualities(m, table, target).getOrElse(return None)
-    if (!equated.forall { case (i, b) => AssignedValue.bare(values(i)).semanticEquals(b) }) return None
-    Some(target.indices.map(i => Alias(values(i), target(i).name)()))
+    MergeShapes.sourceValues(inserts, target, m).flatMap(MergeShapes.keyedProjection(m, table, target, _))
   }
 }

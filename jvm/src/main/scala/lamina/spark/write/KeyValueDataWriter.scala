@@ -41,49 +41,48 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private lazy val deleteRefusal = PrimaryKeyWrites.dmlRefusal(table, "MERGE_DELETE")
   private lazy val updateRefusal = PrimaryKeyWrites.dmlRefusal(table, "MERGE_UPDATE", nonKey)
 
-  /** A row of an INSERT or DataFrame write: an insert, or of the kind its `rowkind.field` column
-   *  names (a retract kind the merge engine could not merge is refused; with `ignore-delete` it is
-   *  dropped), or of the kind the whole write gives its rows (`rowKind`). */
-  override def write(row: InternalRow): Unit = (rowKind, rowKindOrdinal) match {
-    case (Some(kind), _) =>
-      if (RowKind.isRetract(kind)) deleteRefusal.foreach(why => throw new BadInputException(why))
+  /** A row of an INSERT or DataFrame write: of the kind the whole write gives its rows (`rowKind`, its
+   *  non-key values unchecked), of the kind its `rowkind.field` column names (a retract kind the merge
+   *  engine could not merge is refused; with `ignore-delete` it is dropped), or an insert. */
+  override def write(row: InternalRow): Unit = {
+    val kind = if (forcedKind >= 0) forcedKind else if (rowKindOrdinal < 0) RowKind.Insert else rowKindOf(row)
+    if (RowKind.isAdd(kind)) record(row, kind, checkNulls = forcedKind < 0)
+    else if (forcedKind >= 0) {
+      deleteRefusal.foreach(why => throw new BadInputException(why))
       record(row, kind, checkNulls = false)
-    case (None, None) => record(row, RowKind.Insert)
-    case (None, Some(o)) =>
-      val kind = rowKindOf(row, o)
-      if (!RowKind.isRetract(kind)) record(row, kind)
-      else if (!ignoreDelete) {
-        retractRefusal(kind).foreach { why =>
-          throw new BadInputException(s"Table ${table.name}: a row of kind ${RowKind.shortString(kind)} (column " +
-            s"'${schema.fields(o).name}', option 'rowkind.field') cannot be written: $why")
-        }
-        record(row, kind)
+    } else if (!ignoreDelete) {
+      retractRefusal(kind).foreach { why =>
+        throw new BadInputException(s"Table ${table.name}: a row of kind ${RowKind.shortString(kind)} (column " +
+          s"'${schema.fields(rowKindOrdinal).name}', option 'rowkind.field') cannot be written: $why")
       }
+      record(row, kind)
+    }
   }
 
   /** An insert of row-level DML (MERGE ... INSERT): row-level DML writes its own kinds. */
   override def insert(row: InternalRow): Unit = record(row, RowKind.Insert)
 
-  private lazy val rowKindOrdinal =
-    lamina.mergetree.MergeFunctions.rowKindField(schema.fields, schema.primaryKeys, table.options, table.name)
+  private val forcedKind: Byte = rowKind.getOrElse(-1: Byte)
+  private val rowKindOrdinal: Int =
+    lamina.mergetree.MergeFunctions.rowKindField(schema.fields, schema.primaryKeys, table.options, table.name).getOrElse(-1)
   private lazy val ignoreDelete = lamina.mergetree.MergeTreeOptions.IgnoreDelete.getOrDefault(table.options)
   private lazy val retractRefusal: Byte => Option[String] = {
     val mf = lamina.mergetree.MergeFunctions.create(schema.fields, schema.primaryKeys, table.options, table.name)()
     kind => mf.retractRefusal(kind)
   }
 
-  private def rowKindOf(row: InternalRow, o: Int): Byte = {
-    val v = if (row.isNullAt(o)) null else row.getUTF8String(o).toString
-    v match {
-      case "+I" => RowKind.Insert
-      case "-U" => RowKind.UpdateBefore
-      case "+U" => RowKind.UpdateAfter
-      case "-D" => RowKind.Delete
-      case other =>
-        throw new BadInputException(s"Table ${table.name}: column '${schema.fields(o).name}' (option 'rowkind.field') " +
-          s"of a written row holds ${if (other == null) "NULL" else s"'$other'"}; expected +I, -U, +U or -D")
-    }
+  /** The kind the `rowkind.field` column of `row` names, compared as bytes (no string per row). */
+  private def rowKindOf(row: InternalRow): Byte = {
+    val v = if (row.isNullAt(rowKindOrdinal)) null else row.getUTF8String(rowKindOrdinal)
+    val names = KeyValueDataWriter.RowKindNames
+    var i = if (v == null) names.length else 0
+    while (i < names.length && !names(i).equals(v)) i += 1
+    if (i == names.length) i = -1
+    if (i < 0) throw new BadInputException(s"Table ${table.name}: column '${schema.fields(rowKindOrdinal).name}' " +
+      s"(option 'rowkind.field') of a written row holds ${if (v == null) "NULL" else s"'$v'"}; expected +I, -U, +U or -D")
+    i.toByte
   }
+
   /** An update keeps its primary key: a changed key would leave the old row behind under the old
    *  key, so it is refused (the whole statement fails, nothing is committed). */
   override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit = {
@@ -168,4 +167,10 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   override def abort(): Unit = { open.values.foreach(_.abort()); open.clear(); cachedPartition = null }
 
   override def close(): Unit = if (open.nonEmpty) abort()
+}
+
+object KeyValueDataWriter {
+  /** Paimon's short names of the row kinds, at the index of the kind's byte. */
+  private val RowKindNames: Array[org.apache.spark.unsafe.types.UTF8String] =
+    Array.tabulate(4)(k => org.apache.spark.unsafe.types.UTF8String.fromString(RowKind.shortString(k.toByte)))
 }

@@ -92,8 +92,10 @@ final class KeyValueFileWriter(
     val key = keyProjections(flip)(row)
     // a file holds each key once, in ascending order (Paimon's readers rely on it): a repeated or
     // smaller key starts the next file
-    if (uniqueKeys && previousKey != null && keyOrdering.compare(key, previousKey) == 0) throw repeatedKey(key)
-    previousKey = key
+    if (uniqueKeys) {
+      if (previousKey != null && keyOrdering.compare(key, previousKey) == 0) throw repeatedKey(key)
+      previousKey = key
+    }
     if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) <= 0) closeFile()
     if (writer == null) openFile(key)
     val seq = if (sequence >= 0) { noteSequence(sequence); sequence } else { val s = nextSequence; nextSequence += 1; s }
