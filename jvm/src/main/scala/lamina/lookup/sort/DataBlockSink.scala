@@ -56,17 +56,21 @@ private[sort] object DataBlockSink {
   }
 
   /** Encodes blocks on a second thread while the writer fills the next one (compression costs about
-   *  as much as building the blocks). Up to [[InFlight]] filled blocks wait or are being encoded;
-   *  the writer waits when it runs ahead. The thread starts with the first block handed over, so a
+   *  as much as building the blocks). Up to [[inFlight]] filled blocks wait or are being encoded;
+   *  the writer waits when it runs that far ahead. The queue is deep so that the encoder keeps busy
+   *  through the writer's pauses: a large bloom filter is filled in bursts (a batch of hashes every
+   *  few dozen blocks, milliseconds each), and with two blocks in flight the encoder sat idle through
+   *  each burst, a fifth of a 10 M-key build. The thread starts with the first block handed over, so a
    *  file of one block never starts it. The file's bytes are the same as with [[Inline]]. A failure
    *  on the thread (a write error) is raised in the writer at its next hand-over or at [[drain]]. */
   final class Background(blockCapacity: Int, compression: CompressionType, out: LocalFileOutput,
       index: BlockWriter, fileName: String) extends DataBlockSink {
     private final case class Filled(block: BlockWriter, lastKey: Array[Byte])
     private val Stop = Filled(null, null)
-    private val filled = new ArrayBlockingQueue[Filled](InFlight + 1)
-    private val free = new ArrayBlockingQueue[BlockWriter](InFlight + 1)
-    (0 until InFlight).foreach(_ => free.add(new BlockWriter(blockCapacity)))
+    private val depth = inFlight(blockCapacity)
+    private val filled = new ArrayBlockingQueue[Filled](depth + 1)
+    private val free = new ArrayBlockingQueue[BlockWriter](depth + 1)
+    (0 until depth).foreach(_ => free.add(new BlockWriter(blockCapacity)))
     private var block = new BlockWriter(blockCapacity)
     private var thread: Thread = _
     @volatile private var failure: Throwable = _
@@ -134,8 +138,13 @@ private[sort] object DataBlockSink {
     }
   }
 
-  /** Filled blocks that may wait for or be under encoding at once. */
-  val InFlight = 2
+  /** Filled blocks of `blockCapacity` bytes that may wait for or be under encoding at once: as many
+   *  as [[InFlightBytes]] hold, at least 2 and at most [[MaxInFlight]] (16 at the default 64 KiB pages). */
+  def inFlight(blockCapacity: Int): Int =
+    math.max(2L, math.min(MaxInFlight.toLong, InFlightBytes / math.max(1, blockCapacity))).toInt
+
+  val MaxInFlight = 16
+  val InFlightBytes: Long = 2L << 20
 
   /** Smallest block size at which encoding on a second thread pays: smaller blocks take less time
    *  to compress than to hand over between threads. */
