@@ -1,10 +1,11 @@
-"""MERGE INTO that upserts its source or deletes its keys, planned as a write of the source alone.
+"""MERGE INTO that upserts its source, deletes its keys or applies a change set, planned as a write of the source alone.
 
 A MERGE on a deduplicate primary-key table whose ON condition equates exactly the primary key with the
 source, with one unconditional WHEN MATCHED UPDATE and one unconditional WHEN NOT MATCHED INSERT that
 write the same row (UPDATE SET * ... INSERT *), is an upsert; with a single unconditional WHEN MATCHED
-DELETE it is a delete by keys. The session extensions plan both as a write of the source, without a scan
-of the table or a join. These tests check that the rows are those of Spark's row-level MERGE, that such
+DELETE it is a delete by keys; with WHEN MATCHED AND c THEN DELETE, WHEN MATCHED THEN UPDATE SET * and WHEN
+NOT MATCHED AND NOT c THEN INSERT * (c never NULL) it applies a change set. The session extensions plan
+them as a write of the source, without a scan of the table or a join. These tests check that the rows are those of Spark's row-level MERGE, that such
 MERGEs are planned so (and other MERGEs are not), that a key an upsert's source holds twice is refused
 with nothing committed, and that a NULL key is refused by an upsert and matches nothing in a delete.
 """
@@ -41,36 +42,51 @@ def values(rows):
     return ", ".join("(" + ", ".join(lit(x) for x in r) + ")" for r in rows)
 
 
-def source(rows):
-    return f"(SELECT * FROM VALUES {values(rows)} AS s(p, id, v, n))"
+def source(rows, columns="p, id, v, n"):
+    return f"(SELECT * FROM VALUES {values(rows)} AS s({columns}))"
 
 
-@pytest.mark.parametrize("partitioned", [False, True])
-def test_upsert_merge_gives_the_rows_of_the_row_level_merge(spark, db, partitioned):
-    rnd = random.Random(20261124)
+def merge_rounds(spark, db, partitioned, seed, changes_of, clauses, reference_clauses, columns="p, id, v, n"):
+    """Four rounds of MERGE INTO of a random batch: `clauses` into one table, `reference_clauses` (Spark's
+    row-level plan) into another, both compared with a model of the rows after each round.
+    `changes_of(rnd, model, new_key, round_)` returns the batch's rows (columns `columns`, each key once) and
+    the model after it; `new_key()` gives a key the table never held."""
+    rnd = random.Random(seed)
     on = "t.p = s.p AND t.id = s.id" if partitioned else "t.id = s.id"
     fast = make_table(spark, db, "fast", partitioned=partitioned)
     ref = make_table(spark, db, "ref", partitioned=partitioned)
     model = {}
-    next_id = 0
+    counter = iter(range(10 ** 6))
+
+    def new_key():
+        return (rnd.choice(["a", "b"]) if partitioned else "x", next(counter))
+
     for round_ in range(4):
+        rows, model = changes_of(rnd, model, new_key, round_)
+        rnd.shuffle(rows)
+        statement = "MERGE INTO {t} t USING " + source(rows, columns) + f" s ON {on} "
+        if round_ == 0:
+            assert "AppendData" in plan_of(spark, statement.format(t=fast) + clauses)
+            assert "WriteDelta" in plan_of(spark, statement.format(t=ref) + reference_clauses)
+        spark.sql(statement.format(t=fast) + clauses)
+        spark.sql(statement.format(t=ref) + reference_clauses)
+        expected = sorted_tuples((p, i, v, n) for (p, i), (v, n) in model.items())
+        assert sql_rows(spark, f"SELECT * FROM {ref}") == expected
+        assert sql_rows(spark, f"SELECT * FROM {fast}") == expected
+
+
+@pytest.mark.parametrize("partitioned", [False, True])
+def test_upsert_merge_gives_the_rows_of_the_row_level_merge(spark, db, partitioned):
+    def upserts(rnd, model, new_key, round_):
         batch = {}
         # updates of existing keys and new keys, each key once, some values NULL
         for key in rnd.sample(sorted(model), min(len(model), 15)):
             batch[key] = (f"u{round_}" if rnd.random() < 0.8 else None, rnd.randint(-5, 5))
         for _ in range(20):
-            key = (rnd.choice(["a", "b"]) if partitioned else "x", next_id)
-            next_id += 1
-            batch[key] = (f"i{round_}", None if rnd.random() < 0.2 else rnd.randint(0, 9))
-        rows = [(p, i, v, n) for (p, i), (v, n) in batch.items()]
-        rnd.shuffle(rows)
-        statement = "MERGE INTO {t} t USING " + source(rows) + f" s ON {on} "
-        spark.sql(statement.format(t=fast) + UPSERT)
-        spark.sql(statement.format(t=ref) + ROW_LEVEL)
-        model.update(batch)
-        expected = sorted_tuples((p, i, v, n) for (p, i), (v, n) in model.items())
-        assert sql_rows(spark, f"SELECT * FROM {fast}") == expected
-        assert sql_rows(spark, f"SELECT * FROM {ref}") == expected
+            batch[new_key()] = (f"i{round_}", None if rnd.random() < 0.2 else rnd.randint(0, 9))
+        return [(p, i, v, n) for (p, i), (v, n) in batch.items()], {**model, **batch}
+
+    merge_rounds(spark, db, partitioned, 20261124, upserts, UPSERT, ROW_LEVEL)
 
 
 def test_upsert_merge_is_planned_as_an_append_of_the_source(spark, db):
@@ -235,3 +251,102 @@ def test_other_inserting_merges_keep_the_join(spark, db, props, clause):
     name = make_table(spark, db, "t", props)
     plan = plan_of(spark, f"MERGE INTO {name} t USING {source([('x', 2, 'B', 20)])} s ON t.id = s.id " + clause)
     assert "Join LeftAnti" in plan, plan
+
+
+CHANGES = ("WHEN MATCHED AND s.op = 'D' THEN DELETE WHEN MATCHED THEN UPDATE SET * "
+           "WHEN NOT MATCHED AND s.op <> 'D' THEN INSERT *")
+# The same clauses with a delete condition that is not the insert's negation as written: the row-level plan.
+CHANGES_ROW_LEVEL = ("WHEN MATCHED AND s.op = 'D' AND s.id IS NOT NULL THEN DELETE WHEN MATCHED THEN UPDATE SET * "
+                     "WHEN NOT MATCHED AND s.op <> 'D' THEN INSERT *")
+
+
+CHANGE_COLUMNS = "op, p, id, v, n"
+
+
+def change_source(rows):
+    return source(rows, CHANGE_COLUMNS)
+
+
+@pytest.mark.parametrize("partitioned", [False, True])
+def test_change_set_merge_gives_the_rows_of_the_row_level_merge(spark, db, partitioned):
+    def changes(rnd, model, new_key, round_):
+        batch = {}
+        # deletes and updates of present keys, inserts and deletes of absent keys, each key once
+        for key in rnd.sample(sorted(model), min(len(model), 16)):
+            batch[key] = ("D", None, None) if rnd.random() < 0.4 else \
+                ("U", f"u{round_}" if rnd.random() < 0.8 else None, rnd.randint(-5, 5))
+        for _ in range(16):
+            batch[new_key()] = ("D", "gone", 0) if rnd.random() < 0.25 else ("I", f"i{round_}", rnd.randint(0, 9))
+        after = dict(model)
+        for key, (op, v, n) in batch.items():
+            if op == "D":
+                after.pop(key, None)
+            else:
+                after[key] = (v, n)
+        return [(op, p, i, v, n) for (p, i), (op, v, n) in batch.items()], after
+
+    merge_rounds(spark, db, partitioned, 20261125, changes, CHANGES, CHANGES_ROW_LEVEL, CHANGE_COLUMNS)
+
+
+def test_change_set_merge_writes_deletes_and_upserts_without_a_join(spark, db, paimon_catalog):
+    name = make_table(spark, db, "t")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1), ('x', 2, 'b', 2), ('x', 3, 'c', 3)")
+    rows = [("D", "x", 1, "ignored", 0), ("U", "x", 2, "B", 20), ("I", "x", 4, "d", 4), ("D", "x", 9, "absent", 0)]
+    statement = f"MERGE INTO {name} t USING {change_source(rows)} s ON t.id = s.id " + CHANGES
+    plan = plan_of(spark, statement)
+    assert "AppendData" in plan and "WriteDelta" not in plan and "Join" not in plan, plan
+    spark.sql(statement)
+    expected = [("x", 2, "B", 20), ("x", 3, "c", 3), ("x", 4, "d", 4)]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+    latest = sql_rows(spark, f"SELECT rowkind, id FROM {CAT}.{db}.`t$audit_log` WHERE id != 3")
+    assert latest == [("+I", 2), ("+I", 4), ("-D", 1), ("-D", 9)]
+    table = paimon_catalog.get_table(f"{db}.t")
+    read = table.new_read_builder()
+    got = read.new_read().to_arrow(read.new_scan().plan().splits()).to_pylist()
+    assert sorted((r["p"], r["id"], r["v"], r["n"]) for r in got) == expected
+
+
+def test_change_set_merge_with_a_boolean_flag_and_a_dataframe_source(spark, db):
+    name = make_table(spark, db, "t")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1), ('x', 2, 'b', 2)")
+    # a DataFrame's columns are nullable: coalesce makes the flag a condition that is never NULL
+    spark.createDataFrame([(True, "x", 1, None, None), (False, "x", 2, "B", 20), (False, "x", 5, "e", 5)],
+                          "deleted boolean, p string, id bigint, v string, n int") \
+        .selectExpr("coalesce(deleted, false) AS deleted", "p", "id", "v", "n").createOrReplaceTempView("flagged")
+    statement = (f"MERGE INTO {name} t USING flagged s ON t.id = s.id "
+                 "WHEN MATCHED AND s.deleted = true THEN DELETE WHEN MATCHED THEN UPDATE SET * "
+                 "WHEN NOT MATCHED AND s.deleted = false THEN INSERT *")
+    assert "AppendData" in plan_of(spark, statement)
+    spark.sql(statement)
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [("x", 2, "B", 20), ("x", 5, "e", 5)]
+
+
+def test_change_set_deletes_of_null_keys_match_nothing_and_repeated_keys_are_refused(spark, db, warehouse):
+    name = make_table(spark, db, "t")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1), ('x', 2, 'b', 2)")
+    spark.createDataFrame([("D", "x", None, None, None), ("D", "x", 1, None, None)],
+                          "op string, p string, id bigint, v string, n int") \
+        .selectExpr("coalesce(op, 'I') AS op", "p", "id", "v", "n").createOrReplaceTempView("changes")
+    statement = f"MERGE INTO {name} t USING changes s ON t.id = s.id " + CHANGES
+    assert "AppendData" in plan_of(spark, statement)
+    spark.sql(statement)
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [("x", 2, "b", 2)]
+    rows = [("U", "x", 2, "B", 20), ("D", "x", 2, None, 0)]
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as e:
+            spark.sql(f"MERGE INTO {name} t USING {change_source(rows)} s ON t.id = s.id " + CHANGES)
+    assert f"Table {db}.t: more than one written row has primary key (id=2)" in error_text(e)
+
+
+@pytest.mark.parametrize("props, src, clauses", [
+    ({}, "(SELECT * FROM VALUES ('D', 'x', 2, 'B', 20), (NULL, 'x', 3, 'c', 3) AS s(op, p, id, v, n))", CHANGES),
+    ({}, None, CHANGES.replace("WHEN NOT MATCHED AND s.op <> 'D'", "WHEN NOT MATCHED")),
+    ({}, None, CHANGES.replace("WHEN MATCHED THEN UPDATE SET *", "WHEN MATCHED THEN UPDATE SET v = s.v")),
+    ({"sequence.field": "n"}, None, CHANGES),
+    ({"merge-engine": "partial-update", "partial-update.remove-record-on-delete": "true"}, None, CHANGES),
+], ids=["nullable-condition", "insert-not-the-negation", "update-not-the-insert", "sequence-field", "partial-update"])
+def test_other_change_set_merges_keep_the_row_level_plan(spark, db, props, src, clauses):
+    name = make_table(spark, db, "t", props)
+    src = src or change_source([("D", "x", 2, "B", 20), ("I", "x", 3, "c", 3)])
+    plan = plan_of(spark, f"MERGE INTO {name} t USING {src} s ON t.id = s.id " + clauses)
+    assert "WriteDelta" in plan and "AppendData" not in plan, plan

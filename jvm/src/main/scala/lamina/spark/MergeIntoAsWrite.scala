@@ -1,7 +1,7 @@
 package lamina.spark
 
 import org.apache.spark.sql.catalyst.analysis.EliminateSubqueryAliases
-import org.apache.spark.sql.catalyst.expressions.{Alias, And, Attribute, EqualNullSafe, EqualTo, Expression, IsNotNull, Literal, NamedExpression, PredicateHelper}
+import org.apache.spark.sql.catalyst.expressions.{Alias, And, Attribute, AttributeReference, EqualNullSafe, EqualTo, Expression, If, IsNotNull, Literal, NamedExpression, Not, Or, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.logical.{AppendData, Assignment, DeleteAction, Filter, InsertAction, LogicalPlan, MergeIntoTable, Project, UpdateAction}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
@@ -33,6 +33,15 @@ import lamina.table.FileStoreTable
  *    INSERT` whose key columns get the expressions the ON condition equates them with. Written as
  *    inserts: a key the table holds keeps its row.
  *
+ *  - A change set ([[ChangeShape]]), the way a batch of changes with a delete flag is applied: the same
+ *    ON condition, `WHEN MATCHED AND c THEN DELETE WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED AND NOT c
+ *    THEN INSERT *` with `c` a deterministic condition on the source alone that is never NULL (for a NULL
+ *    `c` the statement updates a key that is there and inserts none that is not, which no record without
+ *    reading the table can do: such MERGEs keep the row-level plan), on a table without `sequence.field`.
+ *    Each source row is written as a -D record of its key where `c` holds and as an upsert where it does
+ *    not: the kind travels in a column of its own ([[KindedWriteTable]]). A key the source holds twice is
+ *    refused as for an upsert.
+ *
  *  The target must be read at its latest snapshot and have no `rowkind.field` (whose plain writes take
  *  their kind from a column). Any other MERGE keeps Spark's row-level plan. */
 final class MergeIntoAsWrite extends Rule[LogicalPlan] {
@@ -46,6 +55,12 @@ final class MergeIntoAsWrite extends Rule[LogicalPlan] {
         AppendData.byName(relation.asInstanceOf[DataSourceV2Relation],
           Project(columns, Filter(keys.map(k => IsNotNull(k): Expression).reduce(And), m.sourceTable)),
           Map(MergeShapes.RowKindOption -> "-D"))
+      }).orElse(ChangeShape.of(m).map { case (kept, columns) =>
+        val r = relation.asInstanceOf[DataSourceV2Relation]
+        val kinded = r.copy(table = new KindedWriteTable(r.table.asInstanceOf[LaminaTable]),
+          output = r.output :+ AttributeReference(KindedWriteTable.KindColumn, KindedWriteTable.KindType, nullable = false)())
+        AppendData.byName(kinded, Project(columns, Filter(kept, m.sourceTable)),
+          Map(MergeShapes.UniqueKeysOption -> "true", MergeShapes.RowKindColumnOption -> KindedWriteTable.KindColumn))
       }).orElse(InsertIfAbsentShape.of(m).map { columns =>
         AppendData.byName(relation.asInstanceOf[DataSourceV2Relation], Project(columns, m.sourceTable))
       }).getOrElse(m)
@@ -59,6 +74,10 @@ object MergeShapes extends PredicateHelper {
 
   /** Write option that makes a primary-key table's writers write every row as a record of this kind. */
   val RowKindOption = "lamina.write.row-kind"
+
+  /** Write option naming the trailing column of the written rows that holds each row's kind as its
+   *  byte (+I 0, -D 3); the column is not stored ([[KindedWriteTable]]). */
+  val RowKindColumnOption = "lamina.write.row-kind-column"
 
   /** The target of `m` when it is a primary-key table with merge engine `engine` at its latest snapshot
    *  without `rowkind.field`, with its output attributes. */
@@ -134,6 +153,48 @@ object UpsertShape {
     if (!values.indices.forall(i => AssignedValue.bare(values(i)).semanticEquals(AssignedValue.bare(inserted(i))))) None
     else MergeShapes.keyedProjection(m, table, target, values)
   }
+}
+
+object ChangeShape {
+  /** The condition selecting the source rows to write (a row to delete needs a key: one with a NULL key
+   *  matches nothing) and the projection writing each as the target's columns and its kind, or None when
+   *  `m` is not a change set (see [[MergeIntoAsWrite]]). A deleted row's non-key columns are written
+   *  NULL, or a placeholder where NOT NULL, so that its values, which the statement never writes, are
+   *  not computed (nor checked). */
+  def of(m: MergeIntoTable): Option[(Expression, Seq[NamedExpression])] = {
+    val (table, target) = MergeShapes.target(m).getOrElse(return None)
+    val (deleted, updates, inserted, inserts) = (m.matchedActions, m.notMatchedActions, m.notMatchedBySourceActions) match {
+      case (Seq(DeleteAction(Some(c)), UpdateAction(None, u)), Seq(InsertAction(Some(d), i)), Seq()) => (c, u, d, i)
+      case _ => return None
+    }
+    if (MergeTreeOptions.SequenceField.get(table.options).exists(_.nonEmpty)) return None
+    if (deleted.nullable || !deleted.deterministic || !deleted.references.subsetOf(m.sourceTable.outputSet)) return None
+    if (!negates(inserted, deleted)) return None
+    val values = MergeShapes.sourceValues(updates, target, m).getOrElse(return None)
+    val insertedValues = MergeShapes.sourceValues(inserts, target, m).getOrElse(return None)
+    if (!values.indices.forall(i => AssignedValue.bare(values(i)).semanticEquals(AssignedValue.bare(insertedValues(i))))) return None
+    val keyed = MergeShapes.keyedProjection(m, table, target, values).getOrElse(return None)
+    val keys = MergeShapes.keyEqualities(m, table, target).getOrElse(return None)
+    val columns = target.indices.map { i =>
+      if (keys.contains(i)) keyed(i)
+      else {
+        val placeholder = if (target(i).nullable) Literal(null, target(i).dataType) else Literal.default(target(i).dataType)
+        Alias(If(deleted, placeholder, values(i)), target(i).name)()
+      }
+    }
+    val kind = Alias(If(deleted, Literal(lamina.mergetree.RowKind.Delete), Literal(lamina.mergetree.RowKind.Insert)),
+      KindedWriteTable.KindColumn)()
+    val keysPresent = keys.toSeq.sortBy(_._1).map { case (_, e) => IsNotNull(e): Expression }.reduce(And)
+    Some((Or(Not(deleted), keysPresent), columns :+ kind))
+  }
+
+  /** Whether `d` is NOT `c` for a `c` that is never NULL: `NOT c` itself (`x <> v` for `x = v`), or `x =
+   *  false` for `x = true`. */
+  private def negates(d: Expression, c: Expression): Boolean = d.semanticEquals(Not(c)) || c.semanticEquals(Not(d)) ||
+    ((c, d) match {
+      case (EqualTo(x, Literal(true, _)), EqualTo(y, Literal(false, _))) => x.semanticEquals(y) && !x.nullable
+      case _ => false
+    })
 }
 
 object KeyDeleteShape {

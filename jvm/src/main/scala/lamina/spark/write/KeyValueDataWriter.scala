@@ -20,10 +20,12 @@ import lamina.types.SparkTypes
  *  serialized partition and bucket, a number at least the highest sequence number committed there
  *  ([[lamina.table.scan.SequenceBases]]). `uniqueKeys`: a key written twice fails the task (see
  *  [[lamina.spark.MergeShapes.UniqueKeysOption]]). `rowKind`: every row written is a record of
- *  that kind, its non-key values unchecked ([[lamina.spark.MergeShapes.RowKindOption]]). */
+ *  that kind, its non-key values unchecked ([[lamina.spark.MergeShapes.RowKindOption]]). `kindColumn`:
+ *  the ordinal, past the table's columns, of the byte giving each row's kind
+ *  ([[lamina.spark.MergeShapes.RowKindColumnOption]]). */
 class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false,
-    rowKind: Option[Byte] = None)
+    rowKind: Option[Byte] = None, kindColumn: Option[Int] = None)
   extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
@@ -42,12 +44,17 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private lazy val updateRefusal = PrimaryKeyWrites.dmlRefusal(table, "MERGE_UPDATE", nonKey)
 
   /** A row of an INSERT or DataFrame write: of the kind the whole write gives its rows (`rowKind`, its
-   *  non-key values unchecked), of the kind its `rowkind.field` column names (a retract kind the merge
-   *  engine could not merge is refused; with `ignore-delete` it is dropped), or an insert. */
+   *  non-key values unchecked), of the kind its `kindColumn` holds (a deleted row's non-key values
+   *  unchecked), of the kind its `rowkind.field` column names (a retract kind the merge engine could not
+   *  merge is refused; with `ignore-delete` it is dropped), or an insert. */
   override def write(row: InternalRow): Unit = {
-    val kind = if (forcedKind >= 0) forcedKind else if (rowKindOrdinal < 0) RowKind.Insert else rowKindOf(row)
+    val kind =
+      if (forcedKind >= 0) forcedKind
+      else if (kindOrdinal >= 0) row.getByte(kindOrdinal)
+      else if (rowKindOrdinal < 0) RowKind.Insert
+      else rowKindOf(row)
     if (RowKind.isAdd(kind)) record(row, kind, checkNulls = forcedKind < 0)
-    else if (forcedKind >= 0) {
+    else if (forcedKind >= 0 || kindOrdinal >= 0) {
       deleteRefusal.foreach(why => throw new BadInputException(why))
       record(row, kind, checkNulls = false)
     } else if (!ignoreDelete) {
@@ -63,6 +70,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   override def insert(row: InternalRow): Unit = record(row, RowKind.Insert)
 
   private val forcedKind: Byte = rowKind.getOrElse(-1: Byte)
+  private val kindOrdinal: Int = kindColumn.getOrElse(-1)
   private val rowKindOrdinal: Int =
     lamina.mergetree.MergeFunctions.rowKindField(schema.fields, schema.primaryKeys, table.options, table.name).getOrElse(-1)
   private lazy val ignoreDelete = lamina.mergetree.MergeTreeOptions.IgnoreDelete.getOrDefault(table.options)

@@ -14,11 +14,11 @@ import lamina.types.SparkTypes
 
 class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false,
-    rowKind: Option[Byte] = None)
+    rowKind: Option[Byte] = None, kindColumn: Option[Int] = None)
   extends DataWriterFactory
   with org.apache.spark.sql.connector.write.DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): org.apache.spark.sql.connector.write.DeltaWriter[InternalRow] =
-    if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind)
+    if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn)
     else new LaminaDataWriter(table, writers, partitionId)
 }
 

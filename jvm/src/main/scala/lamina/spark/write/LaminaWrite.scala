@@ -34,7 +34,9 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       if (table.isPrimaryKeyTable) lamina.table.scan.SequenceBases.of(table) else Map.empty,
       uniqueKeys = table.isPrimaryKeyTable && info.options().getBoolean(lamina.spark.MergeShapes.UniqueKeysOption, false),
       rowKind = Option(info.options().get(lamina.spark.MergeShapes.RowKindOption)).filter(_ => table.isPrimaryKeyTable)
-        .map(lamina.mergetree.RowKind.fromShortString))
+        .map(lamina.mergetree.RowKind.fromShortString),
+      kindColumn = Option(info.options().get(lamina.spark.MergeShapes.RowKindColumnOption)).filter(_ => table.isPrimaryKeyTable)
+        .map(c => info.schema().fieldIndex(c)))
 
   /** Primary-key tables: all rows of a key reach one task, sorted by key there, so each writer's files
    *  are sorted runs; rows are clustered by Paimon's bucket where the catalog's functions can compute it
