@@ -20,7 +20,9 @@ and ordering. Each round is also written as a MERGE INTO (update matched ids, in
 fourth table, the median of three runs (an upsert is idempotent): planned as a write of the source, it
 costs what the round costs, not what the
 table holds; in the first round the same MERGE with a matched condition shows Spark's row-level plan
-(a scan of the table joined with the source) for comparison.
+(a scan of the table joined with the source) for comparison. After the rounds, a change set of a round's size
+(deletes, updates and inserts flagged by an `op` column) is applied to the fourth table by the MERGE INTO a CDC
+job writes, planned as a write of the source, beside the same MERGE in Spark's row-level plan and Delta's.
 
 With Delta Lake's jars (`--delta-jars`, which `make bench` fetches), the same phases also run against
 a Delta table with deletion vectors, in the same session: the bulk load as a Delta write, each upsert
@@ -269,6 +271,31 @@ def main():
         took, lam = median_pair(scan("delta_current"), scan("lamina.bench.pk"))
         record("scan_before_compaction/vs_delta", lam, took)
 
+    # A change set as a CDC job applies it: a third of the round's rows delete present keys, a third update
+    # present keys, a third insert new ones, flagged by an `op` column, into the MERGE table (and Delta's).
+    # Applying a change set twice leaves what applying it once does, so the median of three runs again.
+    third = per_round // 3
+    from pyspark.sql import functions as F
+
+    def changes():
+        return (rows(0, third, 9).withColumn("op", F.lit("D"))
+                .unionByName(rows(n // 2, third, 9).withColumn("op", F.lit("U")))
+                .unionByName(rows(next_new, per_round - 2 * third, 9).withColumn("op", F.lit("I"))))
+    changes().createOrReplaceTempView("bench_changes")
+    change_merge = ("MERGE INTO {} t USING bench_changes s ON t.id = s.id WHEN MATCHED AND s.op = 'D'{} THEN DELETE "
+                    "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED AND s.op <> 'D' THEN INSERT *")
+    base = median_of(lambda: changes().write.mode("overwrite").parquet(plain + "/changes"))
+    row_level = timed(lambda: spark.sql(change_merge.format(MERGED, " AND s.v IS NOT NULL")).collect())
+    record("change_set/merge_into_row_level", row_level, base)
+    merged = median_of(lambda: spark.sql(change_merge.format(MERGED, "")).collect())
+    record("change_set/merge_into", merged, base)
+    if delta_jars:
+        took = timed(lambda: spark.sql(change_merge.format(f"delta.`{delta}`", "")).collect())
+        record("change_set/merge_into_vs_delta", merged, took)
+        spark.read.format("delta").load(delta).createOrReplaceTempView("delta_current")
+        if scan(MERGED)() != scan("delta_current")():
+            raise SystemExit("the change set left different rows in Lamina's and Delta's tables")
+
     base = median_of(lambda: spark.read.parquet(plain + "/current").write.mode("overwrite").parquet(plain + "/rewrite"))
     lam = timed(lambda: spark.sql("CALL lamina.sys.compact(table => 'bench.pk', compact_strategy => 'full')").collect())
     record("full_compaction", lam, base)
@@ -295,7 +322,13 @@ def main():
                 "(`WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *`) into a fourth table, the "
                 "median of three runs of the same statement (an upsert is idempotent), against the plain Parquet write (and `/merge_into_vs_delta` against Delta's MERGE of the "
                 "same round); `/merge_into_row_level`, in the first round, the same MERGE with a matched "
-                "condition, which Spark plans as a scan of the table joined with the source. `seconds` is wall-clock time; `jvm_cpu_seconds` the CPU time "
+                "condition, which Spark plans as a scan of the table joined with the source. `change_set/...`: a "
+                "change set of a round's size (a third deletes of present keys, a third updates, a third new "
+                "keys, flagged by an `op` column) applied to the fourth table by `MERGE ... WHEN MATCHED AND "
+                "s.op = 'D' THEN DELETE WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED AND s.op <> 'D' THEN "
+                "INSERT *` (the median of three runs: applying it again changes nothing), against the plain "
+                "Parquet write of the change set, with a matched condition (Spark's row-level plan), and "
+                "against Delta's MERGE of the same change set. `seconds` is wall-clock time; `jvm_cpu_seconds` the CPU time "
                 "of the session's JVM (driver and executors) over the same runs, which a busy neighbour on the "
                 "machine disturbs less.\n\n")
         f.write("| benchmark | metric | value | baseline | ratio |\n|---|---|---|---|---|\n")

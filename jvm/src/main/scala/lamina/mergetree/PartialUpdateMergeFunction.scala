@@ -63,7 +63,7 @@ final class PartialUpdateMergeFunction private[mergetree] (
 
   override def retractRefusal(kind: Byte): Option[String] =
     if (ignoreDelete || hasGroups || removeRecordOnDelete) None
-    else Some(s"Table $table (merge-engine partial-update) cannot apply the ${RowKind.shortString(kind)} " +
+    else Some(s"merge-engine partial-update cannot apply the ${RowKind.shortString(kind)} " +
       "record of a delete or update: set 'ignore-delete' to drop such records, " +
       "'partial-update.remove-record-on-delete' to remove the whole row on delete, or " +
       "'fields.<seq>.sequence-group' to retract the columns of sequence groups")
@@ -73,7 +73,7 @@ final class PartialUpdateMergeFunction private[mergetree] (
     if (retract) {
       if (ignoreDelete) return
       if (!hasGroups) {
-        retractRefusal(kv.valueKind).foreach(why => throw new BadInputException(why))
+        retractRefusal(kv.valueKind).foreach(why => throw new BadInputException(s"Table $table: $why"))
         if (kv.valueKind == RowKind.Delete) {
           latest = kv.copy()
           row = new Array[Any](n)

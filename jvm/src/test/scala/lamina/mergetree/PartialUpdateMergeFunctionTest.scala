@@ -67,7 +67,7 @@ class PartialUpdateMergeFunctionTest extends AnyFunSuite {
 
   test("a delete without a delete option fails naming the table and the options to set") {
     val e = intercept[BadInputException](merge(pu, Seq(kv(1, "+I", r(1, 1, 2, 3, 4, 5, 6)), kv(2, "-D", r(1, 1, 2, 3, 4, 5, 6)))))
-    assert(e.getMessage == "Table db.t (merge-engine partial-update) cannot apply the -D record of a delete or update: " +
+    assert(e.getMessage == "Table db.t: merge-engine partial-update cannot apply the -D record of a delete or update: " +
       "set 'ignore-delete' to drop such records, 'partial-update.remove-record-on-delete' to remove the whole row on delete, " +
       "or 'fields.<seq>.sequence-group' to retract the columns of sequence groups")
   }
