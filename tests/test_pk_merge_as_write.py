@@ -350,3 +350,26 @@ def test_other_change_set_merges_keep_the_row_level_plan(spark, db, props, src, 
     src = src or change_source([("D", "x", 2, "B", 20), ("I", "x", 3, "c", 3)])
     plan = plan_of(spark, f"MERGE INTO {name} t USING {src} s ON t.id = s.id " + clauses)
     assert "WriteDelta" in plan and "AppendData" not in plan, plan
+
+
+def test_change_set_of_a_table_with_not_null_values(spark, db):
+    # a deleted row's values are never written: NULLs there do not reach the NOT NULL checks
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id BIGINT NOT NULL, v STRING NOT NULL, d DATE NOT NULL) "
+              "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2')")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', DATE'2024-01-01'), (2, 'b', DATE'2024-01-02')")
+    spark.createDataFrame([("D", 1, None, None), ("U", 2, "B", None), ("I", 3, "c", None)],
+                          "op string, id bigint, v string, d string") \
+        .selectExpr("coalesce(op, '') AS op", "id", "v", "CAST(coalesce(d, '2024-02-0' || id) AS DATE) AS d") \
+        .createOrReplaceTempView("changes")
+    statement = f"MERGE INTO {name} t USING changes s ON t.id = s.id " + CHANGES
+    assert "AppendData" in plan_of(spark, statement)
+    spark.sql(statement)
+    assert sql_rows(spark, f"SELECT id, v, CAST(d AS STRING) FROM {name}") == [(2, "B", "2024-02-02"), (3, "c", "2024-02-03")]
+    # an update or insert with a NULL in a NOT NULL column is refused, as by Spark's row-level MERGE
+    spark.createDataFrame([("U", 2, None)], "op string, id bigint, v string") \
+        .selectExpr("coalesce(op, '') AS op", "id", "v", "DATE'2024-03-01' AS d").createOrReplaceTempView("changes")
+    with pytest.raises(Exception) as e:
+        spark.sql(statement)
+    assert "v" in error_text(e) and "NULL" in error_text(e).upper()
+    assert sql_rows(spark, f"SELECT id, v FROM {name}") == [(2, "B"), (3, "c")]
