@@ -31,11 +31,11 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
   def path: String = input.path
 
   /** The view, made by `view`, of the block stored at [offset, offset + length) and held in `slot`;
-   *  the stored bytes pass through `decode` on a miss. Both functions get the block's file offset.
+   *  on a miss the stored bytes become the block as `decode` says. `view` gets the block's file offset.
    *  A slot always holds the same block. The block is cached under a position key, or, when
    *  `pageKeySize` > 0, as page `slot` of the file cut into pages of that size. */
   def getSlot[V <: PageView](slot: Int, offset: Long, length: Int, isIndex: Boolean,
-      decode: (Long, Array[Byte]) => Array[Byte], view: (Long, Array[Byte]) => V, pageKeySize: Int = 0): V = {
+      decode: BlockCache.Decode, view: (Long, Array[Byte]) => V, pageKeySize: Int = 0): V = {
     val ref = slots.get(slot)
     if (ref != null && ref.accessCount < CacheManager.RefreshCount) {
       ref.accessCount += 1 // a lost increment only delays the next refresh
@@ -49,13 +49,16 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
   }
 
   private def fetchSlot[V <: PageView](slot: Int, key: CacheKey, offset: Long, length: Int,
-      decode: (Long, Array[Byte]) => Array[Byte], view: (Long, Array[Byte]) => V): V = {
+      decode: BlockCache.Decode, view: (Long, Array[Byte]) => V): V = {
     // On a miss the reference is published inside the loader, before the manager inserts the page:
     // if the insertion evicts the page at once (it exceeds its pool), the removal callback empties
     // the slot, and only if the slot still holds that reference.
     var loaded: PageRef = null
     val bytes = manager.getPage(key, _ => {
-      val b = decode(offset, input.read(offset, length))
+      val b = decode match {
+        case BlockCache.AsStored => input.read(offset, length)
+        case BlockCache.Decoded(f) => f(offset, input.readShared(offset, length), length)
+      }
       loaded = new PageRef(key, b, view(offset, b))
       slots.set(slot, loaded)
       b
@@ -92,6 +95,19 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
       i += 1
     }
   }
+}
+
+object BlockCache {
+  /** How the stored bytes of a block become the cached block. */
+  sealed trait Decode
+
+  /** The stored bytes are the block: read into an array of their own, which is cached. */
+  case object AsStored extends Decode
+
+  /** The block is decoded from its stored bytes into an array of its own: `f(fileOffset, buffer,
+   *  storedLength)` gets them in a buffer of the reading thread that the thread's next read reuses, so
+   *  `f` must not keep it (a decoded block costs one allocation, not two). */
+  final case class Decoded(f: (Long, Array[Byte], Int) => Array[Byte]) extends Decode
 }
 
 /** What a reader makes of a cached block: a parsed block, or the bytes as they are ([[RawPage]]).

@@ -60,7 +60,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     firstSlotPage(s.keyLength) + ((s.slotCount + slotsPerPage(s.keyLength) - 1) / slotsPerPage(s.keyLength)).toInt
   }.getOrElse(dataPageCount)
   private val blockCache = new BlockCache(input, cacheManager, pageCount)
-  private val noDecode: (Long, Array[Byte]) => Array[Byte] = (_, b) => b
+  private val noDecode = BlockCache.AsStored
   private val rawView: (Long, Array[Byte]) => RawPage = (_, b) => new RawPage(b)
 
   def recordCount: Long = footer.recordCount

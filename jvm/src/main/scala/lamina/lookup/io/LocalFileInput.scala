@@ -15,12 +15,28 @@ final class LocalFileInput(val file: File) extends Closeable {
   val length: Long = channel.size()
 
   /** Reads exactly `len` bytes at `offset`; a range past the end of the file is corruption. */
-  def read(offset: Long, len: Int): Array[Byte] = {
+  def read(offset: Long, len: Int): Array[Byte] = readInto(offset, len, new Array[Byte](len))
+
+  /** Reads exactly `len` bytes at `offset` into the first `len` bytes of a buffer of the calling thread,
+   *  which its next `readShared` (of any file) overwrites: for bytes that are decoded into an array of
+   *  their own at once, so that a block costs one allocation, not two. Ranges over
+   *  [[LocalFileInput.MaxSharedBytes]] get an array of their own. */
+  def readShared(offset: Long, len: Int): Array[Byte] =
+    if (len > LocalFileInput.MaxSharedBytes) read(offset, len)
+    else {
+      var buf = LocalFileInput.shared.get()
+      if (buf.length < len) {
+        buf = new Array[Byte](math.max(len, math.min(LocalFileInput.MaxSharedBytes, buf.length * 2)))
+        LocalFileInput.shared.set(buf)
+      }
+      readInto(offset, len, buf)
+    }
+
+  private def readInto(offset: Long, len: Int, bytes: Array[Byte]): Array[Byte] = {
     if (offset < 0 || len < 0 || offset + len > length)
       throw new CorruptFileException(path, offset, s"a range of $len bytes within the file of $length bytes",
         s"a range ending at ${offset + len}", "reference past end of file")
-    val bytes = new Array[Byte](len)
-    val buf = ByteBuffer.wrap(bytes)
+    val buf = ByteBuffer.wrap(bytes, 0, len)
     var pos = offset
     while (buf.hasRemaining) {
       val n = channel.read(buf, pos)
@@ -33,4 +49,10 @@ final class LocalFileInput(val file: File) extends Closeable {
   }
 
   override def close(): Unit = channel.close()
+}
+
+object LocalFileInput {
+  /** Largest read served from a thread's shared buffer (the buffer a thread keeps is at most this). */
+  val MaxSharedBytes: Int = 1 << 20
+  private val shared = ThreadLocal.withInitial[Array[Byte]](() => new Array[Byte](0))
 }

@@ -28,7 +28,7 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   /** Data blocks lie before the bloom filter (or the index block when there is none). */
   private val dataLimit: Long = footer.bloomFilter.map(_.handle.offset).getOrElse(indexHandle.offset)
 
-  private val decodeBlock: (Long, Array[Byte]) => Array[Byte] = (offset, stored) => StoredBlock.decode(stored, path, offset)
+  private val decodeBlock = BlockCache.Decoded((offset, stored, length) => StoredBlock.decode(stored, length, path, offset))
   private val blockView: (Long, Array[Byte]) => BlockReader = (offset, raw) => new BlockReader(raw, comparator, path, offset)
 
   /** Reading the index block at open rejects a damaged index before the first lookup, and numbers the
@@ -36,7 +36,7 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   private val dataBlockCount: Int =
     try {
       val at = indexHandle.offset
-      blockView(at, decodeBlock(at, input.read(at, indexHandle.storedLength))).count
+      blockView(at, StoredBlock.decode(input.read(at, indexHandle.storedLength), path, at)).count
     }
     catch { case e: Throwable => input.close(); throw e }
   private val indexSlot = dataBlockCount

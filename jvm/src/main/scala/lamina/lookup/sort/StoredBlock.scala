@@ -47,11 +47,16 @@ object StoredBlock {
   }
 
   /** Verifies and decodes `stored` (payload and trailer) read at `fileOffset`; returns the raw block. */
-  def decode(stored: Array[Byte], path: String, fileOffset: Long): Array[Byte] = {
-    val payloadLen = stored.length - BlockTrailer.EncodedLength
+  def decode(stored: Array[Byte], path: String, fileOffset: Long): Array[Byte] =
+    decode(stored, stored.length, path, fileOffset)
+
+  /** Verifies and decodes stored[0, storedLength) (payload and trailer) read at `fileOffset` into an
+   *  array of its own (`stored` is not kept); returns the raw block. */
+  def decode(stored: Array[Byte], storedLength: Int, path: String, fileOffset: Long): Array[Byte] = {
+    val payloadLen = storedLength - BlockTrailer.EncodedLength
     if (payloadLen < 0)
       throw new CorruptFileException(path, fileOffset, s"at least ${BlockTrailer.EncodedLength} bytes",
-        s"${stored.length} bytes", "stored block")
+        s"$storedLength bytes", "stored block")
     val trailer = BlockTrailer.verify(stored, payloadLen, path, fileOffset)
     trailer.compression match {
       case CompressionType.None => java.util.Arrays.copyOf(stored, payloadLen)
