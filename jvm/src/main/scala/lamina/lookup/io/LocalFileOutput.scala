@@ -22,8 +22,16 @@ final class LocalFileOutput(file: File, bufferSize: Int = 1 << 20) extends Close
       used += len
     } else {
       flush()
-      if (len >= buf.length) writeFully(ByteBuffer.wrap(b, off, len))
-      else {
+      if (len >= buf.length) {
+        // in pieces of the buffer's size: a channel copies a heap array through a temporary direct
+        // buffer as large as what it is handed
+        var at = off
+        while (at < off + len) {
+          val piece = math.min(buf.length, off + len - at)
+          writeFully(ByteBuffer.wrap(b, at, piece))
+          at += piece
+        }
+      } else {
         System.arraycopy(b, off, buf, 0, len)
         used = len
       }

@@ -69,4 +69,31 @@ class HashLookupStoreTest extends AnyFunSuite with LookupTestSupport {
       assert(again.getMessage == s"Writing lookup file ${file.getPath} failed; it is incomplete")
     }
   }
+
+  test("large sections, laid out by two threads: every key found, the same bytes every time") {
+    val n = HashLookupStoreWriter.ParallelMinKeys * 3
+    val entries = randomEntries(seed = 23, n = n, minKey = 6, maxKey = 6, minValue = 0, maxValue = 3)
+    roundTrip(entries, pageSize = 4096, seed = 10)
+    withTempDir { dir =>
+      val files = Seq("a", "b").map { name =>
+        val file = new File(dir, name)
+        writeAll(factory(), file, entries)
+        java.nio.file.Files.readAllBytes(file.toPath)
+      }
+      assert(java.util.Arrays.equals(files(0), files(1)))
+    }
+  }
+
+  test("a duplicate key in a large section is rejected") {
+    withTempDir { dir =>
+      val file = new File(dir, "dup.hash")
+      val w = factory().createWriter(file, HashLookupStoreWriter.ParallelMinKeys * 2L)
+      (0 until HashLookupStoreWriter.ParallelMinKeys * 2).foreach { i =>
+        w.put(java.nio.ByteBuffer.allocate(8).putLong(i * 7919L).array(), Array[Byte](1))
+      }
+      w.put(java.nio.ByteBuffer.allocate(8).putLong(7919L * 5).array(), Array[Byte](2))
+      val e = intercept[BadInputException](w.finish())
+      assert(e.getMessage == s"Duplicate key 0x0000000000009aab in hash lookup file ${file.getPath}")
+    }
+  }
 }
