@@ -373,3 +373,18 @@ def test_change_set_of_a_table_with_not_null_values(spark, db):
         spark.sql(statement)
     assert "v" in error_text(e) and "NULL" in error_text(e).upper()
     assert sql_rows(spark, f"SELECT id, v FROM {name}") == [(2, "B"), (3, "c")]
+
+
+def test_dataframe_merge_into_applies_a_change_set_too(spark, db):
+    from pyspark.sql import functions as F
+
+    name = make_table(spark, db, "t")
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1), ('x', 2, 'b', 2)")
+    src = spark.sql(f"SELECT * FROM {change_source([('D', 'x', 1, None, 0), ('U', 'x', 2, 'B', 20), ('I', 'x', 5, 'e', 5)])}")
+    (src.alias("s").mergeInto(name, F.expr("t.id = s.id"))
+     .whenMatched(F.expr("s.op = 'D'")).delete()
+     .whenMatched().updateAll()
+     .whenNotMatched(F.expr("s.op <> 'D'")).insertAll()
+     .merge())
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [("x", 2, "B", 20), ("x", 5, "e", 5)]
+    assert sql_rows(spark, f"SELECT rowkind, id FROM {CAT}.{db}.`t$audit_log` WHERE id = 1") == [("-D", 1)]

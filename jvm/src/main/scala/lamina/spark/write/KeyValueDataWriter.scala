@@ -31,7 +31,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private val schema = table.schema
   private val routing = new RowRouting(table)
   private val numBuckets = routing.numBuckets
-  private val pkOrdinals = schema.primaryKeys.map(schema.indexOf)
+  private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
   private val idOrdinals = PrimaryKeyWrites.rowIdColumns(table).map(schema.indexOf)
   private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
@@ -129,9 +129,12 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
 
   private def record(input: InternalRow, kind: Byte, checkNulls: Boolean = true): Unit = {
     val row = if (checkNulls) routing.checked(input) else input
-    pkOrdinals.foreach { i =>
+    var k = 0 // a loop over an int array: this runs per record
+    while (k < pkOrdinals.length) {
+      val i = pkOrdinals(k)
       if (row.isNullAt(i))
         throw new BadInputException(s"Primary-key column '${schema.fields(i).name}' of table ${table.name} is null in a written row")
+      k += 1
     }
     val partition = routing.partition(row)
     val bucket = routing.bucket(row)

@@ -18,7 +18,7 @@ final class RowRouting(table: FileStoreTable) {
       BoundReference(i, SparkTypes.toSpark(schema.fields(i).dataType), nullable = true)
     }))
   private val emptyPartition = new UnsafeRow(0)
-  private val nonNullOrdinals = schema.fields.indices.filter(i => !schema.fields(i).dataType.nullable)
+  private val nonNullOrdinals: Array[Int] = schema.fields.indices.filter(i => !schema.fields(i).dataType.nullable).toArray
   private val charRules = new CharVarcharRules(schema, table.name)
 
   val numBuckets: Int = schema.numBuckets
@@ -30,10 +30,13 @@ final class RowRouting(table: FileStoreTable) {
   /** The row after the CHAR/VARCHAR rules, having passed the NOT NULL checks. */
   def checked(input: InternalRow): InternalRow = {
     val row = if (charRules.isEmpty) input else charRules(input)
-    nonNullOrdinals.foreach { i =>
+    var k = 0 // a loop over an int array: this runs per row
+    while (k < nonNullOrdinals.length) {
+      val i = nonNullOrdinals(k)
       if (row.isNullAt(i))
         throw new BadInputException(
           s"Column '${schema.fields(i).name}' of table ${table.name} is NOT NULL but a row has null there")
+      k += 1
     }
     row
   }
