@@ -388,3 +388,15 @@ def test_dataframe_merge_into_applies_a_change_set_too(spark, db):
      .merge())
     assert sql_rows(spark, f"SELECT * FROM {name}") == [("x", 2, "B", 20), ("x", 5, "e", 5)]
     assert sql_rows(spark, f"SELECT rowkind, id FROM {CAT}.{db}.`t$audit_log` WHERE id = 1") == [("-D", 1)]
+
+
+def test_change_set_into_a_table_with_a_column_named_like_the_kind_column_keeps_the_row_level_plan(spark, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id BIGINT NOT NULL, __lamina_row_kind TINYINT) "
+              "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 7), (2, 8)")
+    statement = (f"MERGE INTO {name} t USING (SELECT * FROM VALUES ('D', 1L, 0Y), ('U', 2L, 9Y) "
+                 "AS s(op, id, __lamina_row_kind)) s ON t.id = s.id " + CHANGES)
+    assert "WriteDelta" in plan_of(spark, statement)
+    spark.sql(statement)
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, 9)]

@@ -168,6 +168,7 @@ object ChangeShape {
       case _ => return None
     }
     if (MergeTreeOptions.SequenceField.get(table.options).exists(_.nonEmpty)) return None
+    if (target.exists(_.name.equalsIgnoreCase(KindedWriteTable.KindColumn))) return None
     if (deleted.nullable || !deleted.deterministic || !deleted.references.subsetOf(m.sourceTable.outputSet)) return None
     if (!negates(inserted, deleted)) return None
     val values = MergeShapes.sourceValues(updates, target, m).getOrElse(return None)
