@@ -86,6 +86,44 @@ def main(warehouse):
               "VALUES (10, 'new', 1.00, 'api')")
     show(spark, "after INSERT OVERWRITE of 2024-05-01", "SELECT * FROM lamina.demo.events ORDER BY id")
 
+    # A primary-key table: each bucket is an LSM tree of sorted runs; a later write of a key replaces
+    # its row (merge-engine 'deduplicate'), and reads merge the runs.
+    spark.sql("""
+        CREATE TABLE lamina.demo.accounts (id BIGINT NOT NULL, owner STRING, balance DECIMAL(10, 2))
+        TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2')
+    """)
+    spark.sql("INSERT INTO lamina.demo.accounts VALUES (1, 'ana', 10.00), (2, 'bo', 20.00), (3, 'cy', 30.00)")
+    spark.sql("INSERT INTO lamina.demo.accounts VALUES (2, 'bo', 25.00)")
+    show(spark, "accounts after an upsert of id 2", "SELECT * FROM lamina.demo.accounts ORDER BY id")
+
+    # A batch of changes with a delete flag, applied by MERGE INTO: written as delete and upsert
+    # records of the batch's keys, without reading the table.
+    spark.sql("""
+        SELECT * FROM VALUES (1L, NULL, NULL, true), (3L, 'cy', 35.00, false), (4L, 'dee', 40.00, false)
+        AS changes(id, owner, balance, deleted)
+    """).createOrReplaceTempView("changes")
+    spark.sql("""
+        MERGE INTO lamina.demo.accounts t USING changes s ON t.id = s.id
+        WHEN MATCHED AND s.deleted = true THEN DELETE
+        WHEN MATCHED THEN UPDATE SET *
+        WHEN NOT MATCHED AND s.deleted = false THEN INSERT *
+    """)
+    show(spark, "accounts after the changes", "SELECT * FROM lamina.demo.accounts ORDER BY id")
+    show(spark, "the latest record of each key, with its kind ($audit_log)",
+         "SELECT rowkind, id, owner, balance FROM lamina.demo.`accounts$audit_log` ORDER BY id")
+
+    # Row-level DML writes update and delete records into the tree instead of rewriting files.
+    spark.sql("UPDATE lamina.demo.accounts SET balance = balance + 1 WHERE owner = 'dee'")
+    spark.sql("DELETE FROM lamina.demo.accounts WHERE id = 2")
+    show(spark, "after UPDATE and DELETE", "SELECT * FROM lamina.demo.accounts ORDER BY id")
+
+    # A full compaction merges each bucket's sorted runs into one (also: spark-submit --class
+    # lamina.jobs.Compact, or python -m lamina compact).
+    snapshot = lamina.compact(spark, "demo.accounts", full=True)
+    print(f"\n== full compaction committed snapshot {snapshot}")
+    show(spark, "buckets (system table)",
+         "SELECT bucket, record_count, file_count FROM lamina.demo.`accounts$buckets` ORDER BY bucket")
+
     show(spark, "tables", "SHOW TABLES IN lamina.demo")
     spark.stop()
 
