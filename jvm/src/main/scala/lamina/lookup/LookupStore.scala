@@ -28,7 +28,9 @@ trait LookupStoreReader extends Closeable {
 /** Creates writers and readers of one kind of local lookup file. */
 trait LookupStoreFactory {
 
-  /** `expectedEntries` sizes the bloom filter (when one is written); it need not be exact. */
+  /** `expectedEntries` sizes the bloom filter of a sort file (when one is written) and the key buffer a
+   *  hash file's writer sets aside up front (at most 256 MiB); it need not be exact, but memory follows
+   *  it, so it should not be far above the entries written. */
   def createWriter(file: File, expectedEntries: Long): LookupStoreWriter
 
   def createReader(file: File): LookupStoreReader
