@@ -400,3 +400,14 @@ def test_change_set_into_a_table_with_a_column_named_like_the_kind_column_keeps_
     assert "WriteDelta" in plan_of(spark, statement)
     spark.sql(statement)
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, 9)]
+
+
+def test_change_set_into_a_table_that_ignores_deletes_is_refused(spark, db, warehouse):
+    # as a row-level MERGE ... DELETE is: the deletes would be dropped, so the statement fails unexecuted
+    name = make_table(spark, db, "t", {"ignore-delete": "true"})
+    spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'a', 1)")
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as e:
+            spark.sql(f"MERGE INTO {name} t USING {change_source([('D', 'x', 1, None, 0)])} s ON t.id = s.id "
+                      + CHANGES)
+    assert "DELETE" in error_text(e) and "ignore-delete" in error_text(e)
