@@ -68,16 +68,20 @@ final class MergeIntoAsWrite extends Rule[LogicalPlan] {
 }
 
 object MergeShapes extends PredicateHelper {
+  /** Prefix of the write options only Lamina's own plans set (the three below); a query's options may
+   *  carry them past the option checks. */
+  val InternalOptionPrefix = "lamina.write."
+
   /** Write option that makes a primary-key table's writers refuse two records of one key in one
    *  write (what MERGE's cardinality rule becomes once it is planned as an upsert). */
-  val UniqueKeysOption = "lamina.write.unique-keys"
+  val UniqueKeysOption: String = InternalOptionPrefix + "unique-keys"
 
   /** Write option that makes a primary-key table's writers write every row as a record of this kind. */
-  val RowKindOption = "lamina.write.row-kind"
+  val RowKindOption: String = InternalOptionPrefix + "row-kind"
 
   /** Write option naming the trailing column of the written rows that holds each row's kind as its
    *  byte (+I 0, -D 3); the column is not stored ([[KindedWriteTable]]). */
-  val RowKindColumnOption = "lamina.write.row-kind-column"
+  val RowKindColumnOption: String = InternalOptionPrefix + "row-kind-column"
 
   /** The target of `m` when it is a primary-key table with merge engine `engine` at its latest snapshot
    *  without `rowkind.field`, with its output attributes. */
@@ -111,11 +115,34 @@ object MergeShapes extends PredicateHelper {
   /** The projection writing `values` as the target's columns, when the ON condition equates exactly the
    *  primary-key columns with the values written to them (so that "matched" means "the key is there"). */
   def keyedProjection(m: MergeIntoTable, table: FileStoreTable, target: Seq[Attribute],
-      values: IndexedSeq[Expression]): Option[Seq[NamedExpression]] = {
-    val equated = keyEqualities(m, table, target).getOrElse(return None)
+      values: IndexedSeq[Expression]): Option[Seq[NamedExpression]] =
+    keyEqualities(m, table, target).flatMap(keyed(values, target, _))
+
+  /** The projection writing `values` as the target's columns, each non-key value through `nonKey`, when
+   *  each key column's value is the expression `equated` (from [[keyEqualities]]) gives it. */
+  def keyed(values: IndexedSeq[Expression], target: Seq[Attribute], equated: Map[Int, Expression],
+      nonKey: (Int, Expression) => Expression = (_, v) => v): Option[Seq[NamedExpression]] =
     if (!equated.forall { case (i, b) => AssignedValue.bare(values(i)).semanticEquals(b) }) None
-    else Some(target.indices.map(i => Alias(values(i), target(i).name)()))
+    else Some(target.indices.map(i => Alias(if (equated.contains(i)) values(i) else nonKey(i, values(i)), target(i).name)()))
+
+  /** The values an UPDATE SET and an INSERT both write (see [[sourceValues]]), when they write the same. */
+  def sameRow(updates: Seq[Assignment], inserts: Seq[Assignment], target: Seq[Attribute],
+      m: MergeIntoTable): Option[IndexedSeq[Expression]] = {
+    val values = sourceValues(updates, target, m).getOrElse(return None)
+    val inserted = sourceValues(inserts, target, m).getOrElse(return None)
+    if (values.indices.forall(i => AssignedValue.bare(values(i)).semanticEquals(AssignedValue.bare(inserted(i))))) Some(values)
+    else None
   }
+
+  /** Whether a delete record needs only the key: not with `sequence.field`, where it must carry the
+   *  deleted row's sequence values, which only the table holds. */
+  def blindDeletes(table: FileStoreTable): Boolean =
+    !MergeTreeOptions.SequenceField.get(table.options).exists(_.nonEmpty)
+
+  /** What a record that deletes writes in a column it does not read: NULL, or a placeholder where the
+   *  column is NOT NULL. */
+  def placeholder(column: Attribute): Expression =
+    if (column.nullable) Literal(null, column.dataType) else Literal.default(column.dataType)
 
   /** The source expression the ON condition equates with each primary-key column, by the column's
    *  position in `target`, when the condition is exactly such equalities, one per key column. */
@@ -148,10 +175,7 @@ object UpsertShape {
       case (Seq(UpdateAction(None, u)), Seq(InsertAction(None, i)), Seq()) => (u, i)
       case _ => return None
     }
-    val values = MergeShapes.sourceValues(updates, target, m).getOrElse(return None)
-    val inserted = MergeShapes.sourceValues(inserts, target, m).getOrElse(return None)
-    if (!values.indices.forall(i => AssignedValue.bare(values(i)).semanticEquals(AssignedValue.bare(inserted(i))))) None
-    else MergeShapes.keyedProjection(m, table, target, values)
+    MergeShapes.sameRow(updates, inserts, target, m).flatMap(MergeShapes.keyedProjection(m, table, target, _))
   }
 }
 
@@ -167,22 +191,14 @@ object ChangeShape {
       case (Seq(DeleteAction(Some(c)), UpdateAction(None, u)), Seq(InsertAction(Some(d), i)), Seq()) => (c, u, d, i)
       case _ => return None
     }
-    if (MergeTreeOptions.SequenceField.get(table.options).exists(_.nonEmpty)) return None
+    if (!MergeShapes.blindDeletes(table)) return None
     if (target.exists(_.name.equalsIgnoreCase(KindedWriteTable.KindColumn))) return None
     if (deleted.nullable || !deleted.deterministic || !deleted.references.subsetOf(m.sourceTable.outputSet)) return None
     if (!negates(inserted, deleted)) return None
-    val values = MergeShapes.sourceValues(updates, target, m).getOrElse(return None)
-    val insertedValues = MergeShapes.sourceValues(inserts, target, m).getOrElse(return None)
-    if (!values.indices.forall(i => AssignedValue.bare(values(i)).semanticEquals(AssignedValue.bare(insertedValues(i))))) return None
-    val keyed = MergeShapes.keyedProjection(m, table, target, values).getOrElse(return None)
+    val values = MergeShapes.sameRow(updates, inserts, target, m).getOrElse(return None)
     val keys = MergeShapes.keyEqualities(m, table, target).getOrElse(return None)
-    val columns = target.indices.map { i =>
-      if (keys.contains(i)) keyed(i)
-      else {
-        val placeholder = if (target(i).nullable) Literal(null, target(i).dataType) else Literal.default(target(i).dataType)
-        Alias(If(deleted, placeholder, values(i)), target(i).name)()
-      }
-    }
+    val columns = MergeShapes.keyed(values, target, keys,
+      (i, v) => If(deleted, MergeShapes.placeholder(target(i)), v)).getOrElse(return None)
     val kind = Alias(If(deleted, Literal(lamina.mergetree.RowKind.Delete), Literal(lamina.mergetree.RowKind.Insert)),
       KindedWriteTable.KindColumn)()
     val keysPresent = keys.toSeq.sortBy(_._1).map { case (_, e) => IsNotNull(e): Expression }.reduce(And)
@@ -208,13 +224,11 @@ object KeyDeleteShape {
       case (Seq(DeleteAction(None)), Seq(), Seq()) =>
       case _ => return None
     }
-    if (MergeTreeOptions.SequenceField.get(table.options).exists(_.nonEmpty)) return None
+    if (!MergeShapes.blindDeletes(table)) return None
     val equated = MergeShapes.keyEqualities(m, table, target).getOrElse(return None)
     if (!equated.forall { case (i, b) => b.dataType == target(i).dataType }) return None
     val columns = target.indices.map { i =>
-      val value = equated.getOrElse(i,
-        if (target(i).nullable) Literal(null, target(i).dataType) else Literal.default(target(i).dataType))
-      Alias(value, target(i).name)()
+      Alias(equated.getOrElse(i, MergeShapes.placeholder(target(i))), target(i).name)()
     }
     Some((equated.toSeq.sortBy(_._1).map(_._2), columns))
   }

@@ -31,8 +31,8 @@ object OptionScopes {
 
   /** Query option keys that are not Lamina options: Spark's own (`__...`) and Lamina's internal
    *  write options, set by its analysis rules. */
-  private def passedThrough(key: String): Boolean = key.startsWith("__") ||
-    key == MergeShapes.UniqueKeysOption || key == MergeShapes.RowKindOption || key == MergeShapes.RowKindColumnOption
+  private def passedThrough(key: String): Boolean =
+    key.startsWith("__") || key.startsWith(MergeShapes.InternalOptionPrefix)
 
   /** The options the session and a query (`"read"` or `"write"` options) set for `table`, query first,
    *  each checked: an unknown key fails with the closest valid key, a key of the table's definition

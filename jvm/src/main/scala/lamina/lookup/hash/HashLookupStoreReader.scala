@@ -60,7 +60,6 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     firstSlotPage(s.keyLength) + ((s.slotCount + slotsPerPage(s.keyLength) - 1) / slotsPerPage(s.keyLength)).toInt
   }.getOrElse(dataPageCount)
   private val blockCache = new BlockCache(input, cacheManager, pageCount)
-  private val noDecode = BlockCache.AsStored
   private val rawView: (Long, Array[Byte]) => RawPage = (_, b) => new RawPage(b)
 
   def recordCount: Long = footer.recordCount
@@ -97,7 +96,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     val slots = math.min(slotsPerPage.toLong, section.slotCount - first).toInt
     val offset = section.slotsOffset + first * section.slotSize
     val length = slots * section.slotSize
-    blockCache.getSlot(firstSlotPage(section.keyLength) + pageIndex, offset, length, isIndex = true, noDecode, rawView)
+    blockCache.getSlot(firstSlotPage(section.keyLength) + pageIndex, offset, length, isIndex = true, BlockCache.AsStored, rawView)
       .bytes
   }
 
@@ -105,7 +104,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
   private def dataPage(pageIndex: Int): Array[Byte] = {
     val pageStart = pageIndex.toLong * pageSize
     val pageLen = math.min(pageSize.toLong, footer.dataEnd - pageStart).toInt
-    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, noDecode, rawView, pageKeySize = pageSize).bytes
+    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, BlockCache.AsStored, rawView, pageKeySize = pageSize).bytes
   }
 
   /** Record: varint value length, value, u32 CRC32C of key ++ varint ++ value. */

@@ -105,7 +105,7 @@ final class HashLookupStoreWriter(file: File, expectedEntries: Long = 0) extends
       // ranges starts; a key whose probe would cross into the other half (or wrap around the end)
       // waits, and goes in afterwards, in the order of the keys.
       val middle = (slotCount + 1) / 2
-      val firstUpper = sorted.firstWithHomeAtLeast(middle)
+      val firstUpper = sorted.upperStart
       val deferredLower, deferredUpper = new mutable.ArrayBuffer[Int]
       inParallel(table.insertBelow(0, firstUpper, middle, deferredLower),
         table.insertBelow(firstUpper, keys.count, slotCount, deferredUpper))
@@ -120,21 +120,11 @@ final class HashLookupStoreWriter(file: File, expectedEntries: Long = 0) extends
 
 object HashLookupStoreWriter {
 
-  /** Keys (back to back), record offsets and home slots, in ascending order of home slot range. */
+  /** Keys (back to back), record offsets and home slots, in ascending order of home slot range;
+   *  `upperStart` is the index of the first key of the upper half of the ranges (home slot at least
+   *  ceil(slotCount / 2)). */
   private final class SortedKeys(val keys: Array[Byte], val offsets: Array[Long], val home: Array[Long],
-      val slotCount: Long) {
-    /** The index of the first key whose home slot is at least `slot`, a slot that starts a home range
-     *  (keys are ordered by home range, so those below it come first). */
-    def firstWithHomeAtLeast(slot: Long): Int = {
-      var lo = 0
-      var hi = home.length
-      while (lo < hi) {
-        val mid = (lo + hi) >>> 1
-        if (home(mid) < slot) lo = mid + 1 else hi = mid
-      }
-      lo
-    }
-  }
+      val upperStart: Int)
 
   /** Ranges of home slots the keys are sorted by: few enough that scattering keys into them writes to
    *  a handful of cache lines at a time, many enough that inserting one range touches a small window
@@ -186,7 +176,8 @@ object HashLookupStoreWriter {
       at += counts(0)(r) + counts(1)(r)
       r += 1
     }
-    val sorted = new SortedKeys(new Array[Byte](n * len), new Array[Long](n), new Array[Long](n), slotCount)
+    val sorted = new SortedKeys(new Array[Byte](n * len), new Array[Long](n), new Array[Long](n),
+      upperStart = starts(0)(HomeRanges / 2))
     def scatter(from: Int, until: Int, next: Array[Int]): Unit = {
       var i = from
       while (i < until) {
