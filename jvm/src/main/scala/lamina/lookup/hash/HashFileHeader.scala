@@ -8,7 +8,7 @@ import lamina.lookup.io.LittleEndian
 object HashFileHeader {
   /** "LMNAHASH" read as a little-endian u64. */
   val Magic: Long = LittleEndian.getLong("LMNAHASH".getBytes("US-ASCII"), 0)
-  val FormatVersion: Int = 1
+  val FormatVersion: Int = 2
   val EncodedLength: Int = LittleEndian.LongBytes + LittleEndian.IntBytes
 
   def encode(): Array[Byte] = {

@@ -1,7 +1,6 @@
 package lamina.lookup.hash
 
 import java.io.File
-import java.util.zip.CRC32C
 
 import lamina.errors.CorruptFileException
 import lamina.lookup.LookupStoreReader
@@ -10,15 +9,15 @@ import lamina.lookup.io.{Checksums, KeyHash, LittleEndian, LocalFileInput, VarIn
 
 /** Reads a hash lookup file: hash the key, probe the slots of its length, read the record.
  *
- * Slot pages go through the index pool (position keys), data pages through the data pool (page keys
- * of `pageSize`). Every probed slot and every record read is checked against its CRC32C.
- * Safe for concurrent use.
+ * The file's pages (of the page size it was written with) are the unit of caching and checking: slot
+ * pages go through the index pool (position keys), data pages through the data pool (page keys), and
+ * each page is checked against its CRC32C when loaded. Safe for concurrent use.
  */
-final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSize: Int) extends LookupStoreReader {
+final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extends LookupStoreReader {
   private val input = new LocalFileInput(file)
   val path: String = input.path
 
-  private val (footer, sections) = try {
+  private val (footer, sections, sums) = try {
     val minLength = HashFileHeader.EncodedLength + HashFooter.EncodedLength
     if (input.length < minLength)
       throw new CorruptFileException(path, 0, s"at least $minLength bytes (header and footer)",
@@ -28,39 +27,55 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     val f = HashFooter.decode(input.read(footerOffset, HashFooter.EncodedLength), path, footerOffset)
     val s = HashSection.decodeTable(input.read(f.tableOffset, f.tableLength), path, f.tableOffset, f.dataEnd)
     val slotsEnd = s.lastOption.map(x => x.slotsOffset + x.regionLength).getOrElse(f.dataEnd)
-    if (slotsEnd != f.tableOffset || s.map(_.keyCount).sum != f.recordCount)
-      throw new CorruptFileException(path, f.tableOffset, s"slots ending at ${f.tableOffset} holding ${f.recordCount} keys",
+    val pages = (f.dataEnd + f.pageSize - 1) / f.pageSize + s.map(_.pageCount(f.pageSize)).sum
+    val sumsLength = HashPageChecksums.encodedLength(pages)
+    if (pages > Int.MaxValue / LittleEndian.IntBytes - 1 || slotsEnd + sumsLength != f.tableOffset ||
+        s.map(_.keyCount).sum != f.recordCount)
+      throw new CorruptFileException(path, f.tableOffset,
+        s"slots and checksums of $pages pages ending at ${f.tableOffset} holding ${f.recordCount} keys",
         s"slots ending at $slotsEnd holding ${s.map(_.keyCount).sum} keys", "hash section table")
-    (f, s)
+    (f, s, HashPageChecksums.decode(input.read(slotsEnd, sumsLength.toInt), pages.toInt, path, slotsEnd))
   } catch { case e: Throwable => input.close(); throw e }
 
+  private val pageSize = footer.pageSize
   private val byLength: Array[HashSection] = {
     val a = new Array[HashSection](sections.lastOption.map(_.keyLength + 1).getOrElse(0))
     sections.foreach(s => a(s.keyLength) = s)
     a
   }
-  /** Pages are numbered: the data section's pages of `pageSize` first, then each section's slot pages. */
+  /** Pages are numbered: the data section's first, then each section's slot pages. */
   private val dataPageCount: Int = Math.toIntExact((footer.dataEnd + pageSize - 1) / pageSize)
-  private val slotsPerPage: Array[Int] = byLength.map(s => if (s == null) 0 else math.max(1, pageSize / s.slotSize))
+  private val slotsPerPage: Array[Int] = byLength.map(s => if (s == null) 0 else s.slotsPerPage(pageSize))
   private val firstSlotPage: Array[Int] = {
     val a = new Array[Int](byLength.length)
-    var next = dataPageCount.toLong
+    var next = dataPageCount
     byLength.indices.foreach { len =>
       val s = byLength(len)
       if (s != null) {
-        a(len) = next.toInt
-        next += (s.slotCount + slotsPerPage(len) - 1) / slotsPerPage(len)
-        if (next > Int.MaxValue) throw new CorruptFileException(path, footer.tableOffset,
-          s"at most ${Int.MaxValue} pages of $pageSize bytes", s"$next pages", "hash section table")
+        a(len) = next
+        next += s.pageCount(pageSize).toInt
       }
     }
     a
   }
-  private val pageCount: Int = sections.lastOption.map { s =>
-    firstSlotPage(s.keyLength) + ((s.slotCount + slotsPerPage(s.keyLength) - 1) / slotsPerPage(s.keyLength)).toInt
-  }.getOrElse(dataPageCount)
-  private val blockCache = new BlockCache(input, cacheManager, pageCount)
-  private val rawView: (Long, Array[Byte]) => RawPage = (_, b) => new RawPage(b)
+  private val blockCache = new BlockCache(input, cacheManager, sums.length)
+  /** A page as loaded, after its checksum matched. */
+  private val checkedView: (Long, Array[Byte]) => RawPage = (offset, b) => {
+    val page = pageAt(offset)
+    val actual = Checksums.crc32c(b, 0, b.length)
+    if (actual != sums(page))
+      throw new CorruptFileException(path, offset, s"CRC32C ${Checksums.hex(sums(page))}", s"CRC32C ${Checksums.hex(actual)}",
+        if (page < dataPageCount) "hash data page" else "hash slot page")
+    new RawPage(b)
+  }
+
+  /** The number of the page that starts at file offset `offset`. */
+  private def pageAt(offset: Long): Int =
+    if (offset < footer.dataEnd) (offset / pageSize).toInt
+    else {
+      val s = sections.find(s => offset < s.slotsOffset + s.regionLength).get
+      firstSlotPage(s.keyLength) + ((offset - s.slotsOffset) / (slotsPerPage(s.keyLength).toLong * s.slotSize)).toInt
+    }
 
   def recordCount: Long = footer.recordCount
 
@@ -71,20 +86,15 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     val len = key.length
     val slotSize = section.slotSize
     val slotsPerPage = this.slotsPerPage(len)
-    var slot = java.lang.Long.remainderUnsigned(KeyHash.hash64(key), section.slotCount)
+    var slot = section.homeSlot(KeyHash.hash64(key))
     var probes = 0L
     while (probes < section.slotCount) {
       val pageIndex = slot / slotsPerPage
       val page = slotPage(section, pageIndex.toInt, slotsPerPage)
       val p = ((slot - pageIndex * slotsPerPage) * slotSize).toInt
-      val expected = LittleEndian.getInt(page, p + len + HashSection.OffsetBytes)
-      val actual = Checksums.crc32c(page, p, len + HashSection.OffsetBytes)
-      if (expected != actual)
-        throw new CorruptFileException(path, section.slotsOffset + slot * slotSize, s"CRC32C ${Checksums.hex(expected)}",
-          s"CRC32C ${Checksums.hex(actual)}", "hash slot")
       val recordOffset = LittleEndian.getLong(page, p + len)
       if (recordOffset == 0) return null
-      if (java.util.Arrays.equals(page, p, p + len, key, 0, len)) return readRecord(key, recordOffset)
+      if (java.util.Arrays.equals(page, p, p + len, key, 0, len)) return readRecord(recordOffset, section.slotsOffset + slot * slotSize)
       slot = if (slot + 1 == section.slotCount) 0 else slot + 1
       probes += 1
     }
@@ -96,7 +106,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     val slots = math.min(slotsPerPage.toLong, section.slotCount - first).toInt
     val offset = section.slotsOffset + first * section.slotSize
     val length = slots * section.slotSize
-    blockCache.getSlot(firstSlotPage(section.keyLength) + pageIndex, offset, length, isIndex = true, BlockCache.AsStored, rawView)
+    blockCache.getSlot(firstSlotPage(section.keyLength) + pageIndex, offset, length, isIndex = true, BlockCache.AsStored, checkedView)
       .bytes
   }
 
@@ -104,13 +114,13 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
   private def dataPage(pageIndex: Int): Array[Byte] = {
     val pageStart = pageIndex.toLong * pageSize
     val pageLen = math.min(pageSize.toLong, footer.dataEnd - pageStart).toInt
-    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, BlockCache.AsStored, rawView, pageKeySize = pageSize).bytes
+    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, BlockCache.AsStored, checkedView, pageKeySize = pageSize).bytes
   }
 
-  /** Record: varint value length, value, u32 CRC32C of key ++ varint ++ value. */
-  private def readRecord(key: Array[Byte], offset: Long): Array[Byte] = {
+  /** Record: varint value length, value. `slotOffset` is where the slot pointing at it sits. */
+  private def readRecord(offset: Long, slotOffset: Long): Array[Byte] = {
     if (offset < HashFileHeader.EncodedLength || offset >= footer.dataEnd)
-      throw new CorruptFileException(path, offset, s"a record offset within [${HashFileHeader.EncodedLength}, ${footer.dataEnd})",
+      throw new CorruptFileException(path, slotOffset, s"a record offset within [${HashFileHeader.EncodedLength}, ${footer.dataEnd})",
         s"$offset", "hash slot")
     val pageIndex = (offset / pageSize).toInt
     val page = dataPage(pageIndex)
@@ -120,39 +130,20 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager, pageSi
     if (v >= 0) {
       val body = at + VarInt.length(v)
       val valueLen = VarInt.value(v)
-      if (valueLen.toLong + HashSection.CrcBytes <= page.length - body) {
-        checkRecord(key, offset, page, at, body - at, page, body, valueLen)
-        return java.util.Arrays.copyOfRange(page, body, body + valueLen)
-      }
+      if (valueLen <= page.length - body) return java.util.Arrays.copyOfRange(page, body, body + valueLen)
     }
     val headerBytes = readData(offset, math.min(VarInt.MaxBytes.toLong, footer.dataEnd - offset).toInt)
     val h = VarInt.read(headerBytes, 0, headerBytes.length)
     if (h < 0) throw new CorruptFileException(path, offset, "a value length", "a malformed varint", "hash record")
-    val headerLen = VarInt.length(h)
+    val bodyOffset = offset + VarInt.length(h)
     val valueLen = VarInt.value(h)
-    val bodyOffset = offset + headerLen
-    if (bodyOffset + valueLen + HashSection.CrcBytes > footer.dataEnd)
+    if (bodyOffset + valueLen > footer.dataEnd)
       throw new CorruptFileException(path, offset, s"a record ending by ${footer.dataEnd}",
-        s"a record of ${valueLen} value bytes ending at ${bodyOffset + valueLen + HashSection.CrcBytes}", "hash record")
-    val body = readData(bodyOffset, valueLen + HashSection.CrcBytes)
-    checkRecord(key, offset, headerBytes, 0, headerLen, body, 0, valueLen)
-    java.util.Arrays.copyOf(body, valueLen)
+        s"a record of $valueLen value bytes ending at ${bodyOffset + valueLen}", "hash record")
+    readData(bodyOffset, valueLen)
   }
 
-  /** Checks the CRC32C that follows the value at body[bodyOff + valueLen]. */
-  private def checkRecord(key: Array[Byte], offset: Long, header: Array[Byte], headerOff: Int, headerLen: Int,
-      body: Array[Byte], bodyOff: Int, valueLen: Int): Unit = {
-    val crc = new CRC32C()
-    crc.update(key)
-    crc.update(header, headerOff, headerLen)
-    crc.update(body, bodyOff, valueLen)
-    val expected = LittleEndian.getInt(body, bodyOff + valueLen)
-    if (expected != crc.getValue.toInt)
-      throw new CorruptFileException(path, offset, s"CRC32C ${Checksums.hex(expected)}",
-        s"CRC32C ${Checksums.hex(crc.getValue.toInt)}", "hash record")
-  }
-
-  /** Bytes [offset, offset + len) of the data section, gathered from cached pages of `pageSize`. */
+  /** Bytes [offset, offset + len) of the data section, gathered from cached pages. */
   private def readData(offset: Long, len: Int): Array[Byte] = {
     val result = new Array[Byte](len)
     var done = 0

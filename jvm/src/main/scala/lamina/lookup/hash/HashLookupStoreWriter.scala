@@ -1,31 +1,30 @@
 package lamina.lookup.hash
 
 import java.io.File
-import java.util.zip.CRC32C
 
 import scala.collection.mutable
 
 import lamina.errors.BadInputException
 import lamina.lookup.LookupStoreWriter
-import lamina.lookup.io.{KeyHash, LittleEndian, LocalFileOutput, VarInt}
+import lamina.lookup.io.{Checksums, KeyHash, LittleEndian, LocalFileOutput, PageChecksums, VarInt}
 
 /** Writes a hash lookup file (format: docs/format/hash-lookup-store.md), in the manner of PalDB.
  *
  * Values stream to the data section as they arrive; keys and their record offsets stay in memory,
- * grouped by key length, until `finish` lays out one open-addressing slot array per key length.
- * Keys may come in any order; a duplicate key is rejected at `finish`.
+ * grouped by key length and, within a length, by the range of slots their hash leads to
+ * ([[HashLookupStoreWriter.KeyBuffer]]), until `finish` lays out one open-addressing slot array per key
+ * length, range after range. Keys may come in any order; a duplicate key is rejected at `finish`.
+ * Every page of `pageSize` bytes gets a CRC32C (the data section's as it streams out).
  * Invariant: every record offset held is the start of a complete record already written.
  */
-final class HashLookupStoreWriter(file: File, expectedEntries: Long = 0) extends LookupStoreWriter {
+final class HashLookupStoreWriter(file: File, pageSize: Int, expectedEntries: Long = 0) extends LookupStoreWriter {
   import HashLookupStoreWriter._
 
-  private val out = new LocalFileOutput(file)
+  private val out = new LocalFileOutput(file, checksums = new PageChecksums(pageSize))
   out.write(HashFileHeader.encode())
   private val sections = mutable.TreeMap.empty[Int, KeyBuffer]
-  /** A record being assembled: varint, and a small value and the CRC. */
-  private val record = new Array[Byte](VarInt.MaxBytes + SmallValue + LittleEndian.IntBytes)
-  private val crcBytes = new Array[Byte](LittleEndian.IntBytes)
-  private val crc = new CRC32C()
+  /** A record being assembled: varint and a small value. */
+  private val record = new Array[Byte](VarInt.MaxBytes + SmallValue)
   private var recordCount = 0L
   /** Buffer of the previous key's length: consecutive keys usually share a length. */
   private var lastKeys: KeyBuffer = _
@@ -39,27 +38,17 @@ final class HashLookupStoreWriter(file: File, expectedEntries: Long = 0) extends
         s"bytes a hash lookup file supports (${file.getPath})")
     val offset = out.position
     val headerLen = VarInt.write(record, 0, value.length)
-    crc.reset()
-    crc.update(key)
     if (value.length <= SmallValue) {
-      // the record in one piece: varint, value, CRC
       System.arraycopy(value, 0, record, headerLen, value.length)
-      val len = headerLen + value.length
-      crc.update(record, 0, len)
-      LittleEndian.putInt(record, len, crc.getValue.toInt)
-      out.write(record, 0, len + LittleEndian.IntBytes)
+      out.write(record, 0, headerLen + value.length)
     } else {
-      crc.update(record, 0, headerLen)
-      crc.update(value)
-      LittleEndian.putInt(crcBytes, 0, crc.getValue.toInt)
       out.write(record, 0, headerLen)
       out.write(value)
-      out.write(crcBytes)
     }
     if (lastKeys == null || lastKeys.keyLength != key.length)
       lastKeys = sections.getOrElseUpdate(key.length,
         // the first key length is usually the only one: room for the expected keys up front
-        new KeyBuffer(key.length, if (sections.isEmpty) math.min(expectedEntries, MaxPresizedBytes / (key.length + 8)).toInt else 16))
+        new KeyBuffer(key.length, if (sections.isEmpty) math.min(expectedEntries, MaxPresizedBytes / (key.length + 8)) else 0, file))
     lastKeys.add(key, offset)
     recordCount += 1
   }
@@ -71,11 +60,13 @@ final class HashLookupStoreWriter(file: File, expectedEntries: Long = 0) extends
       closed = true
       try {
         val dataEnd = out.position
+        val dataSums = out.endChecksums()
         val written = sections.values.map(writeSection).toSeq
+        out.write(HashPageChecksums.encode(Array.concat(dataSums +: written.map(_._2): _*)))
         val tableOffset = out.position
-        val table = HashSection.encodeTable(written)
+        val table = HashSection.encodeTable(written.map(_._1))
         out.write(table)
-        out.write(HashFooter(tableOffset, table.length, recordCount, dataEnd).encode())
+        out.write(HashFooter(tableOffset, table.length, recordCount, dataEnd, pageSize).encode())
         finished = out.position
       } finally {
         sections.clear()
@@ -85,53 +76,55 @@ final class HashLookupStoreWriter(file: File, expectedEntries: Long = 0) extends
     finished
   }
 
-  private def writeSection(keys: KeyBuffer): HashSection = {
-    val len = keys.keyLength
-    val slotSize = HashSection.slotSize(len)
-    val slotCount = math.max(keys.count + 1L, math.ceil(keys.count / LoadFactor).toLong)
-    if (slotCount * slotSize > Int.MaxValue - 8)
-      throw new BadInputException(s"Too many keys of $len bytes (${keys.count}) for one hash lookup file " +
+  /** Writes the slot region of one key length; returns its section and the checksums of its pages. */
+  private def writeSection(keys: KeyBuffer): (HashSection, Array[Int]) = {
+    val section = HashSection(keys.keyLength, keys.count, HashSection.slotCountFor(keys.count, LoadFactor), out.position)
+    if (section.regionLength > Int.MaxValue - 8)
+      throw new BadInputException(s"Too many keys of ${keys.keyLength} bytes (${keys.count}) for one hash lookup file " +
         s"(${file.getPath}): the slots would exceed 2 GiB")
-    val region = new Array[Byte]((slotCount * slotSize).toInt)
-    // Keys go in by ascending home slot, so the writes sweep the region instead of landing at random
-    // (colliding keys may then sit in another order than they arrived; readers probe either way).
-    val sorted = byHomeSlot(keys, slotCount)
-    val table = new SlotTable(region, len, slotCount, sorted, file)
-    if (keys.count < ParallelMinKeys) {
-      table.insert(0, keys.count)
-      table.checksum(0, slotCount)
-    } else {
-      // Two threads fill the two halves of the slot region, split where the upper half of the home
-      // ranges starts; a key whose probe would cross into the other half (or wrap around the end)
-      // waits, and goes in afterwards, in the order of the keys.
-      val middle = (slotCount + 1) / 2
-      val firstUpper = sorted.upperStart
-      val deferredLower, deferredUpper = new mutable.ArrayBuffer[Int]
-      inParallel(table.insertBelow(0, firstUpper, middle, deferredLower),
-        table.insertBelow(firstUpper, keys.count, slotCount, deferredUpper))
-      (deferredLower ++ deferredUpper).foreach(i => table.insert(i, i + 1))
-      inParallel(table.checksum(0, middle), table.checksum(middle, slotCount))
+    val region = new Array[Byte](section.regionLength.toInt)
+    val table = new SlotTable(region, section, keys, file)
+    val slotsPerPage = section.slotsPerPage(pageSize)
+    val pages = section.pageCount(pageSize).toInt
+    val sums = new Array[Int](pages)
+    def checksum(fromPage: Int, untilPage: Int): Unit = {
+      var p = fromPage
+      while (p < untilPage) {
+        val from = p.toLong * slotsPerPage * section.slotSize
+        val until = math.min(section.regionLength, from + slotsPerPage.toLong * section.slotSize)
+        sums(p) = Checksums.crc32c(region, from.toInt, (until - from).toInt)
+        p += 1
+      }
     }
-    val section = HashSection(len, keys.count, slotCount, out.position)
+    val deferredLower, deferredUpper = new mutable.ArrayBuffer[Long]
+    val parallel = keys.count >= ParallelMinKeys
+    if (!parallel) table.insertRanges(0, HomeRanges, section.slotCount, deferredUpper)
+    else {
+      // Two threads fill the two halves of the slot region (the home slots of the lower half of the
+      // ranges are exactly the lower half of the slots); a key whose probe would cross into the other
+      // half waits, and goes in afterwards, in the order of the keys.
+      inParallel(table.insertRanges(0, HomeRanges / 2, section.slotCount / 2, deferredLower),
+        table.insertRanges(HomeRanges / 2, HomeRanges, section.slotCount, deferredUpper))
+      deferredLower.foreach(table.insertWrapping)
+    }
+    // probes that ran past the last slot continue from the first
+    deferredUpper.foreach(table.insertWrapping)
+    if (parallel) inParallel(checksum(0, pages / 2), checksum(pages / 2, pages)) else checksum(0, pages)
     out.write(region)
-    section
+    (section, sums)
   }
 }
 
 object HashLookupStoreWriter {
 
-  /** Keys (back to back), record offsets and home slots, in ascending order of home slot range;
-   *  `upperStart` is the index of the first key of the upper half of the ranges (home slot at least
-   *  ceil(slotCount / 2)). */
-  private final class SortedKeys(val keys: Array[Byte], val offsets: Array[Long], val home: Array[Long],
-      val upperStart: Int)
+  /** Ranges of home slots that keys are gathered by as they arrive: a key's range is the top
+   *  [[RangeBits]] bits of its hash, so ranges follow home slots (see [[HashSection.homeSlot]]) and
+   *  inserting one range's keys touches a small window of the slot region. Few enough ranges that
+   *  appending to them touches a handful of cache lines. */
+  private val RangeBits = 4
+  private val HomeRanges = 1 << RangeBits
 
-  /** Ranges of home slots the keys are sorted by: few enough that scattering keys into them writes to
-   *  a handful of cache lines at a time, many enough that inserting one range touches a small window
-   *  of the slot region. */
-  private val HomeRanges = 1024
-
-  /** Sections with at least this many keys are sorted, laid out and checksummed by two threads. */
+  /** Sections with at least this many keys are laid out and checksummed by two threads. */
   val ParallelMinKeys: Int = 1 << 16
 
   /** Runs `a` here and `b` on a new thread at once; returns when both are done, with the first error. */
@@ -144,154 +137,123 @@ object HashLookupStoreWriter {
     if (failure != null) throw failure
   }
 
-  /** A counting sort of `keys` by the range of their home slot among `slotCount` slots (halves of the
-   *  keys hashed and scattered by two threads for large sections; the order is the same either way:
-   *  within a range, keys keep the order they came in). */
-  private def byHomeSlot(keys: KeyBuffer, slotCount: Long): SortedKeys = {
-    val len = keys.keyLength
-    val n = keys.count
-    val home = new Array[Long](n)
-    val rangeOf = new Array[Int](n)
-    val split = if (n >= ParallelMinKeys) n / 2 else n
-    val counts = Array.fill(2)(new Array[Int](HomeRanges))
-    def hashAndCount(from: Int, until: Int, c: Array[Int]): Unit = {
-      var i = from
-      while (i < until) {
-        val h = java.lang.Long.remainderUnsigned(KeyHash.hash64(keys.keys, i * len, len), slotCount)
-        home(i) = h
-        val r = homeRange(h, slotCount)
-        rangeOf(i) = r
-        c(r) += 1
-        i += 1
+  /** Copies a key: keys of 8 or 16 bytes (the usual serialized keys) as whole words, no call. */
+  private def copyKey(from: Array[Byte], fromOff: Int, to: Array[Byte], toOff: Int, len: Int): Unit =
+    if (len == 16) {
+      LittleEndian.putLong(to, toOff, LittleEndian.getLong(from, fromOff))
+      LittleEndian.putLong(to, toOff + 8, LittleEndian.getLong(from, fromOff + 8))
+    } else if (len == 8) LittleEndian.putLong(to, toOff, LittleEndian.getLong(from, fromOff))
+    else System.arraycopy(from, fromOff, to, toOff, len)
+
+  /** Keys of one length with the record offset of each (key bytes, then a u64 offset: an entry), held
+   *  by home range, in the order they came. Room for `expected` keys is set aside at once, one slice of
+   *  one array per range (a range that outgrows its slice moves to an array of its own): one large
+   *  array is not copied around by young collections as many middle-sized ones would be. Slices are
+   *  an odd number of cache lines long, so that the ranges' write positions, which advance together,
+   *  do not all fall into the same cache sets. */
+  private final class KeyBuffer(val keyLength: Int, expected: Long, file: File) {
+    val entryBytes: Int = keyLength + HashSection.OffsetBytes
+    /** Where range r's entries are: array, offset of its first entry, entries it has room for. */
+    val arrays: Array[Array[Byte]] = new Array[Array[Byte]](HomeRanges)
+    val bases: Array[Int] = new Array[Int](HomeRanges)
+    private val capacities: Array[Int] = new Array[Int](HomeRanges)
+    val counts: Array[Int] = new Array[Int](HomeRanges)
+    var count = 0
+
+    if (expected > 0) {
+      val lines = (((expected / HomeRanges * 17 / 16 + 8) * entryBytes + 63) / 64) | 1L
+      val stride = lines * 64
+      if (stride * HomeRanges <= Int.MaxValue - 8) {
+        val shared = new Array[Byte]((stride * HomeRanges).toInt)
+        var r = 0
+        while (r < HomeRanges) {
+          arrays(r) = shared
+          bases(r) = (r * stride).toInt
+          capacities(r) = (stride / entryBytes).toInt
+          r += 1
+        }
       }
     }
-    if (split == n) hashAndCount(0, n, counts(0)) else inParallel(hashAndCount(0, split, counts(0)), hashAndCount(split, n, counts(1)))
-    // the first half's keys of a range go before the second half's
-    val starts = Array.fill(2)(new Array[Int](HomeRanges))
-    var at = 0
-    var r = 0
-    while (r < HomeRanges) {
-      starts(0)(r) = at
-      starts(1)(r) = at + counts(0)(r)
-      at += counts(0)(r) + counts(1)(r)
-      r += 1
+
+    def add(key: Array[Byte], offset: Long): Unit = {
+      val r = (KeyHash.hash64(key) >>> (64 - RangeBits)).toInt
+      if (counts(r) == capacities(r)) grow(r)
+      val b = arrays(r)
+      val at = bases(r) + counts(r) * entryBytes
+      copyKey(key, 0, b, at, keyLength)
+      LittleEndian.putLong(b, at + keyLength, offset)
+      counts(r) += 1
+      count += 1
     }
-    val sorted = new SortedKeys(new Array[Byte](n * len), new Array[Long](n), new Array[Long](n),
-      upperStart = starts(0)(HomeRanges / 2))
-    def scatter(from: Int, until: Int, next: Array[Int]): Unit = {
-      var i = from
-      while (i < until) {
-        val to = next(rangeOf(i))
-        next(rangeOf(i)) = to + 1
-        System.arraycopy(keys.keys, i * len, sorted.keys, to * len, len)
-        sorted.offsets(to) = keys.offsets(i)
-        sorted.home(to) = home(i)
-        i += 1
-      }
+
+    private def grow(r: Int): Unit = {
+      val entries = math.max(16L, counts(r) * 2L)
+      if (entries * entryBytes > Int.MaxValue - 8)
+        throw new BadInputException(s"Too many keys of $keyLength bytes for one hash lookup file (${file.getPath})")
+      val b = new Array[Byte]((entries * entryBytes).toInt)
+      if (arrays(r) != null) System.arraycopy(arrays(r), bases(r), b, 0, counts(r) * entryBytes)
+      arrays(r) = b
+      bases(r) = 0
+      capacities(r) = entries.toInt
     }
-    if (split == n) scatter(0, n, starts(0)) else inParallel(scatter(0, split, starts(0)), scatter(split, n, starts(1)))
-    sorted
   }
 
-  /** The home range of home slot `h`: floor(h * HomeRanges / slotCount). Range HomeRanges / 2 starts at
-   *  slot ceil(slotCount / 2). */
-  private def homeRange(h: Long, slotCount: Long): Int = (h * HomeRanges / slotCount).toInt
+  /** The slot region of one key length being filled: keys go in by linear probing from their home slot. */
+  private final class SlotTable(region: Array[Byte], section: HashSection, keys: KeyBuffer, file: File) {
+    private val len = section.keyLength
+    private val slotSize = section.slotSize
+    private val slotCount = section.slotCount
 
-  /** The slot region of one key length being filled: keys go in by linear probing from their home slot;
-   *  a CRC per slot is computed once all keys are in. */
-  private final class SlotTable(region: Array[Byte], len: Int, slotCount: Long, sorted: SortedKeys, file: File) {
-    private val slotSize = HashSection.slotSize(len)
-
-    /** Inserts sorted keys [from, until), each from its home slot, a probe wrapping from the last slot
-     *  to the first. */
-    def insert(from: Int, until: Int): Unit = {
-      var i = from
-      while (i < until) {
-        place(i, -1)
-        i += 1
+    /** Inserts the keys of ranges [from, until), range after range, whose probes stay below slot
+     *  `stopAt` (the end of this thread's half, or of the region: no wrapping); the others go to
+     *  `deferred` (range and index), in order. */
+    def insertRanges(from: Int, until: Int, stopAt: Long, deferred: mutable.ArrayBuffer[Long]): Unit = {
+      var r = from
+      while (r < until) {
+        val b = keys.arrays(r)
+        val base = keys.bases(r)
+        val n = keys.counts(r)
+        var i = 0
+        while (i < n) {
+          if (!place(b, base + i * keys.entryBytes, stopAt)) deferred += (r.toLong << 32) | i
+          i += 1
+        }
+        r += 1
       }
     }
 
-    /** Inserts sorted keys [from, until) whose probes stay below slot `stopAt` (the end of this
-     *  thread's half, or of the region: no wrapping); the others go to `deferred`, in order. */
-    def insertBelow(from: Int, until: Int, stopAt: Long, deferred: mutable.ArrayBuffer[Int]): Unit = {
-      var i = from
-      while (i < until) {
-        if (!place(i, stopAt)) deferred += i
-        i += 1
-      }
+    /** Inserts a deferred key, its probe wrapping from the last slot to the first. */
+    def insertWrapping(key: Long): Unit = {
+      val r = (key >>> 32).toInt
+      place(keys.arrays(r), keys.bases(r) + key.toInt * keys.entryBytes, -1)
     }
 
-    /** Places sorted key i; false, with nothing written, when its probe reaches slot `stopAt`. */
-    private def place(i: Int, stopAt: Long): Boolean = {
-      val keyOff = i * len
-      var slot = sorted.home(i)
+    /** Places the key of the entry at b[at]; false, with nothing written, when its probe reaches slot `stopAt`. */
+    private def place(b: Array[Byte], at: Int, stopAt: Long): Boolean = {
+      var slot = section.homeSlot(KeyHash.hash64(b, at, len))
       var p = (slot * slotSize).toInt
       while (LittleEndian.getLong(region, p + len) != 0) {
-        if (java.util.Arrays.equals(region, p, p + len, sorted.keys, keyOff, keyOff + len))
-          throw new BadInputException(s"Duplicate key ${hex(sorted.keys, keyOff, len)} in hash lookup file ${file.getPath}")
+        if (java.util.Arrays.equals(region, p, p + len, b, at, at + len))
+          throw new BadInputException(s"Duplicate key ${hex(b, at, len)} in hash lookup file ${file.getPath}")
         slot += 1
         if (slot == stopAt) return false
         if (slot == slotCount) slot = 0
         p = (slot * slotSize).toInt
       }
-      System.arraycopy(sorted.keys, keyOff, region, p, len)
-      LittleEndian.putLong(region, p + len, sorted.offsets(i))
+      copyKey(b, at, region, p, len)
+      LittleEndian.putLong(region, p + len, LittleEndian.getLong(b, at + len))
       true
-    }
-
-    /** Writes the CRC of slots [from, until): of the key and offset bytes; an empty slot's is the CRC of
-     *  zero bytes. */
-    def checksum(from: Long, until: Long): Unit = {
-      val c = new CRC32C()
-      val crcBytes = len + HashSection.OffsetBytes
-      c.update(new Array[Byte](crcBytes))
-      val emptyCrc = c.getValue.toInt
-      var p = (from * slotSize).toInt
-      val end = (until * slotSize).toInt
-      while (p < end) {
-        val crc =
-          if (LittleEndian.getLong(region, p + len) == 0) emptyCrc // an empty slot: all zero bytes
-          else {
-            c.reset()
-            c.update(region, p, crcBytes)
-            c.getValue.toInt
-          }
-        LittleEndian.putInt(region, p + crcBytes, crc)
-        p += slotSize
-      }
     }
   }
 
   /** Share of slots in use; lower means shorter probes and more bytes. */
   val LoadFactor: Double = 0.75
 
-  /** Values up to this size are copied into one buffer with their record's varint and CRC. */
+  /** Values up to this size are copied into one buffer with their record's varint. */
   private val SmallValue = 64
 
   /** Most bytes of keys and offsets a writer sets aside for the expected keys before they arrive. */
   private val MaxPresizedBytes = 1L << 28
-
-  /** Keys of one length, back to back, and the record offset of each; room for `capacity` keys at first. */
-  private final class KeyBuffer(val keyLength: Int, capacity: Int) {
-    private val initial = math.max(16, capacity)
-    var keys = new Array[Byte](math.max(16, initial * keyLength))
-    var offsets = new Array[Long](initial)
-    var count = 0
-
-    def add(key: Array[Byte], offset: Long): Unit = {
-      if (count == offsets.length) {
-        offsets = java.util.Arrays.copyOf(offsets, count * 2)
-        val need = offsets.length.toLong * keyLength
-        if (need > Int.MaxValue - 8)
-          throw new BadInputException(s"Too many keys of $keyLength bytes for one hash lookup file")
-        if (keys.length < need) keys = java.util.Arrays.copyOf(keys, need.toInt)
-      }
-      System.arraycopy(key, 0, keys, count * keyLength, keyLength)
-      offsets(count) = offset
-      count += 1
-    }
-  }
 
   private def hex(b: Array[Byte], off: Int, len: Int): String =
     "0x" + b.slice(off, off + math.min(len, 32)).map(x => f"${x & 0xff}%02x").mkString + (if (len > 32) "..." else "")

@@ -5,13 +5,24 @@ import lamina.lookup.io.{Checksums, LittleEndian}
 
 /** The slots of all keys of one length: `slotCount` slots of [[slotSize]] bytes at `slotsOffset`.
  *
- * Slot layout: key (keyLength bytes), u64 record offset (0 = empty slot), u32 CRC32C of the key and
- * offset bytes (empty slots too, so no damaged slot passes for empty).
- * Invariant: keyCount < slotCount, so linear probing always reaches an empty slot.
+ * Slot layout: key (keyLength bytes), u64 record offset (0 = empty slot). Slots are checked by the
+ * CRC32C of the page that holds them ([[HashPageChecksums]]).
+ * Invariant: keyCount < slotCount and slotCount is even, so linear probing always reaches an empty
+ * slot and the home slots of hashes below 2^63 (unsigned) are exactly those below slotCount / 2.
  */
 final case class HashSection(keyLength: Int, keyCount: Long, slotCount: Long, slotsOffset: Long) {
   val slotSize: Int = HashSection.slotSize(keyLength)
   def regionLength: Long = slotCount * slotSize
+
+  /** The slot a key of hash `h` is placed at or probed from: floor(h * slotCount / 2^64), h unsigned. A
+   *  multiplication rather than a remainder: no division per key, and home slots ascend with h. */
+  def homeSlot(h: Long): Long = Math.multiplyHigh(h, slotCount) + ((h >> 63) & slotCount)
+
+  /** Slots a page of `pageSize` bytes holds (at least one). */
+  def slotsPerPage(pageSize: Int): Int = math.max(1, pageSize / slotSize)
+
+  /** Pages of `pageSize` bytes the slots take. */
+  def pageCount(pageSize: Int): Long = (slotCount + slotsPerPage(pageSize) - 1) / slotsPerPage(pageSize)
 }
 
 object HashSection {
@@ -26,7 +37,13 @@ object HashSection {
   val SlotsOffsetField: Int = SlotCountField + LittleEndian.LongBytes
   val EncodedLength: Int = SlotsOffsetField + LittleEndian.LongBytes
 
-  def slotSize(keyLength: Int): Int = keyLength + OffsetBytes + CrcBytes
+  def slotSize(keyLength: Int): Int = keyLength + OffsetBytes
+
+  /** Slots for `keyCount` keys at a load factor of at most `loadFactor`: more than the keys, and even. */
+  def slotCountFor(keyCount: Long, loadFactor: Double): Long = {
+    val n = math.max(keyCount + 1L, math.ceil(keyCount / loadFactor).toLong)
+    n + (n & 1L)
+  }
 
   /** Section table: u32 section count, the sections, u32 CRC32C of everything before it. */
   def encodeTable(sections: Seq[HashSection]): Array[Byte] = {
@@ -65,7 +82,7 @@ object HashSection {
       val s = HashSection(LittleEndian.getInt(b, p + KeyLengthField), LittleEndian.getLong(b, p + KeyCountField),
         LittleEndian.getLong(b, p + SlotCountField), LittleEndian.getLong(b, p + SlotsOffsetField))
       if (s.keyLength <= lastLength || s.keyLength > MaxKeyLength || s.keyCount < 1 || s.slotCount <= s.keyCount ||
-          s.slotsOffset != next || s.slotCount > (fileOffset - s.slotsOffset) / s.slotSize)
+          (s.slotCount & 1L) != 0 || s.slotsOffset != next || s.slotCount > (fileOffset - s.slotsOffset) / s.slotSize)
         corrupt(p, s"section ${i} within [$next, $fileOffset) after key length $lastLength", s.toString)
       next = s.slotsOffset + s.regionLength
       lastLength = s.keyLength

@@ -6,8 +6,11 @@ import java.nio.channels.FileChannel
 import java.nio.file.StandardOpenOption
 
 /** Append-only output to a new file that tracks its position. Not thread-safe; buffers in a plain
- *  array (no per-call locking, unlike BufferedOutputStream) and writes through a FileChannel. */
-final class LocalFileOutput(file: File, bufferSize: Int = 1 << 20) extends Closeable {
+ *  array (no per-call locking, unlike BufferedOutputStream) and writes through a FileChannel.
+ *  With `checksums`, every byte from the start of the file feeds them as it goes to the channel,
+ *  until [[endChecksums]]. */
+final class LocalFileOutput(file: File, bufferSize: Int = 1 << 20, private var checksums: PageChecksums = null)
+  extends Closeable {
   private val channel = FileChannel.open(file.toPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
     StandardOpenOption.TRUNCATE_EXISTING)
   private val buf = new Array[Byte](bufferSize)
@@ -44,8 +47,17 @@ final class LocalFileOutput(file: File, bufferSize: Int = 1 << 20) extends Close
     used = 0
   }
 
+  /** The checksums of the pages of everything written so far; later bytes feed no checksums. */
+  def endChecksums(): Array[Int] = {
+    flush()
+    val sums = checksums.finish()
+    checksums = null
+    sums
+  }
+
   private def writeFully(bb: ByteBuffer): Unit = {
     val n = bb.remaining()
+    if (checksums != null) checksums.update(bb.array, bb.arrayOffset + bb.position, n)
     while (bb.hasRemaining) channel.write(bb)
     flushed += n
   }

@@ -1,0 +1,30 @@
+package lamina.lookup.hash
+
+import scala.util.Random
+
+import org.scalatest.funsuite.AnyFunSuite
+
+class HashSectionTest extends AnyFunSuite {
+
+  test("home slots: floor(h * slotCount / 2^64) with h unsigned, ascending with h, the upper half of hashes in the upper half of slots") {
+    val rnd = new Random(7)
+    for (slotCount <- Seq(2L, 4L, 1334L, 13333334L, 1L << 40)) {
+      val s = HashSection(16, slotCount - 1, slotCount, 0)
+      val hashes = Seq(0L, 1L, Long.MaxValue, Long.MinValue, -1L) ++ Seq.fill(2000)(rnd.nextLong())
+      hashes.foreach { h =>
+        val exact = (BigInt(h) & ((BigInt(1) << 64) - 1)) * slotCount >> 64
+        assert(s.homeSlot(h) == exact.toLong, s"h=$h slots=$slotCount")
+        assert((s.homeSlot(h) < slotCount / 2) == (h >= 0), s"h=$h slots=$slotCount")
+      }
+      val sorted = hashes.sortWith(java.lang.Long.compareUnsigned(_, _) < 0).map(s.homeSlot)
+      assert(sorted == sorted.sorted)
+    }
+  }
+
+  test("slot counts exceed the keys, are even and keep the load factor") {
+    Seq(1L, 2L, 3L, 10L, 1000L, 999999L).foreach { n =>
+      val c = HashSection.slotCountFor(n, 0.75)
+      assert(c > n && c % 2 == 0 && n <= c * 0.75, s"$n keys: $c slots")
+    }
+  }
+}
