@@ -48,7 +48,7 @@ final class HashLookupStoreWriter(file: File, pageSize: Int, expectedEntries: Lo
     if (lastKeys == null || lastKeys.keyLength != key.length)
       lastKeys = sections.getOrElseUpdate(key.length,
         // the first key length is usually the only one: room for the expected keys up front
-        new KeyBuffer(key.length, if (sections.isEmpty) math.min(expectedEntries, MaxPresizedBytes / (key.length + 8)) else 0, file))
+        new KeyBuffer(key.length, if (sections.isEmpty) math.min(expectedEntries, MaxPresizedBytes / (key.length + 8) * 16 / 17) else 0, file))
     lastKeys.add(key, offset)
     recordCount += 1
   }
@@ -252,7 +252,8 @@ object HashLookupStoreWriter {
   /** Values up to this size are copied into one buffer with their record's varint. */
   private val SmallValue = 64
 
-  /** Most bytes of keys and offsets a writer sets aside for the expected keys before they arrive. */
+  /** Most bytes of keys and offsets a writer sets aside for the expected keys before they arrive (with
+   *  the slack of 1/16 each range gets). */
   private val MaxPresizedBytes = 1L << 28
 
   private def hex(b: Array[Byte], off: Int, len: Int): String =
