@@ -263,3 +263,68 @@ def test_options_that_define_merged_rows_cannot_change(spark, warehouse, db, pro
         for word in (f"{db}.t", f"'{option}'"):
             assert word in text, text[:800]
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "y", 0)]
+
+
+def _upper_bound(s, length=16):
+    """Paimon's truncate(16) upper bound of a string: itself when short, else its prefix with the last
+    code point that can be incremented incremented."""
+    if len(s) <= length:
+        return s
+    prefix = list(s[:length])
+    for i in range(length - 1, -1, -1):
+        if ord(prefix[i]) + 1 <= 0x10FFFF:
+            return "".join(prefix[:i]) + chr(ord(prefix[i]) + 1)
+    return None
+
+
+def test_value_stats_of_files_hold_the_bounds_and_null_counts_of_the_rows(spark, db):
+    """Integer, date and string columns take their stats from the Parquet footer, the others from each
+    record: both must give the exact bounds and null counts of the rows written (strings truncated to 16
+    characters, compared as UTF-8 bytes), and a string too long for Parquet to keep bounds of leaves its
+    bounds and null count unknown."""
+    import datetime
+    import random
+
+    rnd = random.Random(11)
+    alphabet = "az\u00e9\u4e2d\U0001f600-"
+
+    def maybe(v):
+        return None if rnd.random() < 0.2 else v
+
+    rows = []
+    for i in range(2000):
+        rows.append((i, maybe(rnd.randint(-2**31, 2**31 - 1)), maybe(rnd.randint(-2**15, 2**15 - 1)),
+                     maybe(rnd.randint(-128, 127)), maybe(datetime.date(2000, 1, 1) + datetime.timedelta(days=rnd.randint(0, 9000))),
+                     maybe("".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 24)))),
+                     maybe(rnd.uniform(-1e6, 1e6)), maybe(rnd.randint(-2**63, 2**63 - 1))))
+    name = f"lamina.{db}.stats"
+    spark.sql(f"CREATE TABLE {name} (id BIGINT, i INT, sm SMALLINT, ti TINYINT, d DATE, s STRING, f DOUBLE, "
+              "big BIGINT, long_text STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    df = spark.createDataFrame(rows, "id BIGINT, i INT, sm SMALLINT, ti TINYINT, d DATE, s STRING, f DOUBLE, big BIGINT")
+    df.selectExpr("*", "CASE WHEN id = 7 THEN repeat('x', 5000) WHEN id = 8 THEN 'short' END AS long_text") \
+        .coalesce(1).writeTo(name).append()
+    (got_min, got_max, got_nulls), = [tuple(r) for r in spark.sql(
+        f"SELECT min_value_stats, max_value_stats, null_value_counts FROM lamina.{db}.`stats$files`").collect()]
+
+    columns = ["id", "i", "sm", "ti", "d", "s", "f", "big"]
+    epoch = datetime.date(1970, 1, 1)
+
+    def shown(c, v):
+        if v is None:
+            return "null"
+        if c == "d":
+            return str((v - epoch).days)
+        return repr(v) if c == "f" else str(v)
+
+    mins, maxs, nulls = [], [], []
+    for k, c in enumerate(columns):
+        values = [r[k] for r in rows if r[k] is not None]
+        lo, hi = min(values), max(values)
+        if c == "s":
+            lo, hi = lo[:16], _upper_bound(hi)
+        mins.append(f"{c}={shown(c, lo)}")
+        maxs.append(f"{c}={shown(c, hi)}")
+        nulls.append(f"{c}={sum(1 for r in rows if r[k] is None)}")
+    assert got_min == "{" + ", ".join(mins + ["long_text=null"]) + "}"
+    assert got_max == "{" + ", ".join(maxs + ["long_text=null"]) + "}"
+    assert got_nulls == "{" + ", ".join(nulls + ["long_text=null"]) + "}"

@@ -7,20 +7,25 @@ import org.apache.spark.sql.types.Decimal
 import org.apache.spark.unsafe.types.UTF8String
 
 /** Accumulates Paimon SimpleStats (min, max, null count per column) over Spark rows, one data file at
- *  a time. Column j of the stats is field `ordinals(j)` of each row, read as `types(j)`.
+ *  a time. Column j of the stats is field `ordinals(j)` of each row, read as `types(j)`. Columns where
+ *  `perRow` is false are not read from rows: their stats come whole from elsewhere ([[absorb]], e.g.
+ *  the footer of the Parquet file written, [[ParquetFooterStats]]).
  *
  *  Bounds follow Paimon: exact min and max in [[PaimonOrdering]], then the column's [[StatsMode]]
  *  applied to the result (as Paimon does to the footer stats of Parquet and ORC files). Binary, nested,
  *  VARIANT and BLOB columns get null bounds because Paimon keeps none for them; their nulls are still
  *  counted. Values are copied, so rows may be reused buffers. Not thread-safe.
  */
-final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Seq[StatsMode]) {
+final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Seq[StatsMode], perRow: Array[Boolean]) {
+  def this(types: Seq[DataType], ordinals: Array[Int], modes: Seq[StatsMode]) =
+    this(types, ordinals, modes, Array.fill(types.size)(true))
   def this(types: Seq[DataType], ordinals: Array[Int]) = this(types, ordinals, Seq.fill(types.size)(StatsMode.Default))
 
   private val ts = types.toIndexedSeq
   private val ms = modes.toIndexedSeq
   require(ordinals.length == ts.length, s"${ordinals.length} ordinals but ${ts.length} types")
   require(ms.length == ts.length, s"${ms.length} stats modes but ${ts.length} types")
+  require(perRow.length == ts.length, s"${perRow.length} per-row flags but ${ts.length} types")
 
   private val n = ts.length
   private val bounded = Array.tabulate(n)(j => hasBounds(ts(j)) && (ms(j) match {
@@ -49,9 +54,15 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
   private val longMins = new Array[Long](n)
   private val longMaxs = new Array[Long](n)
 
+  /** The columns read from rows. */
+  private val rowColumns: Array[Int] = (0 until n).filter(perRow(_)).toArray
+  /** Null counts of absorbed columns: null while unknown. */
+  private val absorbedNulls = new Array[java.lang.Long](n)
+
   def update(row: InternalRow): Unit = {
-    var j = 0
-    while (j < n) {
+    var c = 0
+    while (c < rowColumns.length) {
+      val j = rowColumns(c)
       val pos = ordinals(j)
       if (row.isNullAt(pos)) nulls(j) += 1
       else if (bounded(j)) kinds(j) match {
@@ -64,9 +75,24 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
           if (mins(j) == null || PaimonOrdering.compare(t, v, mins(j)) < 0) mins(j) = copy(v)
           if (maxs(j) == null || PaimonOrdering.compare(t, v, maxs(j)) > 0) maxs(j) = copy(v)
       }
-      j += 1
+      c += 1
     }
     rows += 1
+  }
+
+  /** The stats of column j (not read per row) over the whole file: bounds in Spark's internal form
+   *  (Long, Int, Short, Byte or UTF8String as the column's type reads), null where unknown, and the
+   *  number of nulls, null where unknown. */
+  def absorb(j: Int, min: Any, max: Any, nullCount: java.lang.Long): Unit = {
+    require(!perRow(j), s"stats column $j is collected per row")
+    absorbedNulls(j) = nullCount
+    if (bounded(j) && min != null && max != null) kinds(j) match {
+      case LongKind | IntKind =>
+        seen(j) = true
+        longMins(j) = min.asInstanceOf[Number].longValue
+        longMaxs(j) = max.asInstanceOf[Number].longValue
+      case _ => mins(j) = min; maxs(j) = max
+    }
   }
 
   /** A string against the bounds: first by its leading 8 bytes as an unsigned number (the order of
@@ -113,12 +139,13 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
     val max = new Array[Any](n)
     val counts = new Array[java.lang.Long](n)
     for (j <- 0 until n) {
+      val nullCount: java.lang.Long = if (perRow(j)) nulls(j) else absorbedNulls(j)
       ms(j) match {
         case StatsMode.NoStats =>
-        case StatsMode.Counts => counts(j) = nulls(j)
-        case StatsMode.Full => counts(j) = nulls(j); min(j) = lower(j); max(j) = upper(j)
+        case StatsMode.Counts => counts(j) = nullCount
+        case StatsMode.Full => counts(j) = nullCount; min(j) = lower(j); max(j) = upper(j)
         case StatsMode.Truncate(len) =>
-          counts(j) = nulls(j)
+          counts(j) = nullCount
           (lower(j), upper(j)) match {
             case (lo: UTF8String, hi: UTF8String) =>
               StatsCollector.truncateMax(hi, len).foreach { m =>

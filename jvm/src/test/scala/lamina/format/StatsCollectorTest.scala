@@ -125,4 +125,25 @@ class StatsCollectorTest extends AnyFunSuite {
       assert(r.maxValues.getUTF8String(0) === sorted.last, s"round $round")
     }
   }
+
+  test("columns not read per row take the stats absorbed for them, with the column's mode applied") {
+    val types = Seq(BigIntType(), VarCharType.string(), SmallIntType(), IntType(), DoubleType())
+    val c = new StatsCollector(types, types.indices.toArray, Seq.fill(types.size)(StatsMode.Default),
+      Array(false, false, false, false, true))
+    // rows only feed the per-row column: what they hold elsewhere is never read
+    c.update(row(null, null, null, null, 2.5))
+    c.update(row(null, null, null, null, null))
+    c.absorb(0, -4L, 9L, 1L)
+    c.absorb(1, u("apple"), u("z" * 20), 0L)
+    c.absorb(2, 3.toShort, 7.toShort, 2L)
+    c.absorb(3, null, null, null) // unknown
+    val r = c.result()
+    assert(r.nullCounts.toSeq === Seq[java.lang.Long](1L, 0L, 2L, null, 1L))
+    assert(r.minValues.getLong(0) === -4L && r.maxValues.getLong(0) === 9L)
+    assert(r.minValues.getUTF8String(1) === u("apple") && r.maxValues.getUTF8String(1) === u("z" * 15 + "{"))
+    assert(r.minValues.getShort(2) === 3.toShort && r.maxValues.getShort(2) === 7.toShort)
+    assert(r.minValues.isNullAt(3) && r.maxValues.isNullAt(3))
+    assert(r.minValues.getDouble(4) === 2.5 && r.maxValues.getDouble(4) === 2.5)
+    intercept[IllegalArgumentException](c.absorb(4, 1.0, 2.0, 0L))
+  }
 }

@@ -47,7 +47,8 @@ final class KeyValueFileWriter(
   })
   private val keyProjections = Array(newKeyProjection(), newKeyProjection())
   private var flip = 0
-  private val statsMode = StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options))
+  private val valueStatsOf = new ValueStats(table, writers)
+  private val statsMode = valueStatsOf.mode
   private val uuid = FileStorePaths.newUuid()
   private val done = ArrayBuffer.empty[DataFileMeta]
   private val record = new KeyValueRow(layout.keyArity, writers.fileSchema)
@@ -127,7 +128,7 @@ final class KeyValueFileWriter(
     rows = 0; deletes = 0; bytes = 0
     minSeq = nextSequence
     minKey = key.copy()
-    valueStats = new StatsCollector(types, types.indices.toArray, Seq.fill(types.size)(statsMode))
+    valueStats = valueStatsOf.newCollector()
     keyStats = new StatsCollector(keyTypes, layout.keyOrdinals, Seq.fill(keyTypes.size)(StatsMode.Full))
     keyBounds = new StatsCollector(keyTypes, Array.range(0, keyTypes.size), Seq.fill(keyTypes.size)(StatsMode.Full))
   }
@@ -144,10 +145,11 @@ final class KeyValueFileWriter(
     if (writer == null) return
     writer.close()
     writer = null
-    val size = table.fileIO.fileSize(new Path(dir, fileName))
+    val path = new Path(dir, fileName)
+    val size = table.fileIO.fileSize(path)
     val (vStats, statsCols) =
       if (statsMode == StatsMode.NoStats) (SimpleStats.Empty, Some(Seq.empty[String]))
-      else (SimpleStats.from(valueStats.resultSerialized()), None)
+      else (SimpleStats.from(valueStatsOf.complete(valueStats, path).resultSerialized()), None)
     val (lo, hi) = seqRange()
     done += DataFileMeta(
       fileName = fileName,

@@ -9,7 +9,6 @@ import org.apache.spark.sql.execution.datasources.OutputWriter
 
 import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
-import lamina.table.options.CoreOptions
 import lamina.format.{StatsCollector, StatsMode}
 
 /** Writes the rows of one (partition, bucket) into data files of about `targetFileSize` bytes
@@ -25,7 +24,8 @@ final class RollingFileWriter(
     taskId: Int) {
 
   private val uuid = FileStorePaths.newUuid()
-  private val statsMode = StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options))
+  private val valueStatsOf = new ValueStats(table, writers)
+  private val statsMode = valueStatsOf.mode
   private val types = table.schema.fields.map(_.dataType)
   private val done = ArrayBuffer.empty[DataFileMeta]
   private var counter = 0
@@ -64,7 +64,7 @@ final class RollingFileWriter(
     writer = writers.open(new Path(dir, fileName).toString, taskId)
     rows = 0
     bytes = 0
-    stats = new StatsCollector(types, types.indices.toArray, Seq.fill(types.size)(statsMode))
+    stats = valueStatsOf.newCollector()
   }
 
   private def closeFile(): Unit = {
@@ -75,7 +75,7 @@ final class RollingFileWriter(
     val size = table.fileIO.fileSize(path)
     val (valueStats, statsCols) =
       if (statsMode == StatsMode.NoStats) (SimpleStats.Empty, Some(Seq.empty[String]))
-      else (SimpleStats.from(stats.resultSerialized()), None)
+      else (SimpleStats.from(valueStatsOf.complete(stats, path).resultSerialized()), None)
     done += DataFileMeta(
       fileName = fileName,
       fileSize = size,
