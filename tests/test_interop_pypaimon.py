@@ -16,6 +16,8 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
+from _support import data_files, table_path
+
 CAT = "lamina"
 _counter = itertools.count()
 
@@ -274,3 +276,44 @@ def test_pypaimon_all_types_with_nulls_read_by_lamina(request, pdb, paimon_catal
     described = [(r.col_name, r.data_type) for r in spark.sql(f"DESCRIBE TABLE {name}").collect()][:19]
     assert described[10:12] == [("vc", "string"), ("ch", "string")]
     assert described[14:16] == [("ts", "timestamp"), ("ntz", "timestamp_ntz")]
+
+
+def test_pypaimon_filters_lamina_files_by_their_value_stats(spark, warehouse, db, paimon_catalog):
+    """pypaimon skips data files by the value stats Lamina records (here from the Parquet footers of
+    integer, date and string columns). Every file a filter excludes is overwritten with garbage, so the
+    read succeeds only if pypaimon skipped it, and must return exactly the rows Spark's filter returns."""
+    import datetime
+
+    name = f"lamina.{db}.stats_filtered"
+    spark.sql(f"CREATE TABLE {name} (id BIGINT, n INT, d DATE, s STRING)")
+    for k in range(4):  # one file per insert, each with its own ranges of n, d and s, and nulls in s
+        spark.sql(f"INSERT INTO {name} SELECT id, CAST(id * 3 AS INT), date_add(DATE'2024-01-01', CAST(id AS INT)), "
+                  f"CASE WHEN id % 7 = 0 THEN NULL ELSE concat('{'abcd'[k]}', CAST(id AS STRING)) END "
+                  f"FROM range({k * 100}, {k * 100 + 100}) AS t(id)")
+    expected = {}
+    cases = [
+        (lambda p: p.between("n", 300, 450), "n BETWEEN 300 AND 450"),
+        (lambda p: p.greater_or_equal("s", "c"), "s >= 'c'"),
+        (lambda p: p.less_than("d", datetime.date(2024, 2, 15)), "d < DATE'2024-02-15'"),
+    ]
+    for _, condition in cases:
+        expected[condition] = sorted(r.id for r in spark.sql(f"SELECT id FROM {name} WHERE {condition}").collect())
+    files = {f: sorted(r.id for r in spark.read.parquet(str(table_path(warehouse, db, "stats_filtered") / f))
+                       .select("id").collect()) for f in data_files(warehouse, db, "stats_filtered")}
+    originals = {f: (table_path(warehouse, db, "stats_filtered") / f).read_bytes() for f in files}
+    table = paimon_catalog.get_table(f"{db}.stats_filtered")
+    for make, condition in cases:
+        spoiled = [f for f, ids in files.items() if not set(ids) & set(expected[condition])]
+        assert spoiled and len(spoiled) < len(files), condition
+        for f in spoiled:
+            path = table_path(warehouse, db, "stats_filtered") / f
+            path.write_bytes(b"\x00" * path.stat().st_size)
+        try:
+            builder = table.new_read_builder()
+            builder = builder.with_filter(make(builder.new_predicate_builder()))
+            splits = builder.new_scan().plan().splits()
+            got = sorted(r["id"] for r in builder.new_read().to_arrow(splits).to_pylist())
+            assert got == expected[condition], condition
+        finally:
+            for f in spoiled:
+                (table_path(warehouse, db, "stats_filtered") / f).write_bytes(originals[f])
