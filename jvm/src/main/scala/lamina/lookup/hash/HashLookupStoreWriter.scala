@@ -79,9 +79,6 @@ final class HashLookupStoreWriter(file: File, pageSize: Int, expectedEntries: Lo
   /** Writes the slot region of one key length; returns its section and the checksums of its pages. */
   private def writeSection(keys: KeyBuffer): (HashSection, Array[Int]) = {
     val section = HashSection(keys.keyLength, keys.count, HashSection.slotCountFor(keys.count, LoadFactor), out.position)
-    if (section.regionLength > Int.MaxValue - 8)
-      throw new BadInputException(s"Too many keys of ${keys.keyLength} bytes (${keys.count}) for one hash lookup file " +
-        s"(${file.getPath}): the slots would exceed 2 GiB")
     val region = new Array[Byte](section.regionLength.toInt)
     val table = new SlotTable(region, section, keys, file)
     val slotsPerPage = section.slotsPerPage(pageSize)
@@ -176,7 +173,13 @@ object HashLookupStoreWriter {
       }
     }
 
+    /** Keys beyond this many would not fit one slot region: refused as they arrive, not at `finish`. */
+    private val maxKeys = HashSection.maxKeys(keyLength, LoadFactor)
+
     def add(key: Array[Byte], offset: Long): Unit = {
+      if (count >= maxKeys)
+        throw new BadInputException(s"Too many keys of $keyLength bytes for one hash lookup file (${file.getPath}): " +
+          s"the slots of more than $maxKeys keys would exceed ${HashSection.MaxRegionBytes} bytes")
       val r = (KeyHash.hash64(key) >>> (64 - RangeBits)).toInt
       if (counts(r) == capacities(r)) grow(r)
       val b = arrays(r)
@@ -188,9 +191,8 @@ object HashLookupStoreWriter {
     }
 
     private def grow(r: Int): Unit = {
-      val entries = math.max(16L, counts(r) * 2L)
-      if (entries * entryBytes > Int.MaxValue - 8)
-        throw new BadInputException(s"Too many keys of $keyLength bytes for one hash lookup file (${file.getPath})")
+      // a range holds fewer keys than maxKeys, whose slots (each at least an entry's size) fit in an array
+      val entries = math.min(math.max(16L, counts(r) * 2L), maxKeys + 1)
       val b = new Array[Byte]((entries * entryBytes).toInt)
       if (arrays(r) != null) System.arraycopy(arrays(r), bases(r), b, 0, counts(r) * entryBytes)
       arrays(r) = b

@@ -45,6 +45,20 @@ object HashSection {
     n + (n & 1L)
   }
 
+  /** Most bytes one slot region may take (it is laid out in one array). */
+  val MaxRegionBytes: Long = Int.MaxValue - 8
+
+  /** The most keys of length `keyLength` whose slots, at `loadFactor`, fit in [[MaxRegionBytes]]. */
+  def maxKeys(keyLength: Int, loadFactor: Double): Long = {
+    var lo = 0L // fits
+    var hi = MaxRegionBytes // does not fit: a slot is at least one byte
+    while (hi - lo > 1) {
+      val mid = (lo + hi) >>> 1
+      if (slotCountFor(mid, loadFactor) * slotSize(keyLength) <= MaxRegionBytes) lo = mid else hi = mid
+    }
+    lo
+  }
+
   /** Section table: u32 section count, the sections, u32 CRC32C of everything before it. */
   def encodeTable(sections: Seq[HashSection]): Array[Byte] = {
     val b = new Array[Byte](LittleEndian.IntBytes + sections.size * EncodedLength + CrcBytes)

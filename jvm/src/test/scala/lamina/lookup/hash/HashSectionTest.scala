@@ -27,4 +27,12 @@ class HashSectionTest extends AnyFunSuite {
       assert(c > n && c % 2 == 0 && n <= c * 0.75, s"$n keys: $c slots")
     }
   }
+
+  test("maxKeys: the most keys whose slots fit one region, for every key length") {
+    Seq(0, 1, 16, 100, 65535).foreach { len =>
+      val n = HashSection.maxKeys(len, 0.75)
+      def bytes(k: Long) = HashSection.slotCountFor(k, 0.75) * HashSection.slotSize(len)
+      assert(n > 0 && bytes(n) <= HashSection.MaxRegionBytes && bytes(n + 1) > HashSection.MaxRegionBytes, s"key length $len")
+    }
+  }
 }
