@@ -56,7 +56,7 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
     var loaded: PageRef = null
     val bytes = manager.getPage(key, _ => {
       val b = decode match {
-        case BlockCache.AsStored => input.read(offset, length)
+        case BlockCache.AsStored(check) => val b = input.read(offset, length); check(slot, offset, b); b
         case BlockCache.Decoded(f) => f(offset, input.readShared(offset, length), length)
       }
       loaded = new PageRef(key, b, view(offset, b))
@@ -101,8 +101,11 @@ object BlockCache {
   /** How the stored bytes of a block become the cached block. */
   sealed trait Decode
 
-  /** The stored bytes are the block: read into an array of their own, which is cached. */
-  case object AsStored extends Decode
+  /** The stored bytes are the block: read into an array of their own, which is cached once
+   *  `check(slot, fileOffset, bytes)` returns (it throws to refuse them, e.g. on a checksum mismatch). */
+  final case class AsStored(check: (Int, Long, Array[Byte]) => Unit = NoCheck) extends Decode
+
+  private val NoCheck: (Int, Long, Array[Byte]) => Unit = (_, _, _) => ()
 
   /** The block is decoded from its stored bytes into an array of its own: `f(fileOffset, buffer,
    *  storedLength)` gets them in a buffer of the reading thread that the thread's next read reuses, so

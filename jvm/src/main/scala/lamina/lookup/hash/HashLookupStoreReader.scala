@@ -59,23 +59,14 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
     a
   }
   private val blockCache = new BlockCache(input, cacheManager, sums.length)
-  /** A page as loaded, after its checksum matched. */
-  private val checkedView: (Long, Array[Byte]) => RawPage = (offset, b) => {
-    val page = pageAt(offset)
+  /** Pages are checked against their CRC32C as they are loaded (a page's cache slot is its number). */
+  private val checked = BlockCache.AsStored { (page, offset, b) =>
     val actual = Checksums.crc32c(b, 0, b.length)
     if (actual != sums(page))
       throw new CorruptFileException(path, offset, s"CRC32C ${Checksums.hex(sums(page))}", s"CRC32C ${Checksums.hex(actual)}",
         if (page < dataPageCount) "hash data page" else "hash slot page")
-    new RawPage(b)
   }
-
-  /** The number of the page that starts at file offset `offset`. */
-  private def pageAt(offset: Long): Int =
-    if (offset < footer.dataEnd) (offset / pageSize).toInt
-    else {
-      val s = sections.find(s => offset < s.slotsOffset + s.regionLength).get
-      firstSlotPage(s.keyLength) + ((offset - s.slotsOffset) / (slotsPerPage(s.keyLength).toLong * s.slotSize)).toInt
-    }
+  private val rawView: (Long, Array[Byte]) => RawPage = (_, b) => new RawPage(b)
 
   def recordCount: Long = footer.recordCount
 
@@ -106,7 +97,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
     val slots = math.min(slotsPerPage.toLong, section.slotCount - first).toInt
     val offset = section.slotsOffset + first * section.slotSize
     val length = slots * section.slotSize
-    blockCache.getSlot(firstSlotPage(section.keyLength) + pageIndex, offset, length, isIndex = true, BlockCache.AsStored, checkedView)
+    blockCache.getSlot(firstSlotPage(section.keyLength) + pageIndex, offset, length, isIndex = true, checked, rawView)
       .bytes
   }
 
@@ -114,7 +105,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
   private def dataPage(pageIndex: Int): Array[Byte] = {
     val pageStart = pageIndex.toLong * pageSize
     val pageLen = math.min(pageSize.toLong, footer.dataEnd - pageStart).toInt
-    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, BlockCache.AsStored, checkedView, pageKeySize = pageSize).bytes
+    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, checked, rawView, pageKeySize = pageSize).bytes
   }
 
   /** Record: varint value length, value. `slotOffset` is where the slot pointing at it sits. */

@@ -90,7 +90,7 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
       val input = new LocalFileInput(file)
       val cache = new BlockCache(input, m, slotCount = 10)
       val raw: (Long, Array[Byte]) => RawPage = (_, b) => new RawPage(b)
-      def block(i: Int, length: Int = 1000, decode: BlockCache.Decode = BlockCache.AsStored) =
+      def block(i: Int, length: Int = 1000, decode: BlockCache.Decode = BlockCache.AsStored()) =
         cache.getSlot(i, i * 1000L, length, isIndex = false, decode, raw).bytes
       try {
         val first = block(0)
@@ -129,7 +129,7 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
       val input = new LocalFileInput(file)
       val cache = new BlockCache(input, m, slotCount = 4)
       val view: (Long, Array[Byte]) => View = (_, b) => new View(b)
-      def slot(i: Int) = cache.getSlot(i, i * 1000L, 1000, isIndex = false, BlockCache.AsStored, view)
+      def slot(i: Int) = cache.getSlot(i, i * 1000L, 1000, isIndex = false, BlockCache.AsStored(), view)
       try {
         val first = slot(0)
         assert(first.bytes.toSeq == (0 until 1000).map(i => (i % 251).toByte))
