@@ -5,14 +5,15 @@ import java.nio.ByteBuffer
 import java.nio.channels.FileChannel
 import java.nio.file.StandardOpenOption
 
-/** Append-only output to a new file that tracks its position. Not thread-safe; buffers in a plain
- *  array (no per-call locking, unlike BufferedOutputStream) and writes through a FileChannel.
- *  With `checksums`, every byte from the start of the file feeds them as it goes to the channel,
- *  until [[endChecksums]]. */
+/** Append-only output to a new file that tracks its position. Not thread-safe, but for [[writeAt]];
+ *  buffers in a plain array (no per-call locking, unlike BufferedOutputStream) and writes through a
+ *  FileChannel. With `checksums`, every byte from the start of the file feeds them as it goes to the
+ *  channel, until [[endChecksums]]. A span may be [[reserve]]d and filled by [[writeAt]], from several
+ *  threads at once. */
 final class LocalFileOutput(file: File, bufferSize: Int = 1 << 20, private var checksums: PageChecksums = null)
   extends Closeable {
   private val channel = FileChannel.open(file.toPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-    StandardOpenOption.TRUNCATE_EXISTING)
+    StandardOpenOption.READ, StandardOpenOption.TRUNCATE_EXISTING)
   private val buf = new Array[Byte](bufferSize)
   private var used = 0
   private var flushed = 0L
@@ -58,8 +59,32 @@ final class LocalFileOutput(file: File, bufferSize: Int = 1 << 20, private var c
   private def writeFully(bb: ByteBuffer): Unit = {
     val n = bb.remaining()
     if (checksums != null) checksums.update(bb.array, bb.arrayOffset + bb.position, n)
-    while (bb.hasRemaining) channel.write(bb)
+    writeAt(flushed, bb)
     flushed += n
+  }
+
+  /** Sets aside the next `length` bytes, to be written by [[writeAt]] (after [[endChecksums]], as
+   *  checksums are fed in order); returns where they start. */
+  def reserve(length: Long): Long = {
+    require(checksums == null, "a span is reserved only once checksums have ended")
+    flush()
+    val start = flushed
+    flushed += length
+    start
+  }
+
+  /** The CRC32C of bytes [position, position + length), already written by [[writeAt]]. */
+  def checksumAt(position: Long, length: Int): Int = {
+    val bb = ByteBuffer.allocate(length)
+    while (bb.hasRemaining)
+      if (channel.read(bb, position + bb.position()) < 0) throw new java.io.EOFException(s"${file.getPath} ends before ${position + length}")
+    Checksums.crc32c(bb.array, 0, length)
+  }
+
+  /** Writes `bb` whole at file offset `position` (within a reserved span); safe from several threads. */
+  def writeAt(position: Long, bb: ByteBuffer): Unit = {
+    var at = position
+    while (bb.hasRemaining) at += channel.write(bb, at)
   }
 
   override def close(): Unit =
