@@ -52,6 +52,14 @@ private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSec
     sums
   }
 
+  /** Keys that crowded past their window's segment of the scratch (see [[Scratch]]): none in the
+   *  usual case. */
+  var overflowCount = 0L
+
+  /** Windows that slots [from, until) are filled in. */
+  private def windowsOf(from: Long, until: Long): Int =
+    Math.toIntExact(math.max(1L, (until - from + (1L << windowBits) - 1) >>> windowBits))
+
   /** The home slot ranges start at: range r's keys have homes in [rangeStart(r), rangeStart(r + 1)]. */
   private def rangeStart(r: Int): Long = if (r == Ranges) slotCount else section.homeSlot(r.toLong << (64 - RangeBits))
 
@@ -81,6 +89,7 @@ private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSec
   private def inHalves(): Boolean = {
     val lower, upper = new Half
     HashLookupStoreWriter.inParallel(lower.fill(0, Ranges / 2), upper.fill(Ranges / 2, Ranges))
+    overflowCount = lower.overflowed + upper.overflowed
     // keys that ran past the lower half start the upper one; keys past the last slot start the lower one
     if (!upper.first.insertAll(lower.carry) || !lower.first.insertAll(upper.carry)) false
     else {
@@ -96,21 +105,26 @@ private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSec
   /** One thread's half: its ranges window by window, the first window held back. */
   private final class Half {
     var first: Window = _
+    /** Keys that went to their scratch's overflow list. */
+    var overflowed = 0L
     /** Keys that ran past the end of the window last filled (at the end: of the half), in the order
      *  they did; they go first into the next window, from its first slot. */
     var carry = new Entries(keys.entryBytes)
     private var nextCarry = new Entries(keys.entryBytes)
 
     def fill(fromRange: Int, untilRange: Int): Unit = {
-      val scratch = new Scratch((fromRange until untilRange).map(keys.counts(_)).max, keys.entryBytes)
+      val scratch = new Scratch((fromRange until untilRange).map { r =>
+        val windows = windowsOf(rangeStart(r), rangeStart(r + 1))
+        segmentRoom(keys.counts(r), windows).toLong * windows
+      }.max, keys.entryBytes)
       var w = new Window(1 << windowBits)
       var e: Emitter = null
       var r = fromRange
       while (r < untilRange) {
         val lo = rangeStart(r)
         val end = rangeStart(r + 1)
-        val windows = Math.toIntExact(math.max(1L, (end - lo + (1L << windowBits) - 1) >>> windowBits))
-        val starts = scratch.split(r, lo, windows)
+        val windows = windowsOf(lo, end)
+        scratch.split(r, lo, windows)
         var k = 0
         while (k < windows) {
           val ws = lo + (k.toLong << windowBits)
@@ -120,10 +134,17 @@ private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSec
             if (!w.insert(carry.bytes, j * keys.entryBytes, ws)) nextCarry.add(carry.bytes, j * keys.entryBytes)
             j += 1
           }
-          var i = starts(k)
-          while (i < starts(k + 1)) {
+          var i = scratch.segments(k)
+          while (i < scratch.segments(windows + k)) {
             val at = i * keys.entryBytes
             if (!w.insert(scratch.entries, at, scratch.homes(i))) nextCarry.add(scratch.entries, at)
+            i += 1
+          }
+          i = 0
+          while (i < scratch.overflow.count) {
+            val at = i * keys.entryBytes
+            if (scratch.overflowWindows(i) == k && !w.insert(scratch.overflow.bytes, at, scratch.overflowHomes(i)))
+              nextCarry.add(scratch.overflow.bytes, at)
             i += 1
           }
           val t = carry
@@ -142,6 +163,7 @@ private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSec
         r += 1
       }
       if (e != null) e.finish()
+      overflowed = scratch.overflowed
     }
   }
 
@@ -214,42 +236,59 @@ private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSec
     def clear(): Unit = count = 0
   }
 
-  /** A thread's copy of one range's entries at a time, split by the window their home slot is in. */
-  private final class Scratch(most: Int, entryBytes: Int) {
-    val entries = new Array[Byte](Math.multiplyExact(most, entryBytes))
-    val homes = new Array[Long](most)
-    private val windowOf = new Array[Int](most)
-    private val rangeHomes = new Array[Long](most)
+  /** A thread's copy of one range's entries at a time, split by the window their home slot is in:
+   *  each window gets a segment with room for a quarter more than its share of the range's keys (in
+   *  one pass, without counting first); keys beyond that, which a window receives only when keys
+   *  crowd into few home slots, go to an overflow list, after the segment in arrival order. */
+  private final class Scratch(room: Long, entryBytes: Int) {
+    var overflowed = 0L
+    val entries = new Array[Byte](Math.toIntExact(room * entryBytes))
+    val homes = new Array[Long](room.toInt)
+    /** Where window k's segment starts (k) and ends (windows + k). */
+    var segments = new Array[Int](0)
+    val overflow = new Entries(entryBytes)
+    var overflowHomes = new Array[Long](16)
+    var overflowWindows = new Array[Int](16)
 
-    /** Copies range r's entries here, window by window (in the order put within a window), and returns
-     *  where each window's entries start (and, last, where they end). */
-    def split(r: Int, lo: Long, windows: Int): Array[Int] = {
+    /** Copies range r's entries here, window by window, in arrival order within a window. */
+    def split(r: Int, lo: Long, windows: Int): Unit = {
       val n = keys.counts(r)
       val b = keys.arrays(r)
-      val starts = new Array[Int](windows + 1)
+      val cap = segmentRoom(n, windows)
+      if (segments.length < 2 * windows) segments = new Array[Int](2 * windows)
+      var k = 0
+      while (k < windows) {
+        segments(k) = k * cap
+        segments(windows + k) = k * cap
+        k += 1
+      }
+      overflow.clear()
       var i = 0
       while (i < n) {
-        val home = section.homeSlot(KeyHash.hash64(b, keys.entryAt(r, i), len))
+        val at = keys.entryAt(r, i)
+        val home = section.homeSlot(KeyHash.hash64(b, at, len))
         // a home on the next range's first slot belongs to the last window, whose end it is past
         val k = math.min(((home - lo) >>> windowBits).toInt, windows - 1)
-        rangeHomes(i) = home
-        windowOf(i) = k
-        starts(k + 1) += 1
+        val to = segments(windows + k)
+        if (to < (k + 1) * cap) {
+          segments(windows + k) = to + 1
+          copyEntry(b, at, entries, to * entryBytes, entryBytes)
+          homes(to) = home
+        } else overflowed(b, at, home, k)
         i += 1
       }
-      var k = 0
-      while (k < windows) { starts(k + 1) += starts(k); k += 1 }
-      val next = java.util.Arrays.copyOf(starts, windows)
-      i = 0
-      while (i < n) {
-        val k = windowOf(i)
-        val to = next(k)
-        next(k) = to + 1
-        copyEntry(b, keys.entryAt(r, i), entries, to * entryBytes, entryBytes)
-        homes(to) = rangeHomes(i)
-        i += 1
+    }
+
+    private def overflowed(b: Array[Byte], at: Int, home: Long, window: Int): Unit = {
+      val j = overflow.count
+      if (j == overflowHomes.length) {
+        overflowHomes = java.util.Arrays.copyOf(overflowHomes, j * 2)
+        overflowWindows = java.util.Arrays.copyOf(overflowWindows, j * 2)
       }
-      starts
+      overflow.add(b, at)
+      overflowHomes(j) = home
+      overflowWindows(j) = window
+      overflowed += 1
     }
   }
 
@@ -342,6 +381,15 @@ private[hash] object SlotRegionWriter {
    *  measurements at 10M keys, 2^15 did better than 2^14 (more windows to split ranges into) and than
    *  2^16 or 2^17 (windows less often in cache). */
   val WindowBits = 15
+
+  /** Entries a window's segment of the scratch has room for beyond a quarter more than its share. */
+  private val SegmentSlack = 64
+
+  /** Room of each of `windows` segments for `n` keys. */
+  private def segmentRoom(n: Int, windows: Int): Int = {
+    val share = n / windows + 1
+    share + share / 4 + SegmentSlack
+  }
 
   /** Bytes of slots an emitter gathers before writing them. */
   private val ChunkBytes = 1 << 20

@@ -17,7 +17,13 @@ class SlotRegionWriterTest extends AnyFunSuite with LookupTestSupport {
 
   /** Lays out `keys` (8 bytes each, record offset = 1000 + index) with windows of 2^windowBits slots;
    *  returns the region's bytes, its page checksums and whether it was laid out as one window. */
-  private def layOut(keys: Seq[Array[Byte]], windowBits: Int): (HashSection, Array[Byte], Array[Int], Boolean) =
+  private def layOut(keys: Seq[Array[Byte]], windowBits: Int): (HashSection, Array[Byte], Array[Int], Boolean) = {
+    val (section, region, sums, writer) = layOutWith(keys, windowBits)
+    (section, region, sums, writer.asOne)
+  }
+
+  /** The same, with the writer (for what it reports of how it went). */
+  private def layOutWith(keys: Seq[Array[Byte]], windowBits: Int): (HashSection, Array[Byte], Array[Int], SlotRegionWriter) =
     withTempDir { dir =>
       val file = new File(dir, "slots")
       val buffer = new HashKeyBuffer(8, 0, file, HashLookupStoreWriter.LoadFactor)
@@ -28,7 +34,7 @@ class SlotRegionWriterTest extends AnyFunSuite with LookupTestSupport {
       val writer = new SlotRegionWriter(buffer, section, at, Page, out, file, windowBits)
       val sums = writer.write()
       out.close()
-      (section, Files.readAllBytes(file.toPath), sums, writer.asOne)
+      (section, Files.readAllBytes(file.toPath), sums, writer)
     }
 
   /** Every key is found by linear probing from its home slot, no other slot is used, and each page's
@@ -88,6 +94,24 @@ class SlotRegionWriterTest extends AnyFunSuite with LookupTestSupport {
     // one-slot windows cannot take the keys left over at the end of a half: laid out again as one window
     assert(outcomes.head)
     assert(!outcomes.last)
+  }
+
+  test("keys crowding into one window beyond its share of the scratch: all laid out, after the others of that window") {
+    val spread = keys(7, HashLookupStoreWriter.ParallelMinKeys + 4000)
+    val crowd = 200
+    val slotCount = HashSection.slotCountFor(spread.size + crowd, HashLookupStoreWriter.LoadFactor)
+    val probe = HashSection(8, spread.size + crowd, slotCount, 0)
+    // keys whose home slots all lie in [1600, 1616): in one 512-slot window of range 0, beyond its share
+    val rnd = new Random(8)
+    val crowded = Iterator.continually { val k = new Array[Byte](8); rnd.nextBytes(k); k }
+      .filter { k => val h = probe.homeSlot(KeyHash.hash64(k)); h >= 1600 && h < 1616 }
+      .take(crowd).toSeq
+    val all = (spread ++ crowded).distinctBy(_.toSeq)
+    assert(all.size == spread.size + crowd)
+    val (section, region, sums, writer) = layOutWith(all, windowBits = 9)
+    assert(section.slotCount == slotCount)
+    assert(writer.overflowCount > 0 && !writer.asOne)
+    checkLayout(all, section, region, sums)
   }
 
   test("a duplicate key is rejected, in halves or as one window") {
