@@ -78,6 +78,21 @@ private[hash] object HashKeyBuffer {
   val RangeBits = 4
   val Ranges: Int = 1 << RangeBits
 
+  /** Copies an entry (or slot) of `e` bytes: those of 8- and 16-byte keys as whole words, no call. */
+  def copyEntry(from: Array[Byte], fromOff: Int, to: Array[Byte], toOff: Int, e: Int): Unit =
+    if (e == 24) {
+      LittleEndian.putLong(to, toOff, LittleEndian.getLong(from, fromOff))
+      LittleEndian.putLong(to, toOff + 8, LittleEndian.getLong(from, fromOff + 8))
+      LittleEndian.putLong(to, toOff + 16, LittleEndian.getLong(from, fromOff + 16))
+    } else if (e == 16) {
+      LittleEndian.putLong(to, toOff, LittleEndian.getLong(from, fromOff))
+      LittleEndian.putLong(to, toOff + 8, LittleEndian.getLong(from, fromOff + 8))
+    } else System.arraycopy(from, fromOff, to, toOff, e)
+
+  /** A key in hexadecimal for messages (its first 32 bytes). */
+  def hex(b: Array[Byte], off: Int, len: Int): String =
+    "0x" + b.slice(off, off + math.min(len, 32)).map(x => f"${x & 0xff}%02x").mkString + (if (len > 32) "..." else "")
+
   /** Copies a key: keys of 8 or 16 bytes (the usual serialized keys) as whole words, no call. */
   def copyKey(from: Array[Byte], fromOff: Int, to: Array[Byte], toOff: Int, len: Int): Unit =
     if (len == 16) {
