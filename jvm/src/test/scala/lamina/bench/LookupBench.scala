@@ -23,7 +23,7 @@ import lamina.lookup.compression.CompressionType
  *
  * Keys are 16 bytes: an 8-byte big-endian even number then 8 mixed bytes, so a miss key (odd number)
  * falls between hits. Values come from a pool of 4096 random arrays. Each measured phase runs after an
- * unmeasured warm-up pass of the same work; builds are the median of three after an unmeasured one, except over 1 GB of data (10M keys with 500-byte values), built once; each variant's builds (RocksDB's too) start after a full collection. "Warm" means the lookup cache holds the whole file (a
+ * unmeasured warm-up pass of the same work; builds are the median of three after an unmeasured one, except over 1 GB of data (10M keys with 500-byte values), built once. "Warm" means the lookup cache holds the whole file (a
  * 8 GiB budget, for RocksDB's block cache too, holds the largest, 10M keys with 500-byte values; the JVM
  * needs about 10 GiB of heap, which `make bench` gives it); "cold" means an index pool large enough for index blocks, bloom filters and hash
  * slots (256 MiB) and a data pool of 1 MiB, so nearly every lookup reads and decodes a data block or
@@ -268,12 +268,6 @@ object LookupBench {
     }
   }
 
-  /** A full collection before a variant's builds: the data set just generated (10M key arrays) is
-   *  promoted, and the previous variant's warm cache (gigabytes) collected, before the clock starts,
-   *  rather than by collections during whichever builds come first (which halved the rate of a hash
-   *  build run right after the data was generated). */
-  private def settleHeap(): Unit = System.gc()
-
   private def runCase(config: Config, n: Int, valueSize: Int): Unit = {
     val label = s"n=${count(n)}/value=${valueSize}B"
     log(s"case $label: generating data")
@@ -289,7 +283,6 @@ object LookupBench {
     var sameBlocksCold = Double.NaN
     if (config.rocksdb) {
       val dir = new File(config.work, "rocksdb")
-      settleHeap()
       val secs = timedBuild(data.bytes)(buildRocks(data, dir))
       val warm = new Rocks(dir, config.warmCacheBytes)
       val hit = measureLookups(warm, hits, expectHit = true)
@@ -326,7 +319,6 @@ object LookupBench {
       ("hash", LookupOptions(localFileType = LocalFileType.Hash)))
     for ((name, options) <- variants if config.variants.isEmpty || config.variants(name)) {
       val file = new File(config.work, s"$name.lookup")
-      settleHeap()
       val secs = timedBuild(data.bytes)(build(name, data, file, options))
       val eps = n / secs
       val mbps = data.bytes / secs / 1e6
