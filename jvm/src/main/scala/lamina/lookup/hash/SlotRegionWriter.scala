@@ -8,9 +8,9 @@ import lamina.lookup.io.{KeyHash, LocalFileOutput}
  * linear probing from its home slot, then the region's pages with their CRC32C.
  *
  * A region is far larger than the caches, so inserting keys straight into it would miss them on
- * almost every key. Instead the region is filled one window of slots at a time (32K slots,
- * which the caches hold): a range of keys is split by home slot into the windows it covers (copied,
- * piece by piece, into a scratch array), each window receives first the keys that ran past the end of
+ * almost every key. Instead the region is filled one window of slots at a time (32K slots, fewer
+ * for long keys: at most 1 MiB, which the caches hold): a range of keys is split by home slot into
+ * the windows it covers (copied, window by window, into a scratch array), each window receives first the keys that ran past the end of
  * the window before it, then its own keys, and is written out whole, in slot order. A key that runs past
  * the end of its window goes on to the next; past the last slot, to slot 0. Any insertion order gives a
  * valid linear-probing table; this one is fixed by the keys and the order they were put in, so the
@@ -25,12 +25,14 @@ import lamina.lookup.io.{KeyHash, LocalFileOutput}
  * window from the start.
  */
 private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSection, regionOffset: Long,
-    pageSize: Int, out: LocalFileOutput, file: File, windowBits: Int = SlotRegionWriter.WindowBits) {
+    pageSize: Int, out: LocalFileOutput, file: File, maxWindowBits: Int = SlotRegionWriter.WindowBits) {
   import HashKeyBuffer.{Ranges, RangeBits}
   import SlotRegionWriter._
 
   private val len = keys.keyLength
   private val slotCount = section.slotCount
+  /** Windows hold 2^windowBits slots: fewer for long keys, so that a window stays within the caches. */
+  private val windowBits = math.min(maxWindowBits, 31 - Integer.numberOfLeadingZeros(math.max(1, MaxWindowBytes / section.slotSize)))
   private val pages = new SlotPages(section, pageSize, regionOffset, out)
 
   /** Whether the region was laid out as one window (small, or its halves' leftover keys did not fit). */
@@ -220,6 +222,9 @@ private[hash] object SlotRegionWriter {
    *  measurements at 10M keys, 2^15 did better than 2^14 (more windows to split ranges into) and than
    *  2^16 or 2^17 (windows less often in cache). */
   val WindowBits = 15
+
+  /** Most bytes of a window (2^15 slots of 16-byte keys take 768 KiB): longer keys get fewer slots. */
+  private val MaxWindowBytes = 1 << 20
 
   /** Entries a window's segment of the scratch has room for beyond a quarter more than its share. */
   private val SegmentSlack = 64

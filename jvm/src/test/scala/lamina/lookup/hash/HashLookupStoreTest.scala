@@ -84,6 +84,11 @@ class HashLookupStoreTest extends AnyFunSuite with LookupTestSupport {
     }
   }
 
+  test("long keys in a large section (windows of fewer slots): every key found") {
+    val n = HashLookupStoreWriter.ParallelMinKeys + 500
+    roundTrip(randomEntries(seed = 24, n = n, minKey = 300, maxKey = 300, minValue = 0, maxValue = 2), pageSize = 4096, seed = 11)
+  }
+
   test("a duplicate key in a large section is rejected") {
     withTempDir { dir =>
       val file = new File(dir, "dup.hash")
