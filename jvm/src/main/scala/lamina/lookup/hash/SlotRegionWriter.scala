@@ -10,9 +10,10 @@ import lamina.lookup.io.{KeyHash, LocalFileOutput}
  * A region is far larger than the caches, so inserting keys straight into it would miss them on
  * almost every key. Instead the region is filled one window of slots at a time (32K slots, fewer
  * for long keys: at most 1 MiB, which the caches hold): a range of keys is split by home slot into
- * the windows it covers (copied, window by window, into a scratch array), each window receives first the keys that ran past the end of
- * the window before it, then its own keys, and is written out whole, in slot order. A key that runs past
- * the end of its window goes on to the next; past the last slot, to slot 0. Any insertion order gives a
+ * the windows it covers (copied, window by window, into a scratch array), each window receives first
+ * the keys that ran past the end of the window before it, then its own keys, and is written out whole,
+ * in slot order. A key that runs past the end of its window goes on to the next; past the last slot,
+ * to slot 0. Any insertion order gives a
  * valid linear-probing table; this one is fixed by the keys and the order they were put in, so the
  * same keys put in the same order give the same bytes.
  *
