@@ -60,4 +60,55 @@ class ConcurrentReadTest extends AnyFunSuite with LookupTestSupport {
       assert(manager.dataPoolUsedBytes == 0 && manager.indexPoolUsedBytes == 0)
     }
   }
+
+  test("scans, seeks and lookups on many threads while data block arrays are reused") {
+    val entries = randomEntries(seed = 7, n = 20000, minKey = 12, maxKey = 12, minValue = 20, maxValue = 20)
+    val expected = entries.map { case (k, v) => hex(k) + "=" + hex(v) }
+    for (compression <- Seq(CompressionType.None, CompressionType.Lz4)) withTempDir { dir =>
+      // 32 KiB of data pages (about fifteen 2 KiB blocks) for 8 threads: arrays are reused constantly.
+      val manager = new CacheManager(288 << 10, 8.0 / 9)
+      val f = LookupStoreFactory.create(LookupOptions(cachePageSize = 2048, compression = compression), manager)
+      val file = new File(dir, "shared.sort")
+      writeAll(f, file, entries)
+      val reader = f.createReader(file).asInstanceOf[lamina.lookup.sort.SortLookupStoreReader]
+      val pool = Executors.newFixedThreadPool(8)
+      try {
+        val tasks = (0 until 8).map { t =>
+          new Callable[Int] {
+            override def call(): Int = {
+              val rnd = new Random(t)
+              var checked = 0
+              (0 until 6).foreach { round =>
+                if (t % 2 == 0) {
+                  val from = rnd.nextInt(entries.size)
+                  val it = reader.iterator()
+                  it.seek(entries(from)._1)
+                  var i = from
+                  while (it.hasNext) {
+                    val (k, v) = it.next()
+                    if (hex(k) + "=" + hex(v) != expected(i)) throw new AssertionError(s"scan from $from: entry $i wrong")
+                    i += 1
+                  }
+                  if (i != entries.size) throw new AssertionError(s"scan from $from ended at $i")
+                  checked += i - from
+                } else (0 until 3000).foreach { _ =>
+                  val i = rnd.nextInt(entries.size)
+                  if (hex(reader.lookup(entries(i)._1)) != hex(entries(i)._2)) throw new AssertionError(s"lookup $i wrong")
+                  checked += 1
+                }
+              }
+              checked
+            }
+          }
+        }
+        pool.invokeAll(tasks.asJava).asScala.foreach(_.get())
+      } finally {
+        pool.shutdown()
+        assert(pool.awaitTermination(1, TimeUnit.MINUTES))
+        reader.close()
+      }
+      assert(manager.bufferPool.reuseCount > 1000, s"arrays reused ${manager.bufferPool.reuseCount} times")
+      assert(manager.dataPoolUsedBytes == 0)
+    }
+  }
 }

@@ -16,11 +16,11 @@ import lamina.lookup.io.LocalFileInput
  *
  * Invariant: a block referenced here was, when fetched, the manager's page for its key; the manager's
  * removal callback empties the slot, so memory held follows the manager's budget (a reference
- * fetched concurrently with its eviction survives at most [[CacheManager.RefreshCount]] accesses).
- * Safe for concurrent use.
+ * fetched concurrently with its eviction survives at most [[CacheManager.RefreshCount]] accesses, or
+ * until its pooled array is reused). Safe for concurrent use.
  */
 final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slotCount: Int) extends Closeable {
-  private final class PageRef(val key: CacheKey, val bytes: Array[Byte], val view: PageView) {
+  private final class PageRef(val key: CacheKey, val page: Page, val view: PageView) {
     // Plain field: a stale or lost count only shifts the next refresh, and a volatile write per
     // access would cost more than the refresh it schedules.
     var accessCount: Int = 0
@@ -33,43 +33,57 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
   /** The view, made by `view`, of the block stored at [offset, offset + length) and held in `slot`;
    *  on a miss the stored bytes become the block as `decode` says. `view` gets the block's file offset.
    *  A slot always holds the same block. The block is cached under a position key, or, when
-   *  `pageKeySize` > 0, as page `slot` of the file cut into pages of that size. */
+   *  `pageKeySize` > 0, as page `slot` of the file cut into pages of that size.
+   *
+   *  A decoded data block (not `isIndex`) goes into a pooled array, which a later load may reuse while
+   *  the caller still reads it: the caller checks [[PageView.isCurrent]] after reading and, if false,
+   *  discards what it read and calls again (see [[PageBuffer]]). Other blocks are always current. */
   def getSlot[V <: PageView](slot: Int, offset: Long, length: Int, isIndex: Boolean,
-      decode: BlockCache.Decode, view: (Long, Array[Byte]) => V, pageKeySize: Int = 0): V = {
+      decode: BlockCache.Decode, view: (Long, Page) => V, pageKeySize: Int = 0): V = {
     val ref = slots.get(slot)
-    if (ref != null && ref.accessCount < CacheManager.RefreshCount) {
+    if (ref != null && ref.accessCount < CacheManager.RefreshCount && ref.page.isCurrent) {
       ref.accessCount += 1 // a lost increment only delays the next refresh
       ref.view.asInstanceOf[V]
     } else {
       val key =
         if (pageKeySize > 0) CacheKey.forPageIndex(path, pageKeySize, slot)
         else CacheKey.forPosition(path, offset, length, isIndex)
-      fetchSlot(slot, key, offset, length, decode, view)
+      fetchSlot(slot, key, offset, length, isIndex, decode, view)
     }
   }
 
-  private def fetchSlot[V <: PageView](slot: Int, key: CacheKey, offset: Long, length: Int,
-      decode: BlockCache.Decode, view: (Long, Array[Byte]) => V): V = {
+  private def fetchSlot[V <: PageView](slot: Int, key: CacheKey, offset: Long, length: Int, isIndex: Boolean,
+      decode: BlockCache.Decode, view: (Long, Page) => V): V = {
     // On a miss the reference is published inside the loader, before the manager inserts the page:
     // if the insertion evicts the page at once (it exceeds its pool), the removal callback empties
     // the slot, and only if the slot still holds that reference.
     var loaded: PageRef = null
-    val bytes = manager.getPage(key, _ => {
-      val b = decode match {
-        case BlockCache.AsStored(check) => val b = input.read(offset, length); check(slot, offset, b); b
-        case BlockCache.Decoded(f) => f(offset, input.readShared(offset, length), length)
+    val page = manager.fetchPage(key, _ => {
+      val p = decode match {
+        case BlockCache.AsStored(check) => val b = input.read(offset, length); check(slot, offset, b); Page.of(b)
+        case BlockCache.Decoded(f) =>
+          val allocate: Int => Page = if (isIndex) Page.allocate(_) else manager.bufferPool.take(_)
+          f(offset, input.readShared(offset, length), length, allocate)
       }
-      loaded = new PageRef(key, b, view(offset, b))
+      loaded = new PageRef(key, p, view(offset, p))
       slots.set(slot, loaded)
-      b
+      p
     }, _ => { val l = loaded; if (l != null) slots.compareAndSet(slot, l, null) },
       _ => loaded.view.derivedBytes)
     val ref =
       if (loaded != null) loaded
       else {
-        // A hit in the manager: keep the view already made of the same bytes, if any.
+        // A hit in the manager: keep the view already made of the same page, if any. A view is made
+        // only of a current page (what it parses at construction, such as an entry count, it keeps):
+        // a page recycled since the manager returned it is fetched again.
         val current = slots.get(slot)
-        val r = if (current != null && (current.bytes eq bytes)) current else new PageRef(key, bytes, view(offset, bytes))
+        val r =
+          if (current != null && (current.page eq page)) current
+          else {
+            val v = try view(offset, page) catch { case _: RuntimeException if !page.isCurrent => null.asInstanceOf[V] }
+            if (v == null || !page.isCurrent) return fetchSlot(slot, key, offset, length, isIndex, decode, view)
+            new PageRef(key, page, v)
+          }
         r.accessCount = 0
         slots.set(slot, r)
         r
@@ -107,20 +121,24 @@ object BlockCache {
 
   private val NoCheck: (Int, Long, Array[Byte]) => Unit = (_, _, _) => ()
 
-  /** The block is decoded from its stored bytes into an array of its own: `f(fileOffset, buffer,
-   *  storedLength)` gets them in a buffer of the reading thread that the thread's next read reuses, so
-   *  `f` must not keep it (a decoded block costs one allocation, not two). */
-  final case class Decoded(f: (Long, Array[Byte], Int) => Array[Byte]) extends Decode
+  /** The block is decoded from its stored bytes into a page: `f(fileOffset, buffer, storedLength,
+   *  allocate)` gets them in a buffer of the reading thread that the thread's next read reuses, so `f`
+   *  must not keep it, and writes the block into `allocate(blockLength)` (a pooled array for data
+   *  blocks), which it returns. */
+  final case class Decoded(f: (Long, Array[Byte], Int, Int => Page) => Page) extends Decode
 }
 
 /** What a reader makes of a cached block: a parsed block, or the bytes as they are ([[RawPage]]).
  *  `derivedBytes` is the most it holds beyond the block itself (counted against the cache budget
- *  with the block). */
-trait PageView {
+ *  with the block). Whatever a reader read through a view counts only if [[isCurrent]] still holds
+ *  afterwards (see [[BlockCache.getSlot]]). */
+abstract class PageView(val page: Page) {
   def derivedBytes: Int
+  final def isCurrent: Boolean = page.isCurrent
 }
 
 /** A block read as it is stored, with nothing derived from it. */
-final class RawPage(val bytes: Array[Byte]) extends PageView {
+final class RawPage(page: Page) extends PageView(page) {
+  def bytes: Array[Byte] = page.bytes
   override def derivedBytes: Int = 0
 }

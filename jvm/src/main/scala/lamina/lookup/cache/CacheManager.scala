@@ -27,29 +27,35 @@ final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Do
   val indexPoolBytes: Long = (maxMemoryBytes * highPriorityPoolRatio).toLong
   val dataPoolBytes: Long = if (highPriorityPoolRatio == 0) maxMemoryBytes else maxMemoryBytes - indexPoolBytes
 
+  /** Arrays of data pages that left the cache, for loads to fill again: at most an eighth of the data
+   *  pool (16 MiB at most), held beyond the budget. */
+  val bufferPool: BufferPool = new BufferPool(BufferPool.maxBytesFor(dataPoolBytes))
+
   private val loads = new AtomicLong()
-  private val dataPool: Cache[CacheKey, CacheManager.CachedPage] = CacheManager.pool(dataPoolBytes)
+  private val dataPool: Cache[CacheKey, CacheManager.CachedPage] = CacheManager.pool(dataPoolBytes, bufferPool)
   private val indexPool: Cache[CacheKey, CacheManager.CachedPage] =
-    if (highPriorityPoolRatio == 0) dataPool else CacheManager.pool(indexPoolBytes)
+    if (highPriorityPoolRatio == 0) dataPool else CacheManager.pool(indexPoolBytes, bufferPool)
 
   private def poolOf(key: CacheKey) = if (key.isIndex) indexPool else dataPool
 
   /** The page under `key`, loaded with `loader` on a miss (once, even when threads race).
    *  `onRemoval` runs when the page loaded by this call leaves the cache (evicted or invalidated). */
   def getPage(key: CacheKey, loader: CacheKey => Array[Byte], onRemoval: CacheKey => Unit): Array[Byte] =
-    getPage(key, loader, onRemoval, CacheManager.NoDerivedBytes)
+    fetchPage(key, k => Page.of(loader(k)), onRemoval, CacheManager.NoDerivedBytes).bytes
 
-  /** As above; `derivedBytes(page)`, asked once after a load, is what readers may derive from the
-   *  page and hold while it is cached: it counts against the budget with the page. */
-  def getPage(key: CacheKey, loader: CacheKey => Array[Byte], onRemoval: CacheKey => Unit,
-      derivedBytes: Array[Byte] => Int): Array[Byte] = {
-    val page = poolOf(key).get(key, k => {
+  /** As above for a [[Page]], which may be in a pooled array (see [[bufferPool]]): when it leaves the
+   *  cache its array goes back to the pool. `derivedBytes(page)`, asked once after a load, is what
+   *  readers may derive from the page and hold while it is cached: it counts against the budget with
+   *  the page. */
+  def fetchPage(key: CacheKey, loader: CacheKey => Page, onRemoval: CacheKey => Unit,
+      derivedBytes: Page => Int): Page = {
+    val cached = poolOf(key).get(key, k => {
       loads.incrementAndGet()
-      val bytes = loader(k)
-      if (bytes == null) throw new IllegalStateException(s"Loader returned null for $k")
-      new CacheManager.CachedPage(bytes, bytes.length + derivedBytes(bytes), onRemoval)
+      val page = loader(k)
+      if (page == null) throw new IllegalStateException(s"Loader returned null for $k")
+      new CacheManager.CachedPage(page, page.heldBytes + derivedBytes(page), onRemoval)
     })
-    page.bytes
+    cached.page
   }
 
   def invalidPage(key: CacheKey): Unit = poolOf(key).invalidate(key)
@@ -88,16 +94,19 @@ object CacheManager {
    *  page age out. */
   val RefreshCount: Int = 10
 
-  private val NoDerivedBytes: Array[Byte] => Int = _ => 0
+  private val NoDerivedBytes: Page => Int = _ => 0
 
-  private final class CachedPage(val bytes: Array[Byte], val weight: Int, val onRemoval: CacheKey => Unit)
+  private final class CachedPage(val page: Page, val weight: Int, val onRemoval: CacheKey => Unit)
 
-  private def pool(maxWeight: Long): Cache[CacheKey, CachedPage] =
+  private def pool(maxWeight: Long, buffers: BufferPool): Cache[CacheKey, CachedPage] =
     Caffeine.newBuilder()
       .maximumWeight(maxWeight)
       .weigher[CacheKey, CachedPage]((_: CacheKey, v: CachedPage) => v.weight)
       .executor((r: Runnable) => r.run())
       .removalListener[CacheKey, CachedPage]((k: CacheKey, v: CachedPage, _: RemovalCause) =>
-        if (k != null && v != null) v.onRemoval(k))
+        if (k != null && v != null) {
+          v.onRemoval(k)
+          buffers.give(v.page)
+        })
       .build[CacheKey, CachedPage]()
 }

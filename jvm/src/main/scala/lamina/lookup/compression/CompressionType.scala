@@ -13,7 +13,12 @@ sealed abstract class CompressionType(val name: String, val id: Byte) {
   def compress(src: Array[Byte], srcOff: Int, len: Int, dst: Array[Byte], dstOff: Int): Int
 
   /** Decompresses exactly `dstLen` bytes; returns false when the input does not decode to that. */
-  def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean
+  def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean =
+    decompress(src, srcOff, srcLen, dst, dst.length)
+
+  /** Decodes src[srcOff, srcOff + srcLen) into dst[0, dstLen); false unless it is exactly `dstLen` bytes
+   *  of this codec's data. */
+  def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte], dstLen: Int): Boolean
 }
 
 object CompressionType {
@@ -24,8 +29,8 @@ object CompressionType {
       System.arraycopy(src, srcOff, dst, dstOff, len)
       len
     }
-    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean =
-      srcLen == dst.length && { System.arraycopy(src, srcOff, dst, 0, srcLen); true }
+    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte], dstLen: Int): Boolean =
+      srcLen == dstLen && { System.arraycopy(src, srcOff, dst, 0, srcLen); true }
   }
 
   /** zstd at level 1: fast enough for spilling, and most of zstd's ratio. Native contexts are kept
@@ -60,8 +65,8 @@ object CompressionType {
     override def maxCompressedLength(len: Int): Int = ZstdJni.compressBound(len.toLong).toInt
     override def compress(src: Array[Byte], srcOff: Int, len: Int, dst: Array[Byte], dstOff: Int): Int =
       compressor.get().sizedFor(len).compressByteArray(dst, dstOff, dst.length - dstOff, src, srcOff, len)
-    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean =
-      try decompressCtx.get().decompressByteArray(dst, 0, dst.length, src, srcOff, srcLen) == dst.length
+    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte], dstLen: Int): Boolean =
+      try decompressCtx.get().decompressByteArray(dst, 0, dstLen, src, srcOff, srcLen) == dstLen
       catch { case _: ZstdException => false }
   }
 
@@ -70,8 +75,8 @@ object CompressionType {
     override def maxCompressedLength(len: Int): Int = factory.fastCompressor().maxCompressedLength(len)
     override def compress(src: Array[Byte], srcOff: Int, len: Int, dst: Array[Byte], dstOff: Int): Int =
       factory.fastCompressor().compress(src, srcOff, len, dst, dstOff, dst.length - dstOff)
-    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean =
-      try factory.safeDecompressor().decompress(src, srcOff, srcLen, dst, 0, dst.length) == dst.length
+    override def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte], dstLen: Int): Boolean =
+      try factory.safeDecompressor().decompress(src, srcOff, srcLen, dst, 0, dstLen) == dstLen
       catch { case _: net.jpountz.lz4.LZ4Exception => false }
   }
 

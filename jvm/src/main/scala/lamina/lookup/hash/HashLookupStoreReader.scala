@@ -4,7 +4,7 @@ import java.io.File
 
 import lamina.errors.CorruptFileException
 import lamina.lookup.LookupStoreReader
-import lamina.lookup.cache.{BlockCache, CacheManager, RawPage}
+import lamina.lookup.cache.{BlockCache, CacheManager, Page, RawPage}
 import lamina.lookup.io.{Checksums, KeyHash, LittleEndian, LocalFileInput, VarInt}
 
 /** Reads a hash lookup file: hash the key, probe the slots of its length, read the record.
@@ -66,7 +66,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
       throw new CorruptFileException(path, offset, s"CRC32C ${Checksums.hex(sums(page))}", s"CRC32C ${Checksums.hex(actual)}",
         if (page < dataPageCount) "hash data page" else "hash slot page")
   }
-  private val rawView: (Long, Array[Byte]) => RawPage = (_, b) => new RawPage(b)
+  private val rawView: (Long, Page) => RawPage = (_, p) => new RawPage(p)
 
   def recordCount: Long = footer.recordCount
 

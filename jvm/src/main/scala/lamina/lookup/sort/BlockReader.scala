@@ -2,7 +2,7 @@ package lamina.lookup.sort
 
 import lamina.errors.CorruptFileException
 import lamina.lookup.{KeyComparator, UnsignedBytesComparator}
-import lamina.lookup.cache.PageView
+import lamina.lookup.cache.{Page, PageView}
 import lamina.lookup.io.{LittleEndian, VarInt}
 
 /** Read view of one raw block (layout in [[BlockWriter]]), with binary search by key.
@@ -11,29 +11,37 @@ import lamina.lookup.io.{LittleEndian, VarInt}
  * accessor takes an entry index. A reader is cached beside its block (see [[SortLookupStoreReader]]),
  * so a lookup pays neither the parse nor the first touch of the block's tail. Every offset read from
  * the block is bounds-checked, so a block that passed its CRC but was written wrongly still fails as
- * corruption rather than with an index error.
+ * corruption rather than with an index error. A block in a pooled array may be overwritten while read
+ * (see [[lamina.lookup.cache.PageBuffer]]): every loop here is bounded by counts fixed at construction,
+ * so such reads end, in garbage or an exception, which the caller discards when [[isCurrent]] is false.
  */
 final class BlockReader(
-    block: Array[Byte],
+    page: Page,
     comparator: KeyComparator,
     path: String,
-    blockOffset: Long) extends PageView {
-  private val flag: Byte = if (block.length > 0) block(block.length - 1) else corrupt("a block tail", "empty block")
+    blockOffset: Long) extends PageView(page) {
+  def this(block: Array[Byte], comparator: KeyComparator, path: String, blockOffset: Long) =
+    this(Page.of(block), comparator, path, blockOffset)
+
+  private val block: Array[Byte] = page.bytes
+  /** The block is block[0, blockLength); a pooled array may be longer. */
+  private val blockLength: Int = page.length
+  private val flag: Byte = if (blockLength > 0) block(blockLength - 1) else corrupt("a block tail", "empty block")
   private val isAligned: Boolean = flag match {
     case BlockWriter.Aligned => true
     case BlockWriter.Unaligned => false
     case f => corrupt("block flag 0 or 1", s"flag $f")
   }
   private val tailInt: Int =
-    if (block.length >= BlockWriter.AlignedTailLength) LittleEndian.getInt(block, block.length - BlockWriter.AlignedTailLength)
-    else corrupt("a block tail", s"${block.length} bytes")
+    if (blockLength >= BlockWriter.AlignedTailLength) LittleEndian.getInt(block, blockLength - BlockWriter.AlignedTailLength)
+    else corrupt("a block tail", s"$blockLength bytes")
 
   /** End of the entry region. */
   private val dataEnd: Int =
-    if (isAligned) block.length - BlockWriter.AlignedTailLength
+    if (isAligned) blockLength - BlockWriter.AlignedTailLength
     else {
       val tableBytes = tailInt.toLong * LittleEndian.IntBytes
-      val end = block.length - BlockWriter.UnalignedTailLength - tableBytes
+      val end = blockLength - BlockWriter.UnalignedTailLength - tableBytes
       if (tailInt < 0 || end < 0) corrupt("an entry count that fits the block", s"$tailInt")
       end.toInt
     }

@@ -5,7 +5,7 @@ import java.io.File
 import lamina.errors.CorruptFileException
 import lamina.lookup.{KeyComparator, LookupStoreReader}
 import lamina.lookup.bloom.{BloomFilter, FileBasedBloomFilter}
-import lamina.lookup.cache.{BlockCache, CacheKey, CacheManager}
+import lamina.lookup.cache.{BlockCache, CacheKey, CacheManager, Page}
 import lamina.lookup.io.{KeyHash, LocalFileInput}
 
 /** Reads a sort lookup file: bloom filter test, binary search of the index block, binary search of one
@@ -28,15 +28,16 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   /** Data blocks lie before the bloom filter (or the index block when there is none). */
   private val dataLimit: Long = footer.bloomFilter.map(_.handle.offset).getOrElse(indexHandle.offset)
 
-  private val decodeBlock = BlockCache.Decoded((offset, stored, length) => StoredBlock.decode(stored, length, path, offset))
-  private val blockView: (Long, Array[Byte]) => BlockReader = (offset, raw) => new BlockReader(raw, comparator, path, offset)
+  private val decodeBlock = BlockCache.Decoded((offset, stored, length, allocate) =>
+    StoredBlock.decodeInto(stored, length, path, offset, allocate))
+  private val blockView: (Long, Page) => BlockReader = (offset, page) => new BlockReader(page, comparator, path, offset)
 
   /** Reading the index block at open rejects a damaged index before the first lookup, and numbers the
    *  data blocks: slot i of the block cache holds data block i, the last slot the index block. */
   private val dataBlockCount: Int =
     try {
       val at = indexHandle.offset
-      blockView(at, StoredBlock.decode(input.read(at, indexHandle.storedLength), path, at)).count
+      blockView(at, Page.of(StoredBlock.decode(input.read(at, indexHandle.storedLength), path, at))).count
     }
     catch { case e: Throwable => input.close(); throw e }
   private val indexSlot = dataBlockCount
@@ -56,11 +57,28 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   private def indexBlock(): BlockReader =
     blockCache.getSlot(indexSlot, indexHandle.offset, indexHandle.storedLength, isIndex = true, decodeBlock, blockView)
 
-  /** Data block i, whose handle is entry i of `index`. */
+  /** Data block i, whose handle is entry i of `index`. Its array may be recycled while read: read it
+   *  through [[onDataBlock]]. */
   private def dataBlock(index: BlockReader, i: Int): BlockReader = {
     val h = index.handle(i, dataLimit)
     blockCache.getSlot(i, h.offset, h.storedLength, isIndex = false, decodeBlock, blockView)
   }
+
+  /** `read(block)` for data block i, starting with `block` (null: fetch it); the block read goes into
+   *  `use` with the result. A read that a recycling of the block's array may have spoiled (the view is
+   *  no longer current) is discarded, its exception too, and repeated on the block fetched again. */
+  private def onDataBlock[T](index: BlockReader, i: Int, block: BlockReader)(read: BlockReader => T)
+      (use: BlockReader => Unit): T = {
+    var b = if (block != null) block else dataBlock(index, i)
+    while (true) {
+      val r = try read(b) catch { case e: RuntimeException => if (b.isCurrent) throw e else null.asInstanceOf[T] }
+      if (b.isCurrent) { use(b); return r }
+      b = dataBlock(index, i)
+    }
+    throw new IllegalStateException("unreachable")
+  }
+
+  private val NoUse: BlockReader => Unit = _ => ()
 
   def recordCount: Long = footer.recordCount
 
@@ -68,7 +86,7 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
     if (bloomFilter != null && !bloomFilter.testHash(KeyHash.hash64(key))) return null
     val index = indexBlock()
     val i = index.lowerBound(key)
-    if (i == index.count) null else dataBlock(index, i).find(key)
+    if (i == index.count) null else onDataBlock(index, i, null)(_.find(key))(NoUse)
   }
 
   /** All entries in key order, from the first. */
@@ -84,10 +102,7 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
     def seek(key: Array[Byte]): Unit = {
       blockIndex = index.lowerBound(key)
       block = null
-      if (blockIndex < index.count) {
-        block = dataBlock(index, blockIndex)
-        entry = block.lowerBound(key)
-      }
+      if (blockIndex < index.count) entry = onDataBlock(index, blockIndex, null)(_.lowerBound(key))(block = _)
     }
 
     override def hasNext: Boolean = {
@@ -105,7 +120,8 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
     override def next(): (Array[Byte], Array[Byte]) = {
       if (!hasNext) throw new NoSuchElementException("end of lookup file")
       entry += 1
-      (block.key(entry - 1), block.value(entry - 1))
+      val e = entry - 1
+      onDataBlock(index, blockIndex, block)(b => (b.key(e), b.value(e)))(block = _)
     }
   }
 

@@ -1,6 +1,7 @@
 package lamina.lookup.sort
 
 import lamina.errors.CorruptFileException
+import lamina.lookup.cache.Page
 import lamina.lookup.compression.CompressionType
 import lamina.lookup.io.LittleEndian
 
@@ -52,24 +53,32 @@ object StoredBlock {
 
   /** Verifies and decodes stored[0, storedLength) (payload and trailer) read at `fileOffset` into an
    *  array of its own (`stored` is not kept); returns the raw block. */
-  def decode(stored: Array[Byte], storedLength: Int, path: String, fileOffset: Long): Array[Byte] = {
+  def decode(stored: Array[Byte], storedLength: Int, path: String, fileOffset: Long): Array[Byte] =
+    decodeInto(stored, storedLength, path, fileOffset, Page.allocate(_)).bytes
+
+  /** Verifies and decodes stored[0, storedLength) (payload and trailer) read at `fileOffset` into
+   *  `allocate(rawLength)` (`stored` is not kept); returns that page, holding the raw block. */
+  def decodeInto(stored: Array[Byte], storedLength: Int, path: String, fileOffset: Long, allocate: Int => Page): Page = {
     val payloadLen = storedLength - BlockTrailer.EncodedLength
     if (payloadLen < 0)
       throw new CorruptFileException(path, fileOffset, s"at least ${BlockTrailer.EncodedLength} bytes",
         s"$storedLength bytes", "stored block")
     val trailer = BlockTrailer.verify(stored, payloadLen, path, fileOffset)
     trailer.compression match {
-      case CompressionType.None => java.util.Arrays.copyOf(stored, payloadLen)
+      case CompressionType.None =>
+        val page = allocate(payloadLen)
+        System.arraycopy(stored, 0, page.bytes, 0, payloadLen)
+        page
       case codec =>
         val rawLen = if (payloadLen >= UncompressedLengthBytes) LittleEndian.getInt(stored, 0) else -1
         if (rawLen < 0)
           throw new CorruptFileException(path, fileOffset, "a non-negative uncompressed length",
             s"$rawLen", "compressed block")
-        val raw = new Array[Byte](rawLen)
-        if (!codec.decompress(stored, UncompressedLengthBytes, payloadLen - UncompressedLengthBytes, raw))
+        val page = allocate(rawLen)
+        if (!codec.decompress(stored, UncompressedLengthBytes, payloadLen - UncompressedLengthBytes, page.bytes, rawLen))
           throw new CorruptFileException(path, fileOffset, s"${codec.name} data of $rawLen bytes",
             "undecodable data", "compressed block")
-        raw
+        page
     }
   }
 }

@@ -89,7 +89,7 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
       val m = new CacheManager(2500, 0)
       val input = new LocalFileInput(file)
       val cache = new BlockCache(input, m, slotCount = 10)
-      val raw: (Long, Array[Byte]) => RawPage = (_, b) => new RawPage(b)
+      val raw: (Long, Page) => RawPage = (_, p) => new RawPage(p)
       def block(i: Int, length: Int = 1000, decode: BlockCache.Decode = BlockCache.AsStored()) =
         cache.getSlot(i, i * 1000L, length, isIndex = false, decode, raw).bytes
       try {
@@ -107,12 +107,14 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
         assert(m.dataPoolUsedBytes <= 2500)
         assert(cache.referencedPages <= 2, "evicted pages are no longer referenced")
         // a decoder gets the stored bytes in the thread's shared buffer (which may be longer than the
-        // block) and makes an array of its own
-        val decoded = block(5, 10, BlockCache.Decoded { (offset, b, length) =>
+        // block) and writes the block into the page it is given
+        val decoded = block(5, 10, BlockCache.Decoded { (offset, b, length, allocate) =>
           assert(offset == 5000 && length == 10 && b.length >= length)
-          b.take(length).map(x => (x + 1).toByte)
+          val page = allocate(length)
+          (0 until length).foreach(i => page.bytes(i) = (b(i) + 1).toByte)
+          page
         })
-        assert(decoded.toSeq == (5000 until 5010).map(i => (i % 251 + 1).toByte))
+        assert(decoded.take(10).toSeq == (5000 until 5010).map(i => (i % 251 + 1).toByte))
         cache.close()
         assert(m.dataPoolUsedBytes == 0)
         assert(cache.referencedPages == 0)
@@ -124,15 +126,15 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
     withTempDir { dir =>
       val file = new File(dir, "slots")
       Files.write(file.toPath, Array.tabulate[Byte](10000)(i => (i % 251).toByte))
-      final class View(val bytes: Array[Byte]) extends PageView { def derivedBytes: Int = 500 }
+      final class View(p: Page) extends PageView(p) { def derivedBytes: Int = 500 }
       val m = new CacheManager(3200, 0)
       val input = new LocalFileInput(file)
       val cache = new BlockCache(input, m, slotCount = 4)
-      val view: (Long, Array[Byte]) => View = (_, b) => new View(b)
+      val view: (Long, Page) => View = (_, p) => new View(p)
       def slot(i: Int) = cache.getSlot(i, i * 1000L, 1000, isIndex = false, BlockCache.AsStored(), view)
       try {
         val first = slot(0)
-        assert(first.bytes.toSeq == (0 until 1000).map(i => (i % 251).toByte))
+        assert(first.page.bytes.toSeq == (0 until 1000).map(i => (i % 251).toByte))
         assert(m.loadCount == 1 && m.dataPoolUsedBytes == 1500, "the page and its derived bytes")
         (1 until 3 * CacheManager.RefreshCount).foreach(_ => assert(slot(0) eq first, "the same view while cached"))
         assert(m.loadCount == 1)

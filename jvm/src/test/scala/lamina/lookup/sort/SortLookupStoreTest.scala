@@ -226,4 +226,30 @@ class SortLookupStoreTest extends AnyFunSuite with LookupTestSupport {
       } finally r.close()
     }
   }
+
+  test("an iterator and lookups read right while evicted blocks' arrays are reused for other blocks") {
+    // Fixed-size entries: every block has the same length, so an evicted block's array fits the next.
+    val entries = (0 until 2000).map(i => (f"key$i%05d".getBytes, f"val$i%05d".getBytes))
+    for (compression <- Seq(CompressionType.None, CompressionType.Zstd)) withTempDir { dir =>
+      // 64 KiB index pool, 16 KiB data pool: about ten 1 KiB blocks cached, one array pooled.
+      val manager = new lamina.lookup.cache.CacheManager(80 << 10, 0.8)
+      val f = new SortLookupStoreFactory(LookupOptions(cachePageSize = 1024, compression = compression), manager,
+        UnsignedBytesComparator)
+      val file = new File(dir, "recycled.sort")
+      writeAll(f, file, entries)
+      val r = f.createReader(file)
+      try {
+        val it = r.iterator()
+        val head = (0 until 10).map(_ => new String(it.next()._1))
+        assert(head == entries.take(10).map(e => new String(e._1)))
+        // Lookups across the file evict the iterator's block; its array then holds another block.
+        (100 until 2000 by 37).foreach { i =>
+          assert(hex(r.lookup(entries(i)._1)) == hex(entries(i)._2), s"key $i")
+        }
+        assert(manager.bufferPool.reuseCount > 0, "arrays were reused")
+        val rest = it.map { case (k, v) => new String(k) + "=" + new String(v) }.toIndexedSeq
+        assert(rest == entries.drop(10).map { case (k, v) => new String(k) + "=" + new String(v) })
+      } finally r.close()
+    }
+  }
 }
