@@ -60,7 +60,11 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
     var loaded: PageRef = null
     val page = manager.fetchPage(key, _ => {
       val p = decode match {
-        case BlockCache.AsStored(check) => val b = input.read(offset, length); check(slot, offset, b); Page.of(b)
+        case BlockCache.AsStored(check) =>
+          val p = if (isIndex) Page.allocate(length) else manager.bufferPool.take(length)
+          input.readInto(offset, length, p.bytes)
+          check(slot, offset, p.bytes, length)
+          p
         case BlockCache.Decoded(f) =>
           val allocate: Int => Page = if (isIndex) Page.allocate(_) else manager.bufferPool.take(_)
           f(offset, input.readShared(offset, length), length, allocate)
@@ -115,11 +119,12 @@ object BlockCache {
   /** How the stored bytes of a block become the cached block. */
   sealed trait Decode
 
-  /** The stored bytes are the block: read into an array of their own, which is cached once
-   *  `check(slot, fileOffset, bytes)` returns (it throws to refuse them, e.g. on a checksum mismatch). */
-  final case class AsStored(check: (Int, Long, Array[Byte]) => Unit = NoCheck) extends Decode
+  /** The stored bytes are the block: read into a page (a pooled array for data blocks), which is
+   *  cached once `check(slot, fileOffset, bytes, length)` returns (it throws to refuse bytes[0, length),
+   *  e.g. on a checksum mismatch). */
+  final case class AsStored(check: (Int, Long, Array[Byte], Int) => Unit = NoCheck) extends Decode
 
-  private val NoCheck: (Int, Long, Array[Byte]) => Unit = (_, _, _) => ()
+  private val NoCheck: (Int, Long, Array[Byte], Int) => Unit = (_, _, _, _) => ()
 
   /** The block is decoded from its stored bytes into a page: `f(fileOffset, buffer, storedLength,
    *  allocate)` gets them in a buffer of the reading thread that the thread's next read reuses, so `f`
@@ -137,8 +142,9 @@ abstract class PageView(val page: Page) {
   final def isCurrent: Boolean = page.isCurrent
 }
 
-/** A block read as it is stored, with nothing derived from it. */
+/** A block read as it is stored, with nothing derived from it: `bytes[0, length)`. */
 final class RawPage(page: Page) extends PageView(page) {
   def bytes: Array[Byte] = page.bytes
+  def length: Int = page.length
   override def derivedBytes: Int = 0
 }

@@ -14,7 +14,8 @@ final class BufferPool(val maxBytes: Long) {
 
   /** A page of `length` bytes for the caller to fill: a free array that fits it closely (capacity in
    *  [length, length + length / 8 + 64]), at a new generation, or else a new array with a little room
-   *  for slightly longer pages (none when the pool keeps nothing). */
+   *  for slightly longer pages; an exact array of its own, never reused, when the pool could not keep
+   *  an array that large. */
   def take(length: Int): Page = {
     val buffer = synchronized {
       var best = -1
@@ -35,8 +36,11 @@ final class BufferPool(val maxBytes: Long) {
     if (buffer != null) {
       buffer.reuse()
       Page.in(buffer, length)
-    } else if (maxBytes <= 0) Page.allocate(length)
-    else Page.in(new PageBuffer(new Array[Byte](BufferPool.capacityFor(length))), length)
+    } else {
+      val capacity = BufferPool.capacityFor(length)
+      if (capacity > maxBytes) Page.allocate(length) // the pool could never keep it
+      else Page.in(new PageBuffer(new Array[Byte](capacity)), length)
+    }
   }
 
   /** Keeps the array of `page`, which has left the cache, if it was pooled and fits the pool; the

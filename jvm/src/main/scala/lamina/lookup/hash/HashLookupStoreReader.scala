@@ -60,8 +60,8 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
   }
   private val blockCache = new BlockCache(input, cacheManager, sums.length)
   /** Pages are checked against their CRC32C as they are loaded (a page's cache slot is its number). */
-  private val checked = BlockCache.AsStored { (page, offset, b) =>
-    val actual = Checksums.crc32c(b, 0, b.length)
+  private val checked = BlockCache.AsStored { (page, offset, b, length) =>
+    val actual = Checksums.crc32c(b, 0, length)
     if (actual != sums(page))
       throw new CorruptFileException(path, offset, s"CRC32C ${Checksums.hex(sums(page))}", s"CRC32C ${Checksums.hex(actual)}",
         if (page < dataPageCount) "hash data page" else "hash slot page")
@@ -101,11 +101,12 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
       .bytes
   }
 
-  /** Data page `pageIndex` (the last one may be short), cached under a page key. */
-  private def dataPage(pageIndex: Int): Array[Byte] = {
+  /** Data page `pageIndex` (the last one may be short), cached under a page key. Its array may be
+   *  reused for another page while read: what is read counts only if the page is still current after. */
+  private def dataPage(pageIndex: Int): RawPage = {
     val pageStart = pageIndex.toLong * pageSize
     val pageLen = math.min(pageSize.toLong, footer.dataEnd - pageStart).toInt
-    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, checked, rawView, pageKeySize = pageSize).bytes
+    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, checked, rawView, pageKeySize = pageSize)
   }
 
   /** Record: varint value length, value. `slotOffset` is where the slot pointing at it sits. */
@@ -114,15 +115,22 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
       throw new CorruptFileException(path, slotOffset, s"a record offset within [${HashFileHeader.EncodedLength}, ${footer.dataEnd})",
         s"$offset", "hash slot")
     val pageIndex = (offset / pageSize).toInt
-    val page = dataPage(pageIndex)
     val at = (offset - pageIndex.toLong * pageSize).toInt
-    // Most records lie within one page: read them in place.
-    val v = VarInt.read(page, at, page.length)
-    if (v >= 0) {
-      val body = at + VarInt.length(v)
-      val valueLen = VarInt.value(v)
-      if (valueLen <= page.length - body) return java.util.Arrays.copyOfRange(page, body, body + valueLen)
-    }
+    // Most records lie within one page: read them in place (null: they do not).
+    var value: Array[Byte] = null
+    var page: RawPage = null
+    do {
+      page = dataPage(pageIndex)
+      val bytes = page.bytes
+      val v = VarInt.read(bytes, at, page.length)
+      value = null
+      if (v >= 0) {
+        val body = at + VarInt.length(v)
+        val valueLen = VarInt.value(v)
+        if (valueLen <= page.length - body) value = java.util.Arrays.copyOfRange(bytes, body, body + valueLen)
+      }
+    } while (!page.isCurrent)
+    if (value != null) return value
     val headerBytes = readData(offset, math.min(VarInt.MaxBytes.toLong, footer.dataEnd - offset).toInt)
     val h = VarInt.read(headerBytes, 0, headerBytes.length)
     if (h < 0) throw new CorruptFileException(path, offset, "a value length", "a malformed varint", "hash record")
@@ -145,8 +153,8 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
       val page = dataPage(pageIndex.toInt)
       val from = (pos - pageStart).toInt
       val n = math.min(len - done, page.length - from)
-      System.arraycopy(page, from, result, done, n)
-      done += n
+      System.arraycopy(page.bytes, from, result, done, n)
+      if (page.isCurrent) done += n // else read the page again
     }
     result
   }

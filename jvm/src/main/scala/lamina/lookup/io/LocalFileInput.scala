@@ -32,7 +32,8 @@ final class LocalFileInput(val file: File) extends Closeable {
       readInto(offset, len, buf)
     }
 
-  private def readInto(offset: Long, len: Int, bytes: Array[Byte]): Array[Byte] = {
+  /** Reads exactly `len` bytes at `offset` into bytes[0, len); returns `bytes`. */
+  def readInto(offset: Long, len: Int, bytes: Array[Byte]): Array[Byte] = {
     if (offset < 0 || len < 0 || offset + len > length)
       throw new CorruptFileException(path, offset, s"a range of $len bytes within the file of $length bytes",
         s"a range ending at ${offset + len}", "reference past end of file")

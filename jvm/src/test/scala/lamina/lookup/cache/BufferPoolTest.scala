@@ -51,8 +51,9 @@ class BufferPoolTest extends AnyFunSuite {
     (0 until BufferPool.MaxFreeArrays + 5).map(_ => many.take(100)).foreach(many.give)
     assert(many.freeCount == BufferPool.MaxFreeArrays)
     val huge = pool.take(20000)
+    assert(huge.bytes.length == 20000 && huge.isCurrent, "an array the pool could never keep is exact")
     pool.give(huge)
-    assert(pool.freeCount == 2, "an array over the whole budget is not kept")
+    assert(pool.freeCount == 2 && huge.isCurrent, "and is not kept")
   }
 
   test("a pool of 0 bytes hands out exact arrays of their own, always current") {
