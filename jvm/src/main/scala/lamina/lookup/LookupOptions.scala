@@ -53,7 +53,7 @@ object LookupOptions {
   val CacheMaxMemorySize: OptionDefinition = OptionDefinition(
     "lookup.cache-max-memory-size", "MemorySize", "256 mb",
     "Bytes of decoded blocks and pages the lookup cache may hold, index and data pools together; " +
-      "arrays of evicted data pages kept for reuse come on top, up to an eighth of the data pool (16 MiB at most).")
+      "arrays of evicted pages kept for reuse come on top, up to an eighth of this size (16 MiB at most).")
   val HighPriorityPoolRatio: OptionDefinition = OptionDefinition(
     "lookup.cache.high-priority-pool-ratio", "Double", "0.25",
     "Share of the cache reserved for index blocks and bloom filters, in [0, 1); 0 means one pool shared by all.")

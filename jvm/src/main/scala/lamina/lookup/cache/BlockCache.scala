@@ -35,11 +35,11 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
    *  A slot always holds the same block. The block is cached under a position key, or, when
    *  `pageKeySize` > 0, as page `slot` of the file cut into pages of that size.
    *
-   *  A decoded data block (not `isIndex`) goes into a pooled array, which a later load may reuse while
-   *  the caller still reads it: the caller checks [[PageView.isCurrent]] after reading and, if false,
-   *  discards what it read and calls again (see [[PageBuffer]]). Other blocks are always current. */
+   *  A `reusable` block goes into a pooled array, which a later load may reuse while the caller still
+   *  reads it: the caller checks [[PageView.isCurrent]] after reading and, if false, discards what it
+   *  read and calls again (see [[PageBuffer]]). Other blocks are always current. */
   def getSlot[V <: PageView](slot: Int, offset: Long, length: Int, isIndex: Boolean,
-      decode: BlockCache.Decode, view: (Long, Page) => V, pageKeySize: Int = 0): V = {
+      decode: BlockCache.Decode, view: (Long, Page) => V, pageKeySize: Int = 0, reusable: Boolean = false): V = {
     val ref = slots.get(slot)
     if (ref != null && ref.accessCount < CacheManager.RefreshCount && ref.page.isCurrent) {
       ref.accessCount += 1 // a lost increment only delays the next refresh
@@ -48,11 +48,11 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
       val key =
         if (pageKeySize > 0) CacheKey.forPageIndex(path, pageKeySize, slot)
         else CacheKey.forPosition(path, offset, length, isIndex)
-      fetchSlot(slot, key, offset, length, isIndex, decode, view)
+      fetchSlot(slot, key, offset, length, reusable, decode, view)
     }
   }
 
-  private def fetchSlot[V <: PageView](slot: Int, key: CacheKey, offset: Long, length: Int, isIndex: Boolean,
+  private def fetchSlot[V <: PageView](slot: Int, key: CacheKey, offset: Long, length: Int, reusable: Boolean,
       decode: BlockCache.Decode, view: (Long, Page) => V): V = {
     // On a miss the reference is published inside the loader, before the manager inserts the page:
     // if the insertion evicts the page at once (it exceeds its pool), the removal callback empties
@@ -61,12 +61,12 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
     val page = manager.fetchPage(key, _ => {
       val p = decode match {
         case BlockCache.AsStored(check) =>
-          val p = if (isIndex) Page.allocate(length) else manager.bufferPool.take(length)
+          val p = if (reusable) manager.bufferPool.take(length) else Page.allocate(length)
           input.readInto(offset, length, p.bytes)
           check(slot, offset, p.bytes, length)
           p
         case BlockCache.Decoded(f) =>
-          val allocate: Int => Page = if (isIndex) Page.allocate(_) else manager.bufferPool.take(_)
+          val allocate: Int => Page = if (reusable) manager.bufferPool.take(_) else Page.allocate(_)
           f(offset, input.readShared(offset, length), length, allocate)
       }
       loaded = new PageRef(key, p, view(offset, p))
@@ -85,7 +85,7 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
           if (current != null && (current.page eq page)) current
           else {
             val v = try view(offset, page) catch { case _: RuntimeException if !page.isCurrent => null.asInstanceOf[V] }
-            if (v == null || !page.isCurrent) return fetchSlot(slot, key, offset, length, isIndex, decode, view)
+            if (v == null || !page.isCurrent) return fetchSlot(slot, key, offset, length, reusable, decode, view)
             new PageRef(key, page, v)
           }
         r.accessCount = 0

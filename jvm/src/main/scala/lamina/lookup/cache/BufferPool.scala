@@ -1,8 +1,8 @@
 package lamina.lookup.cache
 
-/** The arrays of evicted data pages, kept for the next loads: at most `maxBytes` of them.
+/** The arrays of evicted pages, kept for the next loads: at most `maxBytes` of them.
  *
- * A data page read cold costs a read and a new array of its size; a new array's memory is cold, and
+ * A page read cold costs a read and a new array of its size; a new array's memory is cold, and
  * filling it cost about as much as the read (6 us for 64 KiB here, against 1-2 us to refill an array
  * evicted a moment before). Readers keep using a page they fetched while it is evicted and reused;
  * [[PageBuffer]] says how they find out. Safe for concurrent use.
@@ -75,6 +75,6 @@ object BufferPool {
     math.min((c + 63) & ~63L, Int.MaxValue - 8L).toInt
   }
 
-  /** Bytes a manager's pool keeps, for a data pool of `dataPoolBytes`: an eighth of it, at most 16 MiB. */
-  def maxBytesFor(dataPoolBytes: Long): Long = math.min(dataPoolBytes / 8, 16L << 20)
+  /** Bytes a manager's pool keeps, for a cache of `cacheBytes`: an eighth of it, at most 16 MiB. */
+  def maxBytesFor(cacheBytes: Long): Long = math.min(cacheBytes / 8, 16L << 20)
 }

@@ -27,9 +27,9 @@ final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Do
   val indexPoolBytes: Long = (maxMemoryBytes * highPriorityPoolRatio).toLong
   val dataPoolBytes: Long = if (highPriorityPoolRatio == 0) maxMemoryBytes else maxMemoryBytes - indexPoolBytes
 
-  /** Arrays of data pages that left the cache, for loads to fill again: at most an eighth of the data
-   *  pool (16 MiB at most), held beyond the budget. */
-  val bufferPool: BufferPool = new BufferPool(BufferPool.maxBytesFor(dataPoolBytes))
+  /** Arrays of pages that left the cache (those that readers validate: sort data blocks, hash pages),
+   *  for loads to fill again: at most an eighth of the budget (16 MiB at most), held beyond it. */
+  val bufferPool: BufferPool = new BufferPool(BufferPool.maxBytesFor(maxMemoryBytes))
 
   private val loads = new AtomicLong()
   private val dataPool: Cache[CacheKey, CacheManager.CachedPage] = CacheManager.pool(dataPoolBytes, bufferPool)

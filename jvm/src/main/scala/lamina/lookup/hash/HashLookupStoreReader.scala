@@ -82,23 +82,28 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
     while (probes < section.slotCount) {
       val pageIndex = slot / slotsPerPage
       val page = slotPage(section, pageIndex.toInt, slotsPerPage)
+      val bytes = page.bytes
       val p = ((slot - pageIndex * slotsPerPage) * slotSize).toInt
-      val recordOffset = LittleEndian.getLong(page, p + len)
-      if (recordOffset == 0) return null
-      if (java.util.Arrays.equals(page, p, p + len, key, 0, len)) return readRecord(recordOffset, section.slotsOffset + slot * slotSize)
-      slot = if (slot + 1 == section.slotCount) 0 else slot + 1
-      probes += 1
+      val recordOffset = LittleEndian.getLong(bytes, p + len)
+      val matches = recordOffset != 0 && java.util.Arrays.equals(bytes, p, p + len, key, 0, len)
+      if (page.isCurrent) { // else the page was refilled while read: read the slot again
+        if (recordOffset == 0) return null
+        if (matches) return readRecord(recordOffset, section.slotsOffset + slot * slotSize)
+        slot = if (slot + 1 == section.slotCount) 0 else slot + 1
+        probes += 1
+      }
     }
     throw new CorruptFileException(path, section.slotsOffset, "an empty slot", "all slots full", "hash section")
   }
 
-  private def slotPage(section: HashSection, pageIndex: Int, slotsPerPage: Int): Array[Byte] = {
+  /** Slot page `pageIndex` of `section`; like a data page, read it then check it is still current. */
+  private def slotPage(section: HashSection, pageIndex: Int, slotsPerPage: Int): RawPage = {
     val first = pageIndex.toLong * slotsPerPage
     val slots = math.min(slotsPerPage.toLong, section.slotCount - first).toInt
     val offset = section.slotsOffset + first * section.slotSize
     val length = slots * section.slotSize
-    blockCache.getSlot(firstSlotPage(section.keyLength) + pageIndex, offset, length, isIndex = true, checked, rawView)
-      .bytes
+    blockCache.getSlot(firstSlotPage(section.keyLength) + pageIndex, offset, length, isIndex = true, checked, rawView,
+      reusable = true)
   }
 
   /** Data page `pageIndex` (the last one may be short), cached under a page key. Its array may be
@@ -106,7 +111,8 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
   private def dataPage(pageIndex: Int): RawPage = {
     val pageStart = pageIndex.toLong * pageSize
     val pageLen = math.min(pageSize.toLong, footer.dataEnd - pageStart).toInt
-    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, checked, rawView, pageKeySize = pageSize)
+    blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, checked, rawView, pageKeySize = pageSize,
+      reusable = true)
   }
 
   /** Record: varint value length, value. `slotOffset` is where the slot pointing at it sits. */

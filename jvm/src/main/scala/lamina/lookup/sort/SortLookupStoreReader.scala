@@ -61,7 +61,7 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
    *  through [[onDataBlock]]. */
   private def dataBlock(index: BlockReader, i: Int): BlockReader = {
     val h = index.handle(i, dataLimit)
-    blockCache.getSlot(i, h.offset, h.storedLength, isIndex = false, decodeBlock, blockView)
+    blockCache.getSlot(i, h.offset, h.storedLength, isIndex = false, decodeBlock, blockView, reusable = true)
   }
 
   /** `read(block)` for data block i, starting with `block` (null: fetch it); the block read goes into
