@@ -67,7 +67,12 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
           p
         case BlockCache.Decoded(f) =>
           val allocate: Int => Page = if (reusable) manager.bufferPool.take(_) else Page.allocate(_)
-          f(offset, input.readShared(offset, length), length, allocate)
+          val stored = allocate(length)
+          input.readInto(offset, length, stored.bytes)
+          val block = f(offset, stored, allocate)
+          // not published anywhere: its array may go straight back to the pool
+          if (!(block.bytes eq stored.bytes)) manager.bufferPool.give(stored)
+          block
       }
       loaded = new PageRef(key, p, view(offset, p))
       slots.set(slot, loaded)
@@ -126,11 +131,11 @@ object BlockCache {
 
   private val NoCheck: (Int, Long, Array[Byte], Int) => Unit = (_, _, _, _) => ()
 
-  /** The block is decoded from its stored bytes into a page: `f(fileOffset, buffer, storedLength,
-   *  allocate)` gets them in a buffer of the reading thread that the thread's next read reuses, so `f`
-   *  must not keep it, and writes the block into `allocate(blockLength)` (a pooled array for data
-   *  blocks), which it returns. */
-  final case class Decoded(f: (Long, Array[Byte], Int, Int => Page) => Page) extends Decode
+  /** The block is decoded from its stored bytes: `f(fileOffset, stored, allocate)` gets them in the
+   *  page `stored` (from `allocate`, as is every page here: a pooled array for a reusable block) and
+   *  returns the block, either in `stored` itself (`stored.truncated`: no copy when the stored bytes
+   *  hold the block as it is) or written into `allocate(blockLength)`, `stored` then being dropped. */
+  final case class Decoded(f: (Long, Page, Int => Page) => Page) extends Decode
 }
 
 /** What a reader makes of a cached block: a parsed block, or the bytes as they are ([[RawPage]]).

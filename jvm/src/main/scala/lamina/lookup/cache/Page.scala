@@ -10,6 +10,12 @@ final class Page private (val bytes: Array[Byte], val length: Int, buffer: PageB
   /** Bytes held in memory (the array's length, which a pooled array may have beyond `length`). */
   def heldBytes: Int = bytes.length
 
+  /** The first `n` bytes of this page, in the same array and generation. */
+  def truncated(n: Int): Page = {
+    require(n >= 0 && n <= length, s"a prefix of $n bytes of a page of $length")
+    new Page(bytes, n, buffer, generation)
+  }
+
   private[cache] def pooledBuffer: PageBuffer = buffer
 }
 

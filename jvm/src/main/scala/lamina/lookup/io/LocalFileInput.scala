@@ -17,21 +17,6 @@ final class LocalFileInput(val file: File) extends Closeable {
   /** Reads exactly `len` bytes at `offset`; a range past the end of the file is corruption. */
   def read(offset: Long, len: Int): Array[Byte] = readInto(offset, len, new Array[Byte](len))
 
-  /** Reads exactly `len` bytes at `offset` into the first `len` bytes of a buffer of the calling thread,
-   *  which its next `readShared` (of any file) overwrites: for bytes that are decoded into an array of
-   *  their own at once, so that a block costs one allocation, not two. Ranges over
-   *  [[LocalFileInput.MaxSharedBytes]] get an array of their own. */
-  def readShared(offset: Long, len: Int): Array[Byte] =
-    if (len > LocalFileInput.MaxSharedBytes) read(offset, len)
-    else {
-      var buf = LocalFileInput.shared.get()
-      if (buf.length < len) {
-        buf = new Array[Byte](math.max(len, math.min(LocalFileInput.MaxSharedBytes, buf.length * 2)))
-        LocalFileInput.shared.set(buf)
-      }
-      readInto(offset, len, buf)
-    }
-
   /** Reads exactly `len` bytes at `offset` into bytes[0, len); returns `bytes`. */
   def readInto(offset: Long, len: Int, bytes: Array[Byte]): Array[Byte] = {
     if (offset < 0 || len < 0 || offset + len > length)
@@ -39,7 +24,10 @@ final class LocalFileInput(val file: File) extends Closeable {
         s"a range ending at ${offset + len}", "reference past end of file")
     val buf = ByteBuffer.wrap(bytes, 0, len)
     var pos = offset
-    while (buf.hasRemaining) {
+    while (buf.position() < len) {
+      // at most MaxReadBytes a call: the channel reads a heap array through a temporary direct buffer
+      // as large as the request, which the thread then keeps
+      buf.limit(math.min(len, buf.position() + LocalFileInput.MaxReadBytes))
       val n = channel.read(buf, pos)
       if (n < 0)
         throw new CorruptFileException(path, pos, s"${len - (pos - offset)} more bytes", "end of file",
@@ -53,7 +41,6 @@ final class LocalFileInput(val file: File) extends Closeable {
 }
 
 object LocalFileInput {
-  /** Largest read served from a thread's shared buffer (the buffer a thread keeps is at most this). */
-  val MaxSharedBytes: Int = 1 << 20
-  private val shared = ThreadLocal.withInitial[Array[Byte]](() => new Array[Byte](0))
+  /** Most bytes asked of the channel at once. */
+  val MaxReadBytes: Int = 1 << 20
 }

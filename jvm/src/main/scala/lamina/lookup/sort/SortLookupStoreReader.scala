@@ -28,8 +28,8 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   /** Data blocks lie before the bloom filter (or the index block when there is none). */
   private val dataLimit: Long = footer.bloomFilter.map(_.handle.offset).getOrElse(indexHandle.offset)
 
-  private val decodeBlock = BlockCache.Decoded((offset, stored, length, allocate) =>
-    StoredBlock.decodeInto(stored, length, path, offset, allocate))
+  private val decodeBlock = BlockCache.Decoded((offset, stored, allocate) =>
+    StoredBlock.decodePage(stored, path, offset, allocate))
   private val blockView: (Long, Page) => BlockReader = (offset, page) => new BlockReader(page, comparator, path, offset)
 
   /** Reading the index block at open rejects a damaged index before the first lookup, and numbers the

@@ -53,29 +53,30 @@ object StoredBlock {
 
   /** Verifies and decodes stored[0, storedLength) (payload and trailer) read at `fileOffset` into an
    *  array of its own (`stored` is not kept); returns the raw block. */
-  def decode(stored: Array[Byte], storedLength: Int, path: String, fileOffset: Long): Array[Byte] =
-    decodeInto(stored, storedLength, path, fileOffset, Page.allocate(_)).bytes
+  def decode(stored: Array[Byte], storedLength: Int, path: String, fileOffset: Long): Array[Byte] = {
+    val raw = decodePage(Page.of(stored).truncated(storedLength), path, fileOffset, Page.allocate(_))
+    if (raw.bytes eq stored) java.util.Arrays.copyOf(stored, raw.length) else raw.bytes
+  }
 
-  /** Verifies and decodes stored[0, storedLength) (payload and trailer) read at `fileOffset` into
-   *  `allocate(rawLength)` (`stored` is not kept); returns that page, holding the raw block. */
-  def decodeInto(stored: Array[Byte], storedLength: Int, path: String, fileOffset: Long, allocate: Int => Page): Page = {
+  /** Verifies and decodes `stored` (payload and trailer, read at `fileOffset`); returns the raw block:
+   *  a prefix of `stored` when the payload is uncompressed, else `allocate(rawLength)` decompressed. */
+  def decodePage(stored: Page, path: String, fileOffset: Long, allocate: Int => Page): Page = {
+    val storedLength = stored.length
+    val b = stored.bytes
     val payloadLen = storedLength - BlockTrailer.EncodedLength
     if (payloadLen < 0)
       throw new CorruptFileException(path, fileOffset, s"at least ${BlockTrailer.EncodedLength} bytes",
         s"$storedLength bytes", "stored block")
-    val trailer = BlockTrailer.verify(stored, payloadLen, path, fileOffset)
+    val trailer = BlockTrailer.verify(b, payloadLen, path, fileOffset)
     trailer.compression match {
-      case CompressionType.None =>
-        val page = allocate(payloadLen)
-        System.arraycopy(stored, 0, page.bytes, 0, payloadLen)
-        page
+      case CompressionType.None => stored.truncated(payloadLen)
       case codec =>
-        val rawLen = if (payloadLen >= UncompressedLengthBytes) LittleEndian.getInt(stored, 0) else -1
+        val rawLen = if (payloadLen >= UncompressedLengthBytes) LittleEndian.getInt(b, 0) else -1
         if (rawLen < 0)
           throw new CorruptFileException(path, fileOffset, "a non-negative uncompressed length",
             s"$rawLen", "compressed block")
         val page = allocate(rawLen)
-        if (!codec.decompress(stored, UncompressedLengthBytes, payloadLen - UncompressedLengthBytes, page.bytes, rawLen))
+        if (!codec.decompress(b, UncompressedLengthBytes, payloadLen - UncompressedLengthBytes, page.bytes, rawLen))
           throw new CorruptFileException(path, fileOffset, s"${codec.name} data of $rawLen bytes",
             "undecodable data", "compressed block")
         page

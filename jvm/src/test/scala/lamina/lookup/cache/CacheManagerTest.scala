@@ -106,12 +106,11 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
         block(3)
         assert(m.dataPoolUsedBytes <= 2500)
         assert(cache.referencedPages <= 2, "evicted pages are no longer referenced")
-        // a decoder gets the stored bytes in the thread's shared buffer (which may be longer than the
-        // block) and writes the block into the page it is given
-        val decoded = block(5, 10, BlockCache.Decoded { (offset, b, length, allocate) =>
-          assert(offset == 5000 && length == 10 && b.length >= length)
-          val page = allocate(length)
-          (0 until length).foreach(i => page.bytes(i) = (b(i) + 1).toByte)
+        // a decoder gets the stored bytes in a page and writes the block into a page it allocates
+        val decoded = block(5, 10, BlockCache.Decoded { (offset, stored, allocate) =>
+          assert(offset == 5000 && stored.length == 10)
+          val page = allocate(stored.length)
+          (0 until stored.length).foreach(i => page.bytes(i) = (stored.bytes(i) + 1).toByte)
           page
         })
         assert(decoded.take(10).toSeq == (5000 until 5010).map(i => (i % 251 + 1).toByte))
