@@ -12,10 +12,6 @@ sealed abstract class CompressionType(val name: String, val id: Byte) {
   /** Compresses src[srcOff, srcOff+len) into dst at dstOff; returns the compressed length. */
   def compress(src: Array[Byte], srcOff: Int, len: Int, dst: Array[Byte], dstOff: Int): Int
 
-  /** Decompresses exactly `dstLen` bytes; returns false when the input does not decode to that. */
-  def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte]): Boolean =
-    decompress(src, srcOff, srcLen, dst, dst.length)
-
   /** Decodes src[srcOff, srcOff + srcLen) into dst[0, dstLen); false unless it is exactly `dstLen` bytes
    *  of this codec's data. */
   def decompress(src: Array[Byte], srcOff: Int, srcLen: Int, dst: Array[Byte], dstLen: Int): Boolean

@@ -54,8 +54,8 @@ private[hash] final class SlotPages(section: HashSection, pageSize: Int, regionO
       // a full chunk may end inside a slot: its whole slots go now, the rest stays for the next
       val whole = used - used % slotSize
       val view = chunk.slice(0, whole)
-      sumPages(view)
-      out.writeAt(regionOffset + chunkSlot * slotSize, chunk.slice(0, whole))
+      sumPages(view) // reads through slices of its own: `view` keeps its position for the write
+      out.writeAt(regionOffset + chunkSlot * slotSize, view)
       chunkSlot += whole / slotSize
       val rest = used - whole
       if (rest > 0) chunk.put(0, chunk, whole, rest)
@@ -64,7 +64,6 @@ private[hash] final class SlotPages(section: HashSection, pageSize: Int, regionO
 
     /** Feeds the page CRCs with `b`, the bytes of the slots from `chunkSlot` on. */
     private def sumPages(b: ByteBuffer): Unit = {
-      val pageBytes = slotsPerPage * slotSize
       var off = 0
       val end = b.limit()
       var s = chunkSlot

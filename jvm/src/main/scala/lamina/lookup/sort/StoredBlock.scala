@@ -47,14 +47,10 @@ object StoredBlock {
     payloadLen + BlockTrailer.EncodedLength
   }
 
-  /** Verifies and decodes `stored` (payload and trailer) read at `fileOffset`; returns the raw block. */
-  def decode(stored: Array[Byte], path: String, fileOffset: Long): Array[Byte] =
-    decode(stored, stored.length, path, fileOffset)
-
-  /** Verifies and decodes stored[0, storedLength) (payload and trailer) read at `fileOffset` into an
-   *  array of its own (`stored` is not kept); returns the raw block. */
-  def decode(stored: Array[Byte], storedLength: Int, path: String, fileOffset: Long): Array[Byte] = {
-    val raw = decodePage(Page.of(stored).truncated(storedLength), path, fileOffset, Page.allocate(_))
+  /** Verifies and decodes `stored` (payload and trailer) read at `fileOffset` into an array of its own
+   *  (`stored` is not kept); returns the raw block. */
+  def decode(stored: Array[Byte], path: String, fileOffset: Long): Array[Byte] = {
+    val raw = decodePage(Page.of(stored), path, fileOffset, Page.allocate(_))
     if (raw.bytes eq stored) java.util.Arrays.copyOf(stored, raw.length) else raw.bytes
   }
 
