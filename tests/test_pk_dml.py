@@ -44,6 +44,8 @@ STATEMENTS = {
                                 "WHEN NOT MATCHED THEN INSERT *",
     "merge_not_matched_by_source_delete": f"MERGE INTO {{t}} t USING ({SOURCE}) s ON t.id = s.id "
                                           "WHEN NOT MATCHED BY SOURCE THEN DELETE",
+    "merge_not_matched_by_source_update": f"MERGE INTO {{t}} t USING ({SOURCE}) s ON t.id = s.id "
+                                          "WHEN NOT MATCHED BY SOURCE THEN UPDATE SET v = 'gone'",
 }
 
 # The rows after the statement when the engine honours it (same rows for every engine that does).
@@ -54,6 +56,7 @@ HONOURED = {
     "merge_matched_delete": [(1, "a", 10), (3, "c", 30)],
     "merge_not_matched_insert": [(1, "a", 10), (2, "b", 20), (3, "c", 30), (4, "d", 40)],
     "merge_not_matched_by_source_delete": [(2, "b", 20)],
+    "merge_not_matched_by_source_update": [(1, "gone", 10), (2, "b", 20), (3, "gone", 30)],
 }
 
 # (statement, engine) -> words the rejection must contain besides the table name; absent = honoured.
@@ -75,6 +78,9 @@ REJECTED = {
         "partial-update", "partial-update.remove-record-on-delete"],
     ("merge_not_matched_by_source_delete", "aggregation"): ["aggregation"],
     ("merge_not_matched_by_source_delete", "first-row"): ["first-row"],
+    ("merge_not_matched_by_source_update", "aggregation"): ["aggregation", "'n'"],
+    ("merge_not_matched_by_source_update", "aggregation-remove"): ["aggregation", "'n'"],
+    ("merge_not_matched_by_source_update", "first-row"): ["first-row"],
 }
 
 
@@ -225,6 +231,38 @@ def test_partial_update_assigning_null_is_rejected(spark, warehouse, db, sql):
     assert_rejected(spark, warehouse, db, sql.format(t=name), ["'v'", "NULL", "partial-update"])
 
 
+@pytest.mark.parametrize("sql", [
+    "UPDATE {t} SET v = 'B' WHERE id = 2",
+    "MERGE INTO {t} t USING (SELECT 2 AS id, 'B' AS v) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v",
+    "MERGE INTO {t} t USING (SELECT 2 AS id, CAST(NULL AS INT) AS n) s ON t.id = s.id "
+    "WHEN MATCHED THEN UPDATE SET v = 'B', n = s.n",
+], ids=["update", "merge", "merge-null-over-null"])
+def test_partial_update_keeps_the_nulls_a_row_holds(spark, db, sql):
+    # Spark hands the writer the whole new row: a column the row holds NULL in stays NULL, which a
+    # partial-update table honours (nothing is overwritten), so the update must not be refused for it.
+    name = make_table(spark, db, "partial-update")
+    spark.sql(f"INSERT INTO {name} VALUES (2, 'b', NULL)")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a", 10), (2, "b", 20), (3, "c", 30)]
+    # n of key 2 is a value (20): the partial-update row merged its NULL away; a fresh key holds NULL
+    spark.sql(f"INSERT INTO {name} VALUES (5, 'e', NULL)")
+    spark.sql(sql.format(t=name).replace("id = 2", "id = 5").replace("2 AS id", "5 AS id"))
+    assert sql_rows(spark, f"SELECT * FROM {name} WHERE id = 5") == [(5, "B", None)]
+
+
+@pytest.mark.parametrize("sql", [
+    "UPDATE {t} SET n = CASE WHEN id = 2 THEN NULL ELSE n END",
+    "MERGE INTO {t} t USING (SELECT 2 AS id, CAST(NULL AS INT) AS n) s ON t.id = s.id "
+    "WHEN MATCHED THEN UPDATE SET n = s.n",
+], ids=["update", "merge"])
+def test_partial_update_computed_null_over_a_value_is_refused(spark, warehouse, db, sql):
+    # Not a NULL literal, so only the writer sees it: key 2 holds n = 20, which a NULL cannot overwrite.
+    name = make_table(spark, db, "partial-update")
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(sql.format(t=name))
+    assert f"of table {db}.t (merge-engine partial-update) cannot set column 'n' to NULL" in error_text(excinfo)
+
+
 def test_dml_on_partitioned_pk_table(spark, db):
     name = f"{CAT}.{db}.t"
     spark.sql(f"""CREATE TABLE {name} (p STRING, id INT, v STRING) PARTITIONED BY (p)
@@ -277,6 +315,30 @@ def test_delete_update_and_merge_with_sequence_field(spark, db, ts_type):
     assert sql_rows(spark, f"SELECT * FROM {name}") == expected
     spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")
     assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+
+
+def test_sequence_field_of_two_columns_through_writes_dml_and_compaction(spark, db):
+    # (a, b) compared column by column, NULL first; b nullable, so deletes take both as metadata
+    # columns. Each later write below carries a lower or higher pair than the row it meets. No
+    # compaction runs before the CALL (write-only): one to the top level drops the delete records, as
+    # Paimon's does, after which a late write with a lower pair is a row again.
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"""CREATE TABLE {name} (id INT, v STRING, a BIGINT NOT NULL, b BIGINT)
+                  TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'sequence.field' = 'a,b',
+                                 'write-only' = 'true')""")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'x', 1, 5), (2, 'y', 1, 1), (3, 'n', 1, NULL), (4, 'p', 2, 0)")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'older', 1, 3), (2, 'newer', 2, 0), (3, 'm', 1, 0), (4, 'q', 1, 9)")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "x", 1, 5), (2, "newer", 2, 0), (3, "m", 1, 0), (4, "p", 2, 0)]
+    spark.sql(f"DELETE FROM {name} WHERE id = 1")  # its record carries (1, 5)
+    spark.sql(f"MERGE INTO {name} t USING (SELECT 2 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE")  # (2, 0)
+    spark.sql(f"UPDATE {name} SET v = 'P' WHERE id = 4")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'late', 1, 4), (2, 'again', 2, 1)")
+    expected = [(2, "again", 2, 1), (3, "m", 1, 0), (4, "P", 2, 0)]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t', compact_strategy => 'full')")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+    spark.sql(f"INSERT INTO {name} VALUES (3, 'stale', 0, 99), (4, 'fresh', 2, 1)")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, "again", 2, 1), (3, "m", 1, 0), (4, "fresh", 2, 1)]
 
 
 def test_delete_of_rows_whose_sequence_field_is_null(spark, db):

@@ -50,7 +50,8 @@ def test_a_bad_row_kind_is_refused_and_nothing_committed(spark, warehouse, db, v
     ({"merge-engine": "partial-update"}, "-D", ["partial-update", "'partial-update.remove-record-on-delete'"]),
     ({"merge-engine": "aggregation", "fields.n.aggregate-function": "max"}, "-U",
      ["aggregate function 'max' of column 'n' cannot retract", "'fields.n.ignore-retract'"]),
-], ids=["partial-update", "aggregation-max"])
+    ({"merge-engine": "first-row"}, "-D", ["first-row keeps the first row of each key", "'ignore-delete'"]),
+], ids=["partial-update", "aggregation-max", "first-row"])
 def test_a_retract_the_engine_cannot_merge_is_refused(spark, warehouse, db, props, kind, words):
     name = make(spark, db, props)
     spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 1, '+I')")

@@ -46,11 +46,14 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
     PrimaryKeyWrites.rowIdColumns(table.table).map(k => Expressions.column(k)).toArray
 
   /** Deletes (of DELETE and MERGE) carry the values of nullable sequence fields, which cannot be
-   *  part of the row id, as metadata columns ([[SequenceMetadataColumns]]). */
-  override def requiredMetadataAttributes(): Array[NamedReference] =
-    if (cmd == Command.UPDATE) Array.empty
-    else PrimaryKeyWrites.deleteMetadataFields(table.table)
-      .map(f => Expressions.column(SequenceMetadataColumns.name(f)): NamedReference).toArray
+   *  part of the row id, and updates (of UPDATE and MERGE) of a partial-update table the old values
+   *  of its nullable non-key columns, as metadata columns ([[MirrorColumns]]). */
+  override def requiredMetadataAttributes(): Array[NamedReference] = {
+    val t = table.table
+    val sequence = if (cmd == Command.UPDATE) Seq.empty else PrimaryKeyWrites.deleteMetadataFields(t).map(MirrorColumns.sequence)
+    val before = if (cmd == Command.DELETE) Seq.empty else PrimaryKeyWrites.updateMetadataFields(t).map(MirrorColumns.before)
+    (sequence ++ before).map(c => Expressions.column(c): NamedReference).toArray
+  }
 
   override def representUpdateAsDeleteAndInsert(): Boolean = false
 }

@@ -24,7 +24,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
   extends Table with SupportsRead with SupportsWrite with TruncatableTable with SupportsRowLevelOperations
   with SupportsDelete with SupportsMetadataColumns {
 
-  override def metadataColumns(): Array[MetadataColumn] = SequenceMetadataColumns.of(readTable)
+  override def metadataColumns(): Array[MetadataColumn] = MirrorColumns.of(readTable)
 
   /** The schema the pinned snapshot was written with (the latest schema otherwise). */
   lazy val readTable: FileStoreTable = pinnedSnapshot match {

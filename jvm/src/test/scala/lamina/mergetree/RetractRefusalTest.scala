@@ -18,10 +18,15 @@ class RetractRefusalTest extends AnyFunSuite {
   private val agg = Map("merge-engine" -> "aggregation", "fields.total.aggregate-function" -> "sum",
     "fields.hi.aggregate-function" -> "max")
 
-  test("deduplicate and first-row merge every retract") {
-    Seq(Map.empty[String, String], Map("merge-engine" -> "first-row")).foreach { o =>
-      assert(refusal(o, RowKind.Delete).isEmpty && refusal(o, RowKind.UpdateBefore).isEmpty)
-    }
+  test("deduplicate merges every retract") {
+    assert(refusal(Map.empty, RowKind.Delete).isEmpty && refusal(Map.empty, RowKind.UpdateBefore).isEmpty)
+  }
+
+  test("first-row refuses every retract, pointing to ignore-delete (as Paimon's writers do)") {
+    val o = Map("merge-engine" -> "first-row")
+    assert(refusal(o, RowKind.Delete).contains("merge-engine first-row keeps the first row of each key and cannot " +
+      "apply the -D record of a delete or update: set 'ignore-delete' to drop such records"))
+    assert(refusal(o, RowKind.UpdateBefore).exists(_.contains("cannot apply the -U record")))
   }
 
   test("aggregation: a column whose function cannot retract refuses retracts, naming it and the options") {

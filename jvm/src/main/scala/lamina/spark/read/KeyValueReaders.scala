@@ -143,14 +143,13 @@ object KeyValueReaders {
       }))
 
   /** Whether a split is one sorted run without deletes, readable without merging: files above level 0
-   *  hold merge results; a level-0 file holds records as written, which are their own result only
-   *  when the engine returns a key's single insert unchanged (deduplicate). */
+   *  hold merge results. A level-0 file holds records as written, deletes among them, and only its
+   *  writer vouches for its `_DELETE_ROW_COUNT` (pypaimon 2.1 records 0 whatever the file holds), so
+   *  level 0 is always merged, as Paimon's own readers do. */
   def readableDirectly(table: FileStoreTable, split: DataSplit): Boolean = {
     val skip0 = skipsLevel0(table)
     val files = if (skip0) split.files.filter(_.level > 0) else split.files
-    lazy val rawLevel0 =
-      MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)().singleInsertIsResult
-    files.forall(f => f.deleteRowCount.contains(0L) && (f.level > 0 || rawLevel0)) && sortedRuns(table, split, skip0).size <= 1
+    files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)) && sortedRuns(table, split, skip0).size <= 1
   }
 
   def sortedRuns(table: FileStoreTable, split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] = {

@@ -32,9 +32,9 @@ class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSch
   override def isPartiallyPushed: Boolean = true
 
   /** A scan of the required columns; metadata columns that mirror data columns
-   *  ([[lamina.spark.SequenceMetadataColumns]]) are read as their data column. */
+   *  ([[lamina.spark.MirrorColumns]]) are read as their data column. */
   override def build(): Scan = {
-    val source = required.fields.map(f => lamina.spark.SequenceMetadataColumns.source(f.name))
+    val source = required.fields.map(f => lamina.spark.MirrorColumns.source(f.name))
     if (source.forall(_.isEmpty)) new LaminaScan(table, snapshotId, required, filters.toSeq, limit, mode)
     else {
       val data = required.fields.zip(source).collect { case (f, None) => f }

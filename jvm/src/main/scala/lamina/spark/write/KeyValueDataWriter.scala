@@ -22,17 +22,19 @@ import lamina.types.SparkTypes
  *  [[lamina.spark.MergeShapes.UniqueKeysOption]]). `rowKind`: every row written is a record of
  *  that kind, its non-key values unchecked ([[lamina.spark.MergeShapes.RowKindOption]]). `kindColumn`:
  *  the ordinal, past the table's columns, of the byte giving each row's kind
- *  ([[lamina.spark.MergeShapes.RowKindColumnOption]]). */
+ *  ([[lamina.spark.MergeShapes.RowKindColumnOption]]). `metadataColumns`: the names of the metadata
+ *  columns row-level DML hands to deletes and updates, in order ([[lamina.spark.MirrorColumns]]). */
 class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false,
-    rowKind: Option[Byte] = None, kindColumn: Option[Int] = None)
+    rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty)
   extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
   private val routing = new RowRouting(table)
   private val numBuckets = routing.numBuckets
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
-  private val idOrdinals = PrimaryKeyWrites.rowIdColumns(table).map(schema.indexOf)
+  /** (data ordinal, row id ordinal) of each row id column. */
+  private val idPairs = PrimaryKeyWrites.rowIdColumns(table).map(schema.indexOf).zipWithIndex
   private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
   private val sparkTypes = schema.fields.map(f => SparkTypes.toSpark(f.dataType)).toArray
@@ -103,8 +105,10 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
           s"UPDATE cannot change the primary key column '${schema.fields(o).name}' of table ${table.name}: " +
             "delete the row and insert it under its new key instead")
     }
-    if (partialUpdate) nonKeyOrdinals.find(row.isNullAt).foreach { o =>
-      throw PrimaryKeyWrites.nullOnPartialUpdate(table, "UPDATE", schema.fields(o).name)
+    if (partialUpdate) nonKeyOrdinals.foreach { o =>
+      // a NULL overwrites nothing: honoured only where the row held NULL already
+      if (row.isNullAt(o) && (beforeOrdinals(o) < 0 || !metadata.isNullAt(beforeOrdinals(o))))
+        throw PrimaryKeyWrites.nullOnPartialUpdate(table, "UPDATE", schema.fields(o).name)
     }
     record(row, RowKind.UpdateAfter)
   }
@@ -117,15 +121,27 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   override def delete(metadata: InternalRow, id: InternalRow): Unit = {
     deleteRefusal.foreach(why => throw new BadInputException(why))
     val row = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(schema.fields.size)
-    def copy(from: InternalRow, ordinals: Seq[Int]): Unit = ordinals.zipWithIndex.foreach { case (o, i) =>
-      row.update(o, if (from.isNullAt(i)) null else from.get(i, sparkTypes(o)))
-    }
-    copy(id, idOrdinals)
-    if (metadataOrdinals.nonEmpty) copy(metadata, metadataOrdinals)
+    copyFields(row, id, idPairs)
+    copyFields(row, metadata, sequenceOrdinals)
     record(row, RowKind.Delete, checkNulls = false)
   }
 
-  private val metadataOrdinals = PrimaryKeyWrites.deleteMetadataFields(table).map(schema.indexOf)
+  private def copyFields(to: InternalRow, from: InternalRow, pairs: Seq[(Int, Int)]): Unit = pairs.foreach {
+    case (o, i) => to.update(o, if (from.isNullAt(i)) null else from.get(i, sparkTypes(o)))
+  }
+
+  /** (data ordinal, metadata ordinal) of each metadata column that mirrors a data column under `prefix`. */
+  private def mirrored(prefix: String): Seq[(Int, Int)] = metadataColumns.zipWithIndex.collect {
+    case (c, m) if c.startsWith(prefix) => (schema.indexOf(c.stripPrefix(prefix)), m)
+  }
+
+  private val sequenceOrdinals = mirrored(lamina.spark.MirrorColumns.SequencePrefix)
+  /** By data ordinal: the metadata ordinal of the column's value before an update, or -1. */
+  private val beforeOrdinals: Array[Int] = {
+    val a = Array.fill(schema.fields.size)(-1)
+    mirrored(lamina.spark.MirrorColumns.BeforePrefix).foreach { case (o, m) => a(o) = m }
+    a
+  }
 
   private def record(input: InternalRow, kind: Byte, checkNulls: Boolean = true): Unit = {
     val row = if (checkNulls) routing.checked(input) else input

@@ -14,11 +14,11 @@ import lamina.types.SparkTypes
 
 class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false,
-    rowKind: Option[Byte] = None, kindColumn: Option[Int] = None)
+    rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty)
   extends DataWriterFactory
   with org.apache.spark.sql.connector.write.DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): org.apache.spark.sql.connector.write.DeltaWriter[InternalRow] =
-    if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn)
+    if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn, metadataColumns)
     else new LaminaDataWriter(table, writers, partitionId)
 }
 

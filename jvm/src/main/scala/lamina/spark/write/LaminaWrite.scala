@@ -36,7 +36,8 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       rowKind = Option(info.options().get(lamina.spark.MergeShapes.RowKindOption)).filter(_ => table.isPrimaryKeyTable)
         .map(lamina.mergetree.RowKind.fromShortString),
       kindColumn = Option(info.options().get(lamina.spark.MergeShapes.RowKindColumnOption)).filter(_ => table.isPrimaryKeyTable)
-        .map(c => info.schema().fieldIndex(c)))
+        .map(c => info.schema().fieldIndex(c)),
+      metadataColumns = if (info.metadataSchema().isPresent) info.metadataSchema().get.fieldNames.toSeq else Seq.empty)
 
   /** Primary-key tables: all rows of a key reach one task, sorted by key there, so each writer's files
    *  are sorted runs; rows are clustered by Paimon's bucket where the catalog's functions can compute it

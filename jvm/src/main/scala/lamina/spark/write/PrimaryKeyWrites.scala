@@ -19,10 +19,17 @@ object PrimaryKeyWrites {
   }
 
   /** The `sequence.field` columns that a delete receives as metadata columns
-   *  ([[lamina.spark.SequenceMetadataColumns]]) because they are not part of [[rowIdColumns]]: all of
+   *  ([[lamina.spark.MirrorColumns]]) because they are not part of [[rowIdColumns]]: all of
    *  them when one may be NULL. */
   def deleteMetadataFields(table: FileStoreTable): Seq[String] =
     if (nullableSequenceFields(table).isEmpty) Seq.empty else sequenceFields(table)
+
+  /** The nullable non-key columns of a partial-update table, whose old values an update receives as
+   *  metadata columns ([[lamina.spark.MirrorColumns]]): a NULL there overwrites nothing, so an update
+   *  leaving one NULL is refused only where the row held a value. */
+  def updateMetadataFields(table: FileStoreTable): Seq[String] =
+    if (!isPartialUpdate(table)) Seq.empty
+    else table.schema.fields.filter(f => f.dataType.nullable && !table.schema.primaryKeys.contains(f.name)).map(_.name)
 
   private def sequenceFields(table: FileStoreTable): Seq[String] =
     MergeTreeOptions.SequenceField.get(table.options).getOrElse(Seq.empty)

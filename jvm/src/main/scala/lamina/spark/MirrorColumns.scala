@@ -1,0 +1,43 @@
+package lamina.spark
+
+import org.apache.spark.sql.connector.catalog.MetadataColumn
+import org.apache.spark.sql.types.DataType
+
+import lamina.spark.write.PrimaryKeyWrites
+import lamina.table.FileStoreTable
+import lamina.types.SparkTypes
+
+/** Hidden metadata columns of a primary-key table, each reading as one of its data columns. Spark's
+ *  row-level DML hands a writer only the new row, the row id (whose columns must be NOT NULL) and the
+ *  metadata columns the operation asks for; these carry what else a writer must know of the old row:
+ *  - `__lamina_sequence_<f>`, for each nullable `sequence.field` column f: a delete's record carries
+ *    the deleted row's sequence values, to order after the row ([[PrimaryKeyWrites.deleteMetadataFields]]);
+ *  - `__lamina_before_<f>`, for each nullable non-key column f of a partial-update table: an update
+ *    that leaves f NULL is honoured only where f was NULL already, as a NULL never overwrites a value
+ *    there ([[PrimaryKeyWrites.updateMetadataFields]]). */
+object MirrorColumns {
+  val SequencePrefix = "__lamina_sequence_"
+  val BeforePrefix = "__lamina_before_"
+
+  def sequence(field: String): String = SequencePrefix + field
+
+  def before(field: String): String = BeforePrefix + field
+
+  /** The data column a metadata column reads, when `column` is one. */
+  def source(column: String): Option[String] =
+    Seq(SequencePrefix, BeforePrefix).collectFirst { case p if column.startsWith(p) => column.stripPrefix(p) }
+
+  def of(table: FileStoreTable): Array[MetadataColumn] = {
+    def mirror(column: String, f: String, what: String): MetadataColumn = {
+      val t = SparkTypes.toSpark(table.schema.field(f).get.dataType)
+      new MetadataColumn {
+        override def name(): String = column
+        override def dataType(): DataType = t
+        override def isNullable: Boolean = true
+        override def comment(): String = s"the value of $what column $f"
+      }
+    }
+    (PrimaryKeyWrites.deleteMetadataFields(table).map(f => mirror(sequence(f), f, "sequence.field")) ++
+      PrimaryKeyWrites.updateMetadataFields(table).map(f => mirror(before(f), f, "partial-update"))).toArray
+  }
+}
