@@ -19,7 +19,7 @@ final class LocalFileInput(val file: File) extends Closeable {
 
   /** Reads exactly `len` bytes at `offset` into bytes[0, len); returns `bytes`. */
   def readInto(offset: Long, len: Int, bytes: Array[Byte]): Array[Byte] = {
-    if (offset < 0 || len < 0 || offset + len > length)
+    if (offset < 0 || len < 0 || offset > length - len) // offset + len could overflow
       throw new CorruptFileException(path, offset, s"a range of $len bytes within the file of $length bytes",
         s"a range ending at ${offset + len}", "reference past end of file")
     val buf = ByteBuffer.wrap(bytes, 0, len)

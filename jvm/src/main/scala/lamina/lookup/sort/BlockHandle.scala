@@ -30,7 +30,8 @@ object BlockHandle {
   def decode(b: Array[Byte], off: Int, limit: Long, path: String, fileOffset: Long): BlockHandle = {
     val offset = LittleEndian.getLong(b, off)
     val size = LittleEndian.getInt(b, off + LittleEndian.LongBytes)
-    if (offset < 0 || size < 0 || offset + size + BlockTrailer.EncodedLength > limit)
+    // as a difference: offset + size could overflow a long and pass
+    if (offset < 0 || size < 0 || offset > limit - BlockTrailer.EncodedLength - size)
       throw new CorruptFileException(path, fileOffset, s"a block handle within [0, $limit)",
         s"offset $offset size $size", "block handle out of range")
     BlockHandle(offset, size)

@@ -37,9 +37,11 @@ final class SortLookupStoreWriter(
   private var lastKey: Array[Byte] = _
   private var recordCount = 0L
   private var finished = -1L
+  /** Set once `finish` has started: the file is complete (finished >= 0) or failed and closed. */
+  private var closed = false
 
   override def put(key: Array[Byte], value: Array[Byte]): Unit = {
-    if (finished >= 0) throw new IllegalStateException(s"Lookup file ${file.getPath} is already finished")
+    if (closed) throw new IllegalStateException(s"Lookup file ${file.getPath} is already finished")
     if (lastKey != null && comparator.compare(lastKey, key) >= 0)
       throw new BadInputException(
         s"Keys of lookup file ${file.getPath} must be put in strictly ascending order: key ${hex(key)} " +
@@ -52,19 +54,22 @@ final class SortLookupStoreWriter(
   }
 
   override def finish(): Long = {
-    if (finished < 0) {
-      try blocks.drain(lastKey)
-      catch { case t: Throwable => out.close(); throw t }
-      val bloomHandle = Option(bloomFilter).map(_.finish()).map { bf =>
-        val handle = BlockHandle(out.position, bf.bits.length)
-        val stored = StoredBlock.encode(bf.bits, bf.bits.length, CompressionType.None, scratch)
-        out.write(scratch.bytes, 0, stored)
-        BloomFilterHandle(handle, math.max(1L, expectedEntries))
-      }
-      val indexHandle = DataBlockSink.writeBlock(indexBlock, options.compression, scratch, out)
-      out.write(Footer(bloomHandle, indexHandle, recordCount).encode())
-      finished = out.position
-      out.close()
+    if (closed && finished < 0)
+      throw new IllegalStateException(s"Writing lookup file ${file.getPath} failed; it is incomplete")
+    if (!closed) {
+      closed = true
+      try {
+        blocks.drain(lastKey)
+        val bloomHandle = Option(bloomFilter).map(_.finish()).map { bf =>
+          val handle = BlockHandle(out.position, bf.bits.length)
+          val stored = StoredBlock.encode(bf.bits, bf.bits.length, CompressionType.None, scratch)
+          out.write(scratch.bytes, 0, stored)
+          BloomFilterHandle(handle, math.max(1L, expectedEntries))
+        }
+        val indexHandle = DataBlockSink.writeBlock(indexBlock, options.compression, scratch, out)
+        out.write(Footer(bloomHandle, indexHandle, recordCount).encode())
+        finished = out.position
+      } finally out.close()
     }
     finished
   }

@@ -25,6 +25,8 @@ class LocalFileInputTest extends AnyFunSuite with LookupTestSupport {
         val e = intercept[CorruptFileException](input.read(4990, 20))
         assert(e.getMessage.contains(file.getName))
         assert(input.read(0, 5000).toSeq == content.toSeq)
+        // an offset near the largest long: offset + len overflows, and must not pass the range check
+        intercept[CorruptFileException](input.read(Long.MaxValue - 4, 20))
       } finally input.close()
       val big = new File(dir, "big")
       val bigContent = Array.tabulate[Byte](LocalFileInput.MaxReadBytes * 2 + 100)(i => (i % 251).toByte)

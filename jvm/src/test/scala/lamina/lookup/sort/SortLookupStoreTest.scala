@@ -107,6 +107,26 @@ class SortLookupStoreTest extends AnyFunSuite with LookupTestSupport {
     assert(e.getMessage.startsWith("Writing lookup file full failed"), e.getMessage)
   }
 
+  test("a finish that fails closes the file, and the writer refuses to go on") {
+    val full = new File("/dev/full")
+    assume(full.exists(), "needs /dev/full")
+    def openOnFull(): Int = Option(new File("/proc/self/fd").listFiles()).getOrElse(Array.empty[File]).count { fd =>
+      try java.nio.file.Files.readSymbolicLink(fd.toPath).toString == full.getPath
+      catch { case _: java.io.IOException => false }
+    }
+    val before = openOnFull()
+    // few keys stay in the 1 MiB write buffer; the bloom filter for 5M expected keys (megabytes) does
+    // not, and writing it fails in finish, after the data blocks
+    val w = factory(LookupOptions(compression = CompressionType.None)).createWriter(full, 5000000)
+    (0 until 10).foreach(i => w.put(f"key-$i%03d".getBytes, Array[Byte](1)))
+    assert(openOnFull() == before + 1)
+    intercept[java.io.IOException](w.finish())
+    assert(openOnFull() == before, "the file is closed after a failed finish")
+    val again = intercept[IllegalStateException](w.finish())
+    assert(again.getMessage == "Writing lookup file /dev/full failed; it is incomplete")
+    intercept[IllegalStateException](w.put("key-999".getBytes, Array[Byte](1)))
+  }
+
   for (background <- Seq(false, true))
     test(s"after incompressible blocks, compressible ones are compressed again (background $background)") {
       // random values, then a long stretch of repetitive ones: the writer stops trying to compress the
