@@ -14,8 +14,9 @@ import lamina.lookup.io.LocalFileInput
  * cache key is built or hashed. Every [[CacheManager.RefreshCount]] accesses a slot asks the manager
  * again, which keeps a hot block recent there.
  *
- * Invariant: a block referenced here was, when fetched, the manager's page for its key; the manager's
- * removal callback empties the slot, so memory held follows the manager's budget (a reference
+ * Invariant: a block referenced here was, when fetched, the manager's page for its key; the manager
+ * tells every slot that fetched a page (loaded or found) when the page leaves, and the slot is emptied,
+ * so memory held follows the manager's budget, also with several readers of one file (a reference
  * fetched concurrently with its eviction survives at most [[CacheManager.RefreshCount]] accesses, or
  * until its pooled array is reused). Safe for concurrent use.
  */
@@ -56,7 +57,8 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
       decode: BlockCache.Decode, view: (Long, Page) => V): V = {
     // On a miss the reference is published inside the loader, before the manager inserts the page:
     // if the insertion evicts the page at once (it exceeds its pool), the removal callback empties
-    // the slot, and only if the slot still holds that reference.
+    // the slot. On a hit the same callback is registered with the page, which another reader of the
+    // file may have loaded: when the page leaves the cache, every slot holding it is emptied.
     var loaded: PageRef = null
     val page = manager.fetchPage(key, _ => {
       val p = decode match {
@@ -77,8 +79,7 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
       loaded = new PageRef(key, p, view(offset, p))
       slots.set(slot, loaded)
       p
-    }, _ => { val l = loaded; if (l != null) slots.compareAndSet(slot, l, null) },
-      _ => loaded.view.derivedBytes)
+    }, new BlockCache.SlotRelease(this, slot), _ => loaded.view.derivedBytes)
     val ref =
       if (loaded != null) loaded
       else {
@@ -101,6 +102,13 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
     ref.view.asInstanceOf[V]
   }
 
+  /** Empties `slot` if it holds a page cached under `key`: that page has left the manager. Emptying a
+   *  slot whose page was loaded again meanwhile only costs a fetch from the manager. */
+  private[cache] def release(slot: Int, key: CacheKey): Unit = {
+    val ref = slots.get(slot)
+    if (ref != null && ref.key == key) slots.compareAndSet(slot, ref, null)
+  }
+
   /** Number of blocks this file currently references. */
   def referencedPages: Int = {
     var n = 0
@@ -121,6 +129,17 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
 }
 
 object BlockCache {
+  /** The removal callback of slot `slot` of `cache`; equal for the same cache and slot, so that a page
+   *  fetched again and again through one slot registers it once. */
+  private final class SlotRelease(val cache: BlockCache, val slot: Int) extends (CacheKey => Unit) {
+    override def apply(key: CacheKey): Unit = cache.release(slot, key)
+    override def equals(o: Any): Boolean = o match {
+      case r: SlotRelease => (r.cache eq cache) && r.slot == slot
+      case _ => false
+    }
+    override def hashCode: Int = System.identityHashCode(cache) * 31 + slot
+  }
+
   /** How the stored bytes of a block become the cached block. */
   sealed trait Decode
 

@@ -39,7 +39,9 @@ final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Do
   private def poolOf(key: CacheKey) = if (key.isIndex) indexPool else dataPool
 
   /** The page under `key`, loaded with `loader` on a miss (once, even when threads race).
-   *  `onRemoval` runs when the page loaded by this call leaves the cache (evicted or invalidated). */
+   *  `onRemoval` runs when the page leaves the cache (evicted or invalidated), whether this call loaded
+   *  it or found it cached: every caller that may keep a reference to the page is told, so that none
+   *  holds it beyond the budget. A listener equal to one already registered for the page is told once. */
   def getPage(key: CacheKey, loader: CacheKey => Array[Byte], onRemoval: CacheKey => Unit): Array[Byte] =
     fetchPage(key, k => Page.of(loader(k)), onRemoval, CacheManager.NoDerivedBytes).bytes
 
@@ -49,12 +51,17 @@ final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Do
    *  the page. */
   def fetchPage(key: CacheKey, loader: CacheKey => Page, onRemoval: CacheKey => Unit,
       derivedBytes: Page => Int): Page = {
-    val cached = poolOf(key).get(key, k => {
+    val pool = poolOf(key)
+    var loadedHere = false
+    val cached = pool.get(key, k => {
       loads.incrementAndGet()
+      loadedHere = true
       val page = loader(k)
       if (page == null) throw new IllegalStateException(s"Loader returned null for $k")
       new CacheManager.CachedPage(page, page.heldBytes + derivedBytes(page), onRemoval)
     })
+    if (!loadedHere && cached.listen(onRemoval) && (pool.policy().getIfPresentQuietly(key) ne cached))
+      onRemoval(key) // removed meanwhile, perhaps before the listener was added: told here instead
     cached.page
   }
 
@@ -96,7 +103,27 @@ object CacheManager {
 
   private val NoDerivedBytes: Page => Int = _ => 0
 
-  private final class CachedPage(val page: Page, val weight: Int, val onRemoval: CacheKey => Unit)
+  /** A cached page and who to tell when it leaves: the caller that loaded it, and callers that found
+   *  it (kept only once a second one comes, as most pages have one reader). */
+  private final class CachedPage(val page: Page, val weight: Int, loadedBy: CacheKey => Unit) {
+    @volatile private var others: java.util.Set[CacheKey => Unit] = _
+
+    /** Registers `l` unless it is the loader's listener; true when newly registered. */
+    def listen(l: CacheKey => Unit): Boolean = l != loadedBy && {
+      var o = others
+      if (o == null) synchronized {
+        if (others == null) others = java.util.concurrent.ConcurrentHashMap.newKeySet[CacheKey => Unit]()
+        o = others
+      }
+      o.add(l)
+    }
+
+    def removed(k: CacheKey): Unit = {
+      loadedBy(k)
+      val o = others
+      if (o != null) o.forEach(l => l(k))
+    }
+  }
 
   private def pool(maxWeight: Long, buffers: BufferPool): Cache[CacheKey, CachedPage] =
     Caffeine.newBuilder()
@@ -105,7 +132,7 @@ object CacheManager {
       .executor((r: Runnable) => r.run())
       .removalListener[CacheKey, CachedPage]((k: CacheKey, v: CachedPage, _: RemovalCause) =>
         if (k != null && v != null) {
-          v.onRemoval(k)
+          v.removed(k)
           buffers.give(v.page)
         })
       .build[CacheKey, CachedPage]()

@@ -41,4 +41,19 @@ class BloomFilterTest extends AnyFunSuite {
     assert(!f.isLoaded)
     assert(m.indexPoolUsedBytes == 0)
   }
+
+  test("two file-based filters over the same bits both drop them when the manager lets them go") {
+    val source = BloomFilter.create(100, 0.01)
+    val m = new CacheManager(source.bits.length * 4L, 0.5)
+    val key = CacheKey.forPosition("/file", 0, source.bits.length, isIndex = true)
+    var loads = 0
+    val f1 = new FileBasedBloomFilter(m, key, 100, () => { loads += 1; source.bits.clone() })
+    val f2 = new FileBasedBloomFilter(m, key, 100, () => { loads += 1; source.bits.clone() })
+    f1.testHash(1L)
+    f2.testHash(1L)
+    assert(loads == 1 && f1.isLoaded && f2.isLoaded, "f2 found f1's bits")
+    m.invalidPage(key)
+    assert(!f1.isLoaded && !f2.isLoaded)
+  }
 }
+

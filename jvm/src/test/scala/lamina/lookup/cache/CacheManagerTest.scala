@@ -148,4 +148,34 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
       } finally input.close()
     }
   }
+
+  test("two readers of one file: a page one loaded and the other found is let go by both when evicted") {
+    withTempDir { dir =>
+      val file = new File(dir, "shared")
+      Files.write(file.toPath, Array.tabulate[Byte](10000)(i => (i % 251).toByte))
+      val m = new CacheManager(4000, 0)
+      val input = new LocalFileInput(file)
+      val a = new BlockCache(input, m, slotCount = 3)
+      val b = new BlockCache(input, m, slotCount = 3)
+      val raw: (Long, Page) => RawPage = (_, p) => new RawPage(p)
+      def read(c: BlockCache, i: Int) = c.getSlot(i, i * 1000L, 1000, isIndex = false, BlockCache.AsStored(), raw)
+      try {
+        (0 until 3).foreach(i => read(a, i))
+        (0 until 3).foreach(i => read(b, i))
+        assert(m.loadCount == 3, "b found a's pages")
+        assert(a.referencedPages == 3 && b.referencedPages == 3)
+        // many refreshes through one slot register it once: still one callback to run per slot
+        (0 until 5 * CacheManager.RefreshCount).foreach(_ => read(b, 0))
+        // the manager lets pages 0-2 go (invalidated here: its admission policy, not recency, decides
+        // which pages an eviction picks)
+        (0 until 3).foreach(i => m.invalidPage(CacheKey.forPosition(input.path, i * 1000L, 1000, isIndex = false)))
+        assert(m.dataPoolUsedBytes == 0)
+        assert(b.referencedPages == 0 && a.referencedPages == 0, "no reader holds a page the manager let go")
+        assert(read(b, 0).bytes.take(1000).toSeq == (0 until 1000).map(i => (i % 251).toByte))
+        a.close()
+        b.close()
+        assert(m.dataPoolUsedBytes == 0)
+      } finally input.close()
+    }
+  }
 }
