@@ -41,10 +41,13 @@ object SortMergeReader {
       dropDelete: Boolean): Iterator[KeyValue] =
     mergeUniqueCursors(runs.map(RunCursor.of(_, order)), order, mf, dropDelete)
 
-  /** [[mergeUniqueRuns]] over cursors. */
+  /** [[mergeUniqueRuns]] over cursors. With `finalKinds` (and `dropDelete = false`), each key yields
+   *  only the last record of [[MergeFunction.resultKeepingDelete]]: its row, or its retract record when
+   *  it ends deleted; what a read of every level shows (the audit log), where no older level remains
+   *  for a kept delete to shadow. */
   def mergeUniqueCursors(runs: Seq[RunCursor], order: KeyOrder, mf: MergeFunction,
-      dropDelete: Boolean): MergeIterator =
-    new MergeIterator(runs.toArray, order, mf, dropDelete, uniqueKeysPerRun = true)
+      dropDelete: Boolean, finalKinds: Boolean = false): MergeIterator =
+    new MergeIterator(runs.toArray, order, mf, dropDelete, uniqueKeysPerRun = true, finalKinds)
 
   /** The merge over a binary min-heap of run indices ordered by their heads' (key, sequence number,
    *  run index). The root's smaller child (`second`) is remembered: while the root's run keeps
@@ -55,7 +58,8 @@ object SortMergeReader {
       order: KeyOrder,
       mf: MergeFunction,
       dropDelete: Boolean,
-      uniqueKeysPerRun: Boolean) extends Iterator[KeyValue] {
+      uniqueKeysPerRun: Boolean,
+      finalKinds: Boolean = false) extends Iterator[KeyValue] {
 
     private val ord = order.ordering
     /** The heads' keys as longs, when the key has a long form. */
@@ -160,8 +164,8 @@ object SortMergeReader {
         } else {
           val merged = mf.resultKeepingDelete()
           if (merged.nonEmpty) {
-            pending = merged.head
-            more = merged.iterator.drop(1)
+            pending = if (finalKinds) merged.last else merged.head
+            if (!finalKinds) more = merged.iterator.drop(1)
           }
         }
         if (pending == null) {

@@ -96,14 +96,14 @@ final case class KeyValueReaders(
   }
 
   /** The merged records of a split: the merge function's results, with or without deletes. */
-  def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean): Iterator[KeyValue] =
-    mergeOf(split, skipLevel0, dropDeletes)._2
+  def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, finalKinds: Boolean = false): Iterator[KeyValue] =
+    mergeOf(split, skipLevel0, dropDeletes, finalKinds = finalKinds)._2
 
   /** `sequencesFromRuns`: the merge's records may carry a stand-in for their sequence numbers that
    *  orders them as the real ones do (for results that do not show sequence numbers, such as a scan's
    *  rows; a compaction writes the real ones). */
-  private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, sequencesFromRuns: Boolean = false)
-      : (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
+  private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, sequencesFromRuns: Boolean = false,
+      finalKinds: Boolean = false): (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
     val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
     val order = keyOrder
     val sortedRuns = runs(split, skipLevel0)
@@ -111,7 +111,7 @@ final case class KeyValueReaders(
     val cursors = sortedRuns.indices.map(i => cursor(split.bucketPath, sortedRuns(i), order, standIns.map(_(i))))
     // every run has strictly increasing keys: a level-0 run is one file (Paimon's files hold a key
     // once), a higher level is non-overlapping files
-    (cursors, SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes))
+    (cursors, SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes, finalKinds = finalKinds))
   }
 }
 
@@ -256,7 +256,7 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
       val kindAt = outputSchema.fieldNames.indexOf(lamina.spark.read.ScanMode.RowKindColumn)
       val out = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(outputSchema.size)
       val valueTypes = required.fields.map(_.dataType)
-      IteratorReader[InternalRow](kv.mergedRecords(split, skip0, dropDeletes = false).map { r =>
+      IteratorReader[InternalRow](kv.mergedRecords(split, skip0, dropDeletes = false, finalKinds = true).map { r =>
         val v = view.project(r.value)
         var j = 0
         outputSchema.fields.indices.foreach { i =>

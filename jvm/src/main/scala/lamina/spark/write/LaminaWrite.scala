@@ -90,7 +90,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       case e: lamina.errors.CommitStateUnknownException => filesMayBeReferenced = true; throw e
     }
     filesMayBeReferenced = committed.isDefined
-    if (table.isPrimaryKeyTable && committed.isDefined) PrimaryKeyWrites.afterCommit(table, msgs, commitUser)
+    if (table.isPrimaryKeyTable) committed.foreach(id => PrimaryKeyWrites.afterCommit(table, msgs, commitUser, id))
   }
 
   private def commitFiles(msgs: Seq[CommitMessage]): Option[Long] = {
