@@ -40,14 +40,15 @@ object Footer {
     FooterTail.check(b, path, fileOffset, VersionOffset, CrcOffset, MagicOffset, Magic, FormatVersion, "sort")
     val index = BlockHandle.decode(b, IndexOffset, fileOffset, path, fileOffset + IndexOffset)
     val bloomAbsent = (0 until BloomFilterHandle.EncodedLength).forall(i => b(BloomOffset + i) == 0)
-    val expectedEntries = LittleEndian.getLong(b, BloomOffset + BlockHandle.EncodedLength)
+    val expectedEntriesOffset = BloomOffset + BlockHandle.EncodedLength
+    val expectedEntries = LittleEndian.getLong(b, expectedEntriesOffset)
     val bloom =
       if (bloomAbsent) None
       else {
         if (expectedEntries < 1)
-          throw new CorruptFileException(path, fileOffset + BloomOffset, "bloom filter expected entries >= 1",
+          throw new CorruptFileException(path, fileOffset + expectedEntriesOffset, "bloom filter expected entries >= 1",
             s"$expectedEntries", "footer")
-        Some(BloomFilterHandle(BlockHandle.decode(b, BloomOffset, index.offset, path, fileOffset), expectedEntries))
+        Some(BloomFilterHandle(BlockHandle.decode(b, BloomOffset, index.offset, path, fileOffset + BloomOffset), expectedEntries))
       }
     val recordCount = LittleEndian.getLong(b, RecordCountOffset)
     if (recordCount < 0)

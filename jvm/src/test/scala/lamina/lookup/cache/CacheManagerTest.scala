@@ -82,100 +82,91 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
     assert(removed.count(_.isIndex) >= 500 - (m.indexPoolBytes / pageBytes).toInt)
   }
 
-  test("block cache refreshes hot blocks, drops evicted ones, and invalidates its pages on close") {
+  /** A 10000-byte file (byte i is i % 251) open for reading, and a manager of `budget` bytes (one pool). */
+  private def withBlockFile(budget: Long)(f: (LocalFileInput, CacheManager) => Unit): Unit =
     withTempDir { dir =>
       val file = new File(dir, "blocks")
       Files.write(file.toPath, Array.tabulate[Byte](10000)(i => (i % 251).toByte))
-      val m = new CacheManager(2500, 0)
       val input = new LocalFileInput(file)
+      try f(input, new CacheManager(budget, 0)) finally input.close()
+    }
+
+  test("block cache refreshes hot blocks, drops evicted ones, and invalidates its pages on close") {
+    withBlockFile(2500) { (input, m) =>
       val cache = new BlockCache(input, m, slotCount = 10)
       val raw: (Long, Page) => RawPage = (_, p) => new RawPage(p)
       def block(i: Int, length: Int = 1000, decode: BlockCache.Decode = BlockCache.AsStored()) =
         cache.getSlot(i, i * 1000L, length, isIndex = false, decode, raw).bytes
-      try {
-        val first = block(0)
-        assert(first.toSeq == (0 until 1000).map(i => (i % 251).toByte))
-        assert(m.loadCount == 1)
-        (1 until CacheManager.RefreshCount).foreach(_ => block(0))
-        assert(m.loadCount == 1)
-        // The next access reaches the manager again (a hit there, so still one load).
-        assert(block(0) eq first)
-        assert(m.loadCount == 1)
-        block(1)
-        block(2)
-        block(3)
-        assert(m.dataPoolUsedBytes <= 2500)
-        assert(cache.referencedPages <= 2, "evicted pages are no longer referenced")
-        // a decoder gets the stored bytes in a page and writes the block into a page it allocates
-        val decoded = block(5, 10, BlockCache.Decoded { (offset, stored, allocate) =>
-          assert(offset == 5000 && stored.length == 10)
-          val page = allocate(stored.length)
-          (0 until stored.length).foreach(i => page.bytes(i) = (stored.bytes(i) + 1).toByte)
-          page
-        })
-        assert(decoded.take(10).toSeq == (5000 until 5010).map(i => (i % 251 + 1).toByte))
-        cache.close()
-        assert(m.dataPoolUsedBytes == 0)
-        assert(cache.referencedPages == 0)
-      } finally input.close()
+      val first = block(0)
+      assert(first.toSeq == (0 until 1000).map(i => (i % 251).toByte))
+      assert(m.loadCount == 1)
+      (1 until CacheManager.RefreshCount).foreach(_ => block(0))
+      assert(m.loadCount == 1)
+      // The next access reaches the manager again (a hit there, so still one load).
+      assert(block(0) eq first)
+      assert(m.loadCount == 1)
+      block(1)
+      block(2)
+      block(3)
+      assert(m.dataPoolUsedBytes <= 2500)
+      assert(cache.referencedPages <= 2, "evicted pages are no longer referenced")
+      // a decoder gets the stored bytes in a page and writes the block into a page it allocates
+      val decoded = block(5, 10, BlockCache.Decoded { (offset, stored, allocate) =>
+        assert(offset == 5000 && stored.length == 10)
+        val page = allocate(stored.length)
+        (0 until stored.length).foreach(i => page.bytes(i) = (stored.bytes(i) + 1).toByte)
+        page
+      })
+      assert(decoded.take(10).toSeq == (5000 until 5010).map(i => (i % 251 + 1).toByte))
+      cache.close()
+      assert(m.dataPoolUsedBytes == 0)
+      assert(cache.referencedPages == 0)
     }
   }
 
   test("slots: a warm access skips the manager, eviction empties the slot, derived bytes count, close invalidates") {
-    withTempDir { dir =>
-      val file = new File(dir, "slots")
-      Files.write(file.toPath, Array.tabulate[Byte](10000)(i => (i % 251).toByte))
+    withBlockFile(3200) { (input, m) =>
       final class View(p: Page) extends PageView(p) { def derivedBytes: Int = 500 }
-      val m = new CacheManager(3200, 0)
-      val input = new LocalFileInput(file)
       val cache = new BlockCache(input, m, slotCount = 4)
       val view: (Long, Page) => View = (_, p) => new View(p)
       def slot(i: Int) = cache.getSlot(i, i * 1000L, 1000, isIndex = false, BlockCache.AsStored(), view)
-      try {
-        val first = slot(0)
-        assert(first.page.bytes.toSeq == (0 until 1000).map(i => (i % 251).toByte))
-        assert(m.loadCount == 1 && m.dataPoolUsedBytes == 1500, "the page and its derived bytes")
-        (1 until 3 * CacheManager.RefreshCount).foreach(_ => assert(slot(0) eq first, "the same view while cached"))
-        assert(m.loadCount == 1)
-        slot(1)
-        slot(2)
-        assert(m.dataPoolUsedBytes <= 3200)
-        assert(m.loadCount == 3)
-        assert(cache.referencedPages == 2, "the evicted page's slot is empty")
-        cache.close()
-        assert(m.dataPoolUsedBytes == 0)
-        assert(cache.referencedPages == 0)
-      } finally input.close()
+      val first = slot(0)
+      assert(first.page.bytes.toSeq == (0 until 1000).map(i => (i % 251).toByte))
+      assert(m.loadCount == 1 && m.dataPoolUsedBytes == 1500, "the page and its derived bytes")
+      (1 until 3 * CacheManager.RefreshCount).foreach(_ => assert(slot(0) eq first, "the same view while cached"))
+      assert(m.loadCount == 1)
+      slot(1)
+      slot(2)
+      assert(m.dataPoolUsedBytes <= 3200)
+      assert(m.loadCount == 3)
+      assert(cache.referencedPages == 2, "the evicted page's slot is empty")
+      cache.close()
+      assert(m.dataPoolUsedBytes == 0)
+      assert(cache.referencedPages == 0)
     }
   }
 
   test("two readers of one file: a page one loaded and the other found is let go by both when evicted") {
-    withTempDir { dir =>
-      val file = new File(dir, "shared")
-      Files.write(file.toPath, Array.tabulate[Byte](10000)(i => (i % 251).toByte))
-      val m = new CacheManager(4000, 0)
-      val input = new LocalFileInput(file)
+    withBlockFile(4000) { (input, m) =>
       val a = new BlockCache(input, m, slotCount = 3)
       val b = new BlockCache(input, m, slotCount = 3)
       val raw: (Long, Page) => RawPage = (_, p) => new RawPage(p)
       def read(c: BlockCache, i: Int) = c.getSlot(i, i * 1000L, 1000, isIndex = false, BlockCache.AsStored(), raw)
-      try {
-        (0 until 3).foreach(i => read(a, i))
-        (0 until 3).foreach(i => read(b, i))
-        assert(m.loadCount == 3, "b found a's pages")
-        assert(a.referencedPages == 3 && b.referencedPages == 3)
-        // many refreshes through one slot register it once: still one callback to run per slot
-        (0 until 5 * CacheManager.RefreshCount).foreach(_ => read(b, 0))
-        // the manager lets pages 0-2 go (invalidated here: its admission policy, not recency, decides
-        // which pages an eviction picks)
-        (0 until 3).foreach(i => m.invalidPage(CacheKey.forPosition(input.path, i * 1000L, 1000, isIndex = false)))
-        assert(m.dataPoolUsedBytes == 0)
-        assert(b.referencedPages == 0 && a.referencedPages == 0, "no reader holds a page the manager let go")
-        assert(read(b, 0).bytes.take(1000).toSeq == (0 until 1000).map(i => (i % 251).toByte))
-        a.close()
-        b.close()
-        assert(m.dataPoolUsedBytes == 0)
-      } finally input.close()
+      (0 until 3).foreach(i => read(a, i))
+      (0 until 3).foreach(i => read(b, i))
+      assert(m.loadCount == 3, "b found a's pages")
+      assert(a.referencedPages == 3 && b.referencedPages == 3)
+      // many refreshes through one slot register it once: still one callback to run per slot
+      (0 until 5 * CacheManager.RefreshCount).foreach(_ => read(b, 0))
+      // the manager lets pages 0-2 go (invalidated here: its admission policy, not recency, decides
+      // which pages an eviction picks)
+      (0 until 3).foreach(i => m.invalidPage(CacheKey.forPosition(input.path, i * 1000L, 1000, isIndex = false)))
+      assert(m.dataPoolUsedBytes == 0)
+      assert(b.referencedPages == 0 && a.referencedPages == 0, "no reader holds a page the manager let go")
+      assert(read(b, 0).bytes.take(1000).toSeq == (0 until 1000).map(i => (i % 251).toByte))
+      a.close()
+      b.close()
+      assert(m.dataPoolUsedBytes == 0)
     }
   }
 }
