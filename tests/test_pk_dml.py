@@ -2,7 +2,8 @@
 
 Where the merge engine can honour the statement, the exact rows afterwards are asserted. Where it
 cannot (a delete that first-row or aggregation would not apply, a partial-update delete without
-'partial-update.remove-record-on-delete', an update that aggregation would fold instead of assign,
+'partial-update.remove-record-on-delete', any delete where 'ignore-delete' drops delete records, an
+update that aggregation would fold instead of assign,
 an update of a primary-key column) the statement must fail up front, naming the table and the
 reason, and leave rows, snapshots and schemas as they were. Up front means before any Spark job
 runs: UPDATE and MERGE INTO are refused during analysis, a row-level DELETE when its write is
@@ -27,6 +28,8 @@ ENGINES = {
     "aggregation-remove": {"merge-engine": "aggregation", "fields.n.aggregate-function": "sum",
                            "aggregation.remove-record-on-delete": "true"},
     "first-row": {"merge-engine": "first-row"},
+    "deduplicate-ignore-delete": {"ignore-delete": "true"},
+    "partial-update-ignore-delete": {"merge-engine": "partial-update", "ignore-delete": "true"},
 }
 
 SEED = [(1, "a", 10), (2, "b", 20), (3, "c", 30)]
@@ -81,6 +84,9 @@ REJECTED = {
     ("merge_not_matched_by_source_update", "aggregation"): ["aggregation", "'n'"],
     ("merge_not_matched_by_source_update", "aggregation-remove"): ["aggregation", "'n'"],
     ("merge_not_matched_by_source_update", "first-row"): ["first-row"],
+    # ignore-delete drops delete records when written: a delete would do nothing
+    **{(st, e): ["'ignore-delete'"] for st in ("delete", "merge_matched_delete", "merge_not_matched_by_source_delete")
+       for e in ("deduplicate-ignore-delete", "partial-update-ignore-delete")},
 }
 
 
