@@ -105,16 +105,22 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
           s"UPDATE cannot change the primary key column '${schema.fields(o).name}' of table ${table.name}: " +
             "delete the row and insert it under its new key instead")
     }
-    if (partialUpdate) nonKeyOrdinals.foreach { o =>
-      // a NULL overwrites nothing: honoured only where the row held NULL already
-      if (row.isNullAt(o) && (beforeOrdinals(o) < 0 || !metadata.isNullAt(beforeOrdinals(o))))
-        throw PrimaryKeyWrites.nullOnPartialUpdate(table, "UPDATE", schema.fields(o).name)
+    if (partialUpdate) {
+      var k = 0 // a loop over an int array: this runs per updated row
+      while (k < nonKeyOrdinals.length) {
+        val o = nonKeyOrdinals(k)
+        // a NULL overwrites nothing: honoured only where the row held NULL already
+        if (row.isNullAt(o) && (beforeOrdinals(o) < 0 || !metadata.isNullAt(beforeOrdinals(o))))
+          throw PrimaryKeyWrites.nullOnPartialUpdate(table, "UPDATE", schema.fields(o).name)
+        k += 1
+      }
     }
     record(row, RowKind.UpdateAfter)
   }
 
   private lazy val partialUpdate = PrimaryKeyWrites.isPartialUpdate(table)
-  private lazy val nonKeyOrdinals = schema.fields.indices.filterNot(i => schema.primaryKeys.contains(schema.fields(i).name))
+  private lazy val nonKeyOrdinals: Array[Int] =
+    schema.fields.indices.filterNot(i => schema.primaryKeys.contains(schema.fields(i).name)).toArray
 
   /** A delete carries the row id (the primary key, and the sequence fields where they are part of
    *  it) and the sequence fields handed over as metadata columns: the record's other columns are null. */
