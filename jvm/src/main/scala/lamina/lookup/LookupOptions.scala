@@ -53,10 +53,13 @@ object LookupOptions {
   val CacheMaxMemorySize: OptionDefinition = OptionDefinition(
     "lookup.cache-max-memory-size", "MemorySize", "256 mb",
     "Bytes of decoded blocks and pages the lookup cache may hold, index and data pools together; " +
-      "arrays of evicted pages kept for reuse come on top, up to an eighth of this size (16 MiB at most).")
+      "arrays of evicted pages kept for reuse come on top, up to an eighth of this size (16 MiB at most), and so " +
+      "does a sort lookup file's index block or bloom filter larger than its pool, which the file's reader keeps " +
+      "while open rather than read it again on every lookup.")
   val HighPriorityPoolRatio: OptionDefinition = OptionDefinition(
     "lookup.cache.high-priority-pool-ratio", "Double", "0.25",
-    "Share of the cache reserved for index blocks and bloom filters, in [0, 1); 0 means one pool shared by all.")
+    "Share of the cache reserved for index blocks and bloom filters, in [0, 1); 0 means one pool shared by all. " +
+      "An index block or bloom filter larger than this pool is kept by its reader, beyond the cache's size.")
   val SpillCompression: OptionDefinition = OptionDefinition(
     "lookup.cache-spill-compression", "Enum (none, zstd, lz4)", "zstd",
     "Compression of blocks of local lookup files; a block stays uncompressed unless compression saves 1/8.")

@@ -7,48 +7,77 @@ import lamina.lookup.cache.{CacheKey, CacheManager}
 /** A bloom filter whose bits live in a file and are read through the index pool of a [[CacheManager]]:
  *  loaded on first use, dropped when the manager evicts them, loaded again on demand.
  *
+ * Bits of `numBytes` that the index pool cannot hold (see [[CacheManager.fits]]) would be evicted as
+ * soon as loaded and read again for every key tested: those are kept here instead, from their first use
+ * until [[close]], beyond the manager's budget and counted in [[CacheManager.heldBeyondBudgetBytes]].
+ *
  * `load` reads and verifies the stored bits (the bytes of length `numBytes` at `key`).
- * Invariant: `filter`, when set, wraps the bytes the manager held under `key` when they were fetched.
- * Safe for concurrent use.
+ * Invariant: `filter`, when set, wraps the bytes the manager held under `key` when they were fetched,
+ * or the bits held here. Safe for concurrent use; not to be used after `close`.
  */
 final class FileBasedBloomFilter(
     manager: CacheManager,
     key: CacheKey,
+    numBytes: Int,
     expectedEntries: Long,
     load: () => Array[Byte]) extends Closeable {
   require(key.isIndex, "bloom filter pages belong to the index pool")
 
+  /** Whether the bits are kept here rather than in the manager, which cannot hold them. */
+  val heldBeyondBudget: Boolean = !manager.fits(isIndex = true, numBytes)
+
   @volatile private var filter: BloomFilter = _
   private var accessCount = 0 // approximate, like BlockCache's counts
+  private var heldBytes = 0L // guarded by this
   private val drop: CacheKey => Unit = _ => filter = null
 
   def testHash(hash: Long): Boolean = {
     var f = filter
-    if (f == null || accessCount >= CacheManager.RefreshCount) {
-      // As in BlockCache: on a miss the filter is published inside the loader, so that a page evicted
-      // by its own insertion is dropped by the callback rather than kept here.
-      var loaded: BloomFilter = null
-      val bits = manager.getPage(key, _ => {
-        val b = load()
-        loaded = new BloomFilter(b, BloomFilter.numHashFunctions(expectedEntries, b.length))
-        filter = loaded
-        b
-      }, drop)
-      if (loaded == null) {
-        f = new BloomFilter(bits, BloomFilter.numHashFunctions(expectedEntries, bits.length))
-        filter = f
-      } else f = loaded
+    if (f == null || (accessCount >= CacheManager.RefreshCount && !heldBeyondBudget)) {
+      f = if (heldBeyondBudget) loadHeld() else fetch()
       accessCount = 0
     }
     accessCount += 1
     f.testHash(hash)
   }
 
+  private def fetch(): BloomFilter = {
+    // As in BlockCache: on a miss the filter is published inside the loader, so that a page evicted
+    // by its own insertion is dropped by the callback rather than kept here.
+    var loaded: BloomFilter = null
+    val bits = manager.getPage(key, _ => {
+      val b = load()
+      loaded = new BloomFilter(b, BloomFilter.numHashFunctions(expectedEntries, b.length))
+      filter = loaded
+      b
+    }, drop)
+    if (loaded != null) loaded
+    else {
+      val f = new BloomFilter(bits, BloomFilter.numHashFunctions(expectedEntries, bits.length))
+      filter = f
+      f
+    }
+  }
+
+  private def loadHeld(): BloomFilter = synchronized {
+    if (filter == null) {
+      val b = load()
+      filter = new BloomFilter(b, BloomFilter.numHashFunctions(expectedEntries, b.length))
+      heldBytes = b.length
+      manager.holdBeyondBudget(heldBytes)
+    }
+    filter
+  }
+
   /** Whether the bits are currently held. */
   def isLoaded: Boolean = filter != null
 
   override def close(): Unit = {
-    manager.invalidPage(key)
+    if (heldBeyondBudget) synchronized {
+      manager.holdBeyondBudget(-heldBytes)
+      heldBytes = 0
+    }
+    else manager.invalidPage(key)
     filter = null
   }
 }

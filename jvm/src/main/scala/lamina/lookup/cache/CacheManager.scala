@@ -16,6 +16,11 @@ import lamina.errors.BadInputException
  * hash slots) and a data pool (the rest), so scans over data cannot evict the pages that locate data.
  * With ratio 0 both kinds share one pool. Eviction and removal callbacks run synchronously on the
  * thread whose insertion triggered them: no background threads, deterministic tests.
+ *
+ * A page larger than its pool would be evicted by its own insertion and loaded again on every use. The
+ * structures a reader needs on every lookup (a sort file's index block and bloom filter) are therefore
+ * kept by their reader instead when they do not fit (see [[fits]]), beyond the budget, and counted in
+ * [[heldBeyondBudgetBytes]].
  */
 final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Double) {
   if (maxMemoryBytes < 0)
@@ -36,7 +41,21 @@ final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Do
   private val indexPool: Cache[CacheKey, CacheManager.CachedPage] =
     if (highPriorityPoolRatio == 0) dataPool else CacheManager.pool(indexPoolBytes, bufferPool)
 
+  private val beyondBudget = new AtomicLong()
+
   private def poolOf(key: CacheKey) = if (key.isIndex) indexPool else dataPool
+
+  /** Whether a page of `weight` bytes (with what readers derive from it) can stay in the pool of index
+   *  (`isIndex`) or data pages: a heavier one is evicted as soon as it is inserted. */
+  def fits(isIndex: Boolean, weight: Long): Boolean =
+    weight <= (if (isIndex && (indexPool ne dataPool)) indexPoolBytes else dataPoolBytes)
+
+  /** Records `bytes` a reader keeps itself, beyond the budget, because they do not fit their pool ([[fits]]);
+   *  the reader gives them back with a negative `bytes` when it closes. */
+  def holdBeyondBudget(bytes: Long): Unit = beyondBudget.addAndGet(bytes)
+
+  /** Bytes that open readers keep beyond the budget: index blocks and bloom filters larger than their pool. */
+  def heldBeyondBudgetBytes: Long = beyondBudget.get()
 
   /** The page under `key`, loaded with `loader` on a miss (once, even when threads race).
    *  `onRemoval` runs when the page leaves the cache (evicted or invalidated), whether this call loaded

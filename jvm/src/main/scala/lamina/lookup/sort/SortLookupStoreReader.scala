@@ -33,20 +33,31 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   private val blockView: (Long, Page) => BlockReader = (offset, page) => new BlockReader(page, comparator, path, offset)
 
   /** Reading the index block at open rejects a damaged index before the first lookup, and numbers the
-   *  data blocks: slot i of the block cache holds data block i, the last slot the index block. */
-  private val dataBlockCount: Int =
+   *  data blocks: slot i of the block cache holds data block i, the last slot the index block. An index
+   *  block the manager's index pool cannot hold (see [[CacheManager.fits]]) is kept from here on, beyond
+   *  the budget, rather than evicted as soon as it is inserted and read again on every lookup. */
+  private val opened: SortLookupStoreReader.OpenedIndex =
     try {
       val at = indexHandle.offset
-      blockView(at, Page.of(StoredBlock.decode(input.read(at, indexHandle.storedLength), path, at))).count
+      val index = blockView(at, Page.of(StoredBlock.decode(input.read(at, indexHandle.storedLength), path, at)))
+      val weight = index.page.heldBytes.toLong + index.derivedBytes
+      if (cacheManager.fits(isIndex = true, weight)) SortLookupStoreReader.OpenedIndex(index.count, null, 0)
+      else {
+        cacheManager.holdBeyondBudget(weight)
+        SortLookupStoreReader.OpenedIndex(index.count, index, weight)
+      }
     }
     catch { case e: Throwable => input.close(); throw e }
+  private val dataBlockCount = opened.count
+  /** The index block when kept here, else null: it is read through the cache. */
+  private val heldIndex: BlockReader = opened.held
   private val indexSlot = dataBlockCount
   private val blockCache = new BlockCache(input, cacheManager, dataBlockCount + 1)
 
   private val bloomFilter: FileBasedBloomFilter = footer.bloomFilter.map { bh =>
     val h = bh.handle
     new FileBasedBloomFilter(cacheManager, CacheKey.forPosition(path, h.offset, h.storedLength, isIndex = true),
-      bh.expectedEntries, () => {
+      h.size, bh.expectedEntries, () => {
         val bits = StoredBlock.decode(input.read(h.offset, h.storedLength), path, h.offset)
         if (!BloomFilter.isValidSize(bits.length)) throw new CorruptFileException(path, h.offset,
           s"a bloom filter of whole ${BloomFilter.BlockBytes}-byte blocks", s"${bits.length} bytes", "bloom filter")
@@ -55,7 +66,12 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   }.orNull
 
   private def indexBlock(): BlockReader =
-    blockCache.getSlot(indexSlot, indexHandle.offset, indexHandle.storedLength, isIndex = true, decodeBlock, blockView)
+    if (heldIndex != null) heldIndex
+    else blockCache.getSlot(indexSlot, indexHandle.offset, indexHandle.storedLength, isIndex = true, decodeBlock, blockView)
+
+  /** Whether this reader keeps its index block or bloom filter itself, beyond the cache's budget,
+   *  because the index pool cannot hold it. */
+  def heldBeyondBudget: Boolean = heldIndex != null || (bloomFilter != null && bloomFilter.heldBeyondBudget)
 
   /** Data block i, whose handle is entry i of `index`. Its array may be recycled while read: read it
    *  through [[onDataBlock]]. */
@@ -125,10 +141,21 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
     }
   }
 
+  private val released = new java.util.concurrent.atomic.AtomicBoolean()
+
   override def close(): Unit = {
     try {
       if (bloomFilter != null) bloomFilter.close()
       blockCache.close()
-    } finally input.close()
+    } finally {
+      input.close()
+      if (released.compareAndSet(false, true)) cacheManager.holdBeyondBudget(-opened.heldBytes)
+    }
   }
+}
+
+private object SortLookupStoreReader {
+  /** The index block as read at open: its entry count (the data blocks), and the block itself when its
+   *  reader keeps it, with the bytes counted beyond the budget (else null and 0). */
+  final case class OpenedIndex(count: Int, held: BlockReader, heldBytes: Long)
 }

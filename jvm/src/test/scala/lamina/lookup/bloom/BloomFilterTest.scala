@@ -27,7 +27,7 @@ class BloomFilterTest extends AnyFunSuite {
     val m = new CacheManager(source.bits.length * 4L, 0.5)
     var loads = 0
     val key = CacheKey.forPosition("/file", 0, source.bits.length, isIndex = true)
-    val f = new FileBasedBloomFilter(m, key, 100, () => { loads += 1; source.bits.clone() })
+    val f = new FileBasedBloomFilter(m, key, source.bits.length, 100, () => { loads += 1; source.bits.clone() })
     assert(!f.isLoaded)
     assert(f.testHash(0L))
     assert(f.isLoaded && loads == 1)
@@ -42,13 +42,27 @@ class BloomFilterTest extends AnyFunSuite {
     assert(m.indexPoolUsedBytes == 0)
   }
 
+  test("bits larger than the index pool are loaded once and held beyond the budget until closed") {
+    val source = BloomFilter.create(1000, 0.01)
+    val m = new CacheManager(source.bits.length * 2L, 0.25) // an index pool of half the bits
+    val key = CacheKey.forPosition("/file", 0, source.bits.length, isIndex = true)
+    var loads = 0
+    val f = new FileBasedBloomFilter(m, key, source.bits.length, 1000, () => { loads += 1; source.bits.clone() })
+    assert(f.heldBeyondBudget && !f.isLoaded && m.heldBeyondBudgetBytes == 0)
+    (0 until 5 * CacheManager.RefreshCount).foreach(i => f.testHash(i.toLong))
+    assert(loads == 1 && m.loadCount == 0, "loaded once, outside the manager")
+    assert(m.heldBeyondBudgetBytes == source.bits.length && m.indexPoolUsedBytes == 0)
+    f.close()
+    assert(m.heldBeyondBudgetBytes == 0 && !f.isLoaded)
+  }
+
   test("two file-based filters over the same bits both drop them when the manager lets them go") {
     val source = BloomFilter.create(100, 0.01)
     val m = new CacheManager(source.bits.length * 4L, 0.5)
     val key = CacheKey.forPosition("/file", 0, source.bits.length, isIndex = true)
     var loads = 0
-    val f1 = new FileBasedBloomFilter(m, key, 100, () => { loads += 1; source.bits.clone() })
-    val f2 = new FileBasedBloomFilter(m, key, 100, () => { loads += 1; source.bits.clone() })
+    val f1 = new FileBasedBloomFilter(m, key, source.bits.length, 100, () => { loads += 1; source.bits.clone() })
+    val f2 = new FileBasedBloomFilter(m, key, source.bits.length, 100, () => { loads += 1; source.bits.clone() })
     f1.testHash(1L)
     f2.testHash(1L)
     assert(loads == 1 && f1.isLoaded && f2.isLoaded, "f2 found f1's bits")

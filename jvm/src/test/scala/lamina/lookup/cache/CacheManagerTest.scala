@@ -50,6 +50,17 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
     assert(shared.dataPoolUsedBytes == 160 && shared.indexPoolUsedBytes == 0)
   }
 
+  test("a page fits its pool up to the pool's size; the shared pool is the whole budget") {
+    val m = new CacheManager(1000, 0.25)
+    assert(m.fits(isIndex = true, 250) && !m.fits(isIndex = true, 251))
+    assert(m.fits(isIndex = false, 750) && !m.fits(isIndex = false, 751))
+    val shared = new CacheManager(1000, 0)
+    assert(shared.fits(isIndex = true, 1000) && !shared.fits(isIndex = true, 1001))
+    m.holdBeyondBudget(300)
+    m.holdBeyondBudget(-300)
+    assert(m.heldBeyondBudgetBytes == 0)
+  }
+
   test("a hit does not load; loads are counted") {
     val m = new CacheManager(10000, 0.5)
     var loads = 0
