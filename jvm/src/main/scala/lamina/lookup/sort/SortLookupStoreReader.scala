@@ -25,6 +25,8 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   } catch { case e: Throwable => input.close(); throw e }
 
   private val indexHandle = footer.index
+  /** Where the footer's record count lies: the offset a count that does not hold is reported at. */
+  private val recordCountOffset: Long = input.length - Footer.EncodedLength + Footer.RecordCountOffset
   /** Data blocks lie before the bloom filter (or the index block when there is none). */
   private val dataLimit: Long = footer.bloomFilter.map(_.handle.offset).getOrElse(indexHandle.offset)
 
@@ -40,6 +42,7 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
     try {
       val at = indexHandle.offset
       val index = blockView(at, Page.of(StoredBlock.decode(input.read(at, indexHandle.storedLength), path, at)))
+      checkRecordCount(index.count)
       val weight = index.page.heldBytes.toLong + index.derivedBytes
       if (cacheManager.fits(isIndex = true, weight)) SortLookupStoreReader.OpenedIndex(index.count, null, 0)
       else {
@@ -64,6 +67,15 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
         bits
       })
   }.orNull
+
+  /** A data block holds at least one entry (only an empty file's index block is empty), so the footer
+   *  counts at least one record per data block, and none when there is none: checked at open, for free. */
+  private def checkRecordCount(dataBlocks: Int): Unit =
+    if (footer.recordCount < dataBlocks || (dataBlocks == 0 && footer.recordCount != 0))
+      throw new CorruptFileException(path, recordCountOffset,
+        if (dataBlocks == 0) "a record count of 0 (no data blocks)"
+        else s"a record count of at least $dataBlocks (one per data block)",
+        s"${footer.recordCount}", "footer record count")
 
   private def indexBlock(): BlockReader =
     if (heldIndex != null) heldIndex
@@ -108,14 +120,19 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   /** All entries in key order, from the first. */
   def iterator(): SortedEntryIterator = new SortedEntryIterator
 
-  /** Iterates entries in key order; `seek` positions it at the first key >= the target. */
+  /** Iterates entries in key order; `seek` positions it at the first key >= the target. An iteration
+   *  from the first entry to the end (no seek) checks the entries it found against the footer's record
+   *  count, and raises [[CorruptFileException]] at the end when they differ. */
   final class SortedEntryIterator extends Iterator[(Array[Byte], Array[Byte])] {
     private val index = indexBlock()
     private var blockIndex = 0
     private var block: BlockReader = _
     private var entry = 0
+    /** Entries returned, while the iteration is a full one (-1 after a seek). */
+    private var returned = 0L
 
     def seek(key: Array[Byte]): Unit = {
+      returned = -1
       blockIndex = index.lowerBound(key)
       block = null
       if (blockIndex < index.count) entry = onDataBlock(index, blockIndex, null)(_.lowerBound(key))(block = _)
@@ -130,12 +147,17 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
           entry = 0
         }
       }
-      blockIndex < index.count
+      val more = blockIndex < index.count
+      if (!more && returned >= 0 && returned != footer.recordCount)
+        throw new CorruptFileException(path, recordCountOffset, s"${footer.recordCount} records (the footer's count)",
+          s"$returned records in a full iteration", "footer record count")
+      more
     }
 
     override def next(): (Array[Byte], Array[Byte]) = {
       if (!hasNext) throw new NoSuchElementException("end of lookup file")
       entry += 1
+      if (returned >= 0) returned += 1
       val e = entry - 1
       onDataBlock(index, blockIndex, block)(b => (b.key(e), b.value(e)))(block = _)
     }

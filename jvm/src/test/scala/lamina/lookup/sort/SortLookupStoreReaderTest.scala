@@ -1,9 +1,11 @@
 package lamina.lookup.sort
 
 import java.io.File
+import java.nio.file.Files
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import lamina.errors.CorruptFileException
 import lamina.lookup._
 import lamina.lookup.cache.CacheManager
 import lamina.lookup.compression.CompressionType
@@ -55,6 +57,69 @@ class SortLookupStoreReaderTest extends AnyFunSuite with LookupTestSupport {
         assert(!r.heldBeyondBudget && manager.heldBeyondBudgetBytes == 0)
         assert(manager.indexPoolUsedBytes > r.footer.index.size, "the index block and bloom filter are cached")
       } finally r.close()
+    }
+  }
+
+  /** Rewrites the footer of `file` with `count` records; its CRC is computed anew, so it is intact.
+   *  Returns the file offset of the record count. */
+  private def rewriteRecordCount(file: File, count: Long): Long = {
+    val bytes = Files.readAllBytes(file.toPath)
+    val at = bytes.length - Footer.EncodedLength
+    val footer = Footer.decode(java.util.Arrays.copyOfRange(bytes, at, bytes.length), file.getPath, at)
+    System.arraycopy(footer.copy(recordCount = count).encode(), 0, bytes, at, Footer.EncodedLength)
+    Files.write(file.toPath, bytes)
+    at + Footer.RecordCountOffset
+  }
+
+  private def assertNames(e: CorruptFileException, file: File, offset: Long, expected: String, actual: String): Unit = {
+    assert(e.path == file.getAbsolutePath && e.offset == offset, e.getMessage)
+    assert(e.expected == expected && e.actual == actual, e.getMessage)
+  }
+
+  for (wrong <- Seq(entries.size + 1L, entries.size - 1L))
+    test(s"a full iteration that finds another count than the footer's ($wrong) is corruption") {
+      withFile(smallPages) { file =>
+        val offset = rewriteRecordCount(file, wrong)
+        val r = new SortLookupStoreReader(file, newCache(), UnsignedBytesComparator)
+        try {
+          assert(r.recordCount == wrong)
+          entries.take(50).foreach { case (k, v) => assert(hex(r.lookup(k)) == hex(v)) }
+          val partial = r.iterator()
+          partial.seek(entries(10)._1)
+          assert(partial.size == entries.size - 10, "an iteration that did not start at the first entry is not checked")
+          val it = r.iterator()
+          val e = intercept[CorruptFileException](it.foreach(_ => ()))
+          assertNames(e, file, offset, s"$wrong records (the footer's count)", s"${entries.size} records in a full iteration")
+        } finally r.close()
+      }
+    }
+
+  test("a footer counting fewer records than there are data blocks is refused at open") {
+    withFile(smallPages) { file =>
+      val blocks = {
+        val bytes = Files.readAllBytes(file.toPath)
+        val at = bytes.length - Footer.EncodedLength
+        val index = Footer.decode(java.util.Arrays.copyOfRange(bytes, at, bytes.length), file.getPath, at).index
+        val stored = java.util.Arrays.copyOfRange(bytes, index.offset.toInt, index.end.toInt)
+        new BlockReader(StoredBlock.decode(stored, file.getPath, index.offset), UnsignedBytesComparator, file.getPath,
+          index.offset).count
+      }
+      assert(blocks > 1000)
+      for (wrong <- Seq(blocks - 1L, 0L)) {
+        val offset = rewriteRecordCount(file, wrong)
+        val e = intercept[CorruptFileException](new SortLookupStoreReader(file, newCache(), UnsignedBytesComparator))
+        assertNames(e, file, offset, s"a record count of at least $blocks (one per data block)", s"$wrong")
+      }
+    }
+  }
+
+  test("a footer counting records in a file without data blocks is refused at open") {
+    withTempDir { dir =>
+      val file = new File(dir, "empty.sort")
+      writeAll(new SortLookupStoreFactory(smallPages, newCache(), UnsignedBytesComparator), file, Nil)
+      val offset = rewriteRecordCount(file, 3)
+      val e = intercept[CorruptFileException](new SortLookupStoreReader(file, newCache(), UnsignedBytesComparator))
+      assertNames(e, file, offset, "a record count of 0 (no data blocks)", "3")
     }
   }
 }
