@@ -62,7 +62,8 @@ object LookupOptions {
       "An index block or bloom filter larger than this pool is kept by its reader, beyond the cache's size.")
   val SpillCompression: OptionDefinition = OptionDefinition(
     "lookup.cache-spill-compression", "Enum (none, zstd, lz4)", "zstd",
-    "Compression of blocks of local lookup files; a block stays uncompressed unless compression saves 1/8.")
+    "Compression of blocks of local lookup files; a block stays uncompressed unless compression saves 1/8. " +
+      "After four data blocks in a row that it did not, a writer tries only every sixteenth block until one does.")
 
   val BackgroundCompression: OptionDefinition = OptionDefinition(
     "lookup.background-compression", "Boolean", "true",

@@ -5,10 +5,14 @@ package lamina.lookup.compression
  *  [[CompressionGate.ProbeEvery]]-th block, until a try pays again.
  *
  *  Compressing incompressible blocks (random values, already compressed bytes) costs as much as
- *  compressing any other and is thrown away: with 64-byte random values it took three quarters of a
- *  build. A probe notices when the data turns compressible again, so at most ProbeEvery - 1 blocks that
- *  would have paid are stored as they are. The file format is unaffected: each block's trailer says
- *  how it is stored. Not thread-safe: one per encoding thread. */
+ *  compressing any other and is thrown away: trying every block of 1M keys with random values made the
+ *  build (64 KiB zstd blocks) 5 times slower with 64-byte values and 8 times with 500-byte ones. A probe
+ *  notices when the data turns compressible again, so at most ProbeEvery - 1 blocks that would have paid
+ *  are stored as they are. Telling those apart without compressing them is not possible soundly: no
+ *  cheap measure bounds what zstd saves (a byte histogram misses repeated strings; finding every repeat
+ *  in a block is a match finder's work, the cost of compressing), and a sample can miss what the rest of
+ *  the block repeats. The file format is unaffected: each block's trailer says how it is stored. Not
+ *  thread-safe: one per encoding thread. */
 final class CompressionGate {
   private var misses = 0
   private var skipped = 0
