@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 /** K-way merge of sorted runs. Each input iterator yields records in ascending (key, sequence number)
  *  order; runs may overlap or not. Records are drawn in ascending (key, sequence number, run index)
- *  order from a binary min-heap of run heads, each key's records are fed to the merge function, and
+ *  order from a loser tree of run heads, each key's records are fed to the merge function, and
  *  one merged record per surviving key is produced, in ascending key order.
  *
  *  Input iterators may reuse their KeyValue between `next()` calls: only the current head of each run
@@ -49,37 +49,34 @@ object SortMergeReader {
       dropDelete: Boolean, finalKinds: Boolean = false): MergeIterator =
     new MergeIterator(runs.toArray, order, mf, dropDelete, uniqueKeysPerRun = true, finalKinds)
 
-  /** The merge over a binary min-heap of run indices ordered by their heads' (key, sequence number,
-   *  run index). The root's smaller child (`second`) is remembered: while the root's run keeps
-   *  yielding records that precede it, the run is streamed with one comparison per record and the
-   *  heap is left alone, so runs that do not overlap cost no more than concatenating them. */
+  /** The merge as a [[LoserTree]] of run indices ordered by their heads' (key, sequence number, run
+   *  index), where heads of equal keys tie; an exhausted run is out of the tree, after every head.
+   *  While the winner's run keeps yielding records that precede the runner-up, the run is streamed
+   *  with one comparison per record and the tree is left alone: runs that do not overlap are merged
+   *  without replays. With unique-key runs, the runs of a key are the first ones of the tree: they are
+   *  taken together, unadvanced, and each advances as the winner at the next call. */
   final class MergeIterator private[SortMergeReader] (
       runs: Array[RunCursor],
       order: KeyOrder,
       mf: MergeFunction,
       dropDelete: Boolean,
       uniqueKeysPerRun: Boolean,
-      finalKinds: Boolean = false) extends Iterator[KeyValue] {
+      finalKinds: Boolean = false) extends LoserTree(runs.length) with Iterator[KeyValue] {
 
     private val ord = order.ordering
     /** The heads' keys as longs, when the key has a long form. */
     private val keys = if (order.asLong.isDefined) new Array[Long](runs.length) else null
 
     private val passThrough = uniqueKeysPerRun && mf.singleInsertIsResult
-    /** Whether the root's run advances at the next call (its head was handed out, or merged alone). */
-    private var deferred = false
-    /** Runs taken out of the heap, unadvanced, while their heads are merged (unique-key runs only):
-     *  they return at the next call, so the merged records stay valid without copies. */
-    private val parked = new Array[Int](runs.length)
-    private var parkedCount = 0
+    /** How many runs, the first ones of the tree, advance at the next call (unique-key runs only): the
+     *  runs of the key just handed out or merged, left unadvanced so that the merged records stay valid
+     *  without copies. */
+    private var deferred = 0
+    /** The runs of the current key, when it is in more than one (unique-key runs only). */
+    private val group = new Array[Int](runs.length)
     mf.inputsStay = uniqueKeysPerRun
 
     private val heads = new Array[KeyValue](runs.length)
-    /** Indices of runs with a head, as a binary min-heap on the heads. */
-    private val heap = new Array[Int](runs.length)
-    private var heapSize = 0
-    /** The run at the root's smaller child, or -1 when the root is alone. */
-    private var second = -1
     private var pending: KeyValue = _
     private var ready = false
     /** Further records of the current key (only with dropDelete = false). */
@@ -87,14 +84,8 @@ object SortMergeReader {
     private var groupLong = 0L
     private var groupRow: InternalRow = _
 
-    runs.indices.foreach { i =>
-      if (load(i)) {
-        heap(heapSize) = i
-        heapSize += 1
-        siftUp(heapSize - 1)
-      }
-    }
-    updateSecond()
+    runs.indices.foreach(load)
+    start()
 
     override def hasNext: Boolean = {
       if (!ready) advance()
@@ -115,7 +106,10 @@ object SortMergeReader {
       if (more) {
         heads(run) = runs(run).current
         if (keys != null) keys(run) = runs(run).keyAsLong
-      } else heads(run) = null
+      } else {
+        heads(run) = null
+        if (keys != null) keys(run) = Long.MaxValue // after every head but one of that key: see [[before]]
+      }
       more
     }
 
@@ -126,35 +120,32 @@ object SortMergeReader {
         ready = true
         return
       }
-      if (deferred) { advanceRoot(); deferred = false }
-      if (parkedCount > 0) unpark()
-      while (pending == null && heapSize > 0) {
-        val root = heap(0)
+      advanceDeferred()
+      while (pending == null && winner >= 0) {
+        val root = winner
         mf.reset()
         if (uniqueKeysPerRun) {
-          // a run holds a key once: the key's records are the heads equal to the root's
-          if (second < 0 || compareKeys(second, root) != 0) {
+          // a run holds a key once: the key's records are the heads of the first runs with the winner's key
+          if (!winnerTies) {
+            deferred = 1
             if (passThrough && RowKind.isAdd(heads(root).valueKind)) {
               pending = heads(root)
-              deferred = true
               ready = true
               return
             }
             mf.add(heads(root))
-            deferred = true
           } else {
-            // park the runs of the key: the first parked head keeps the key valid for comparison
-            while ({ parkRoot(); heapSize > 0 && compareKeys(heap(0), parked(0)) == 0 }) ()
+            deferred = winnerAndTies(group)
             var i = 0
-            while (i < parkedCount) { mf.add(heads(parked(i))); i += 1 }
+            while (i < deferred) { mf.add(heads(group(i))); i += 1 }
           }
         } else {
           rememberKey(root)
           var sameKey = true
           while (sameKey) {
-            mf.add(heads(heap(0)))
-            advanceRoot()
-            sameKey = heapSize > 0 && hasGroupKey(heap(0))
+            mf.add(heads(winner))
+            advanceWinner()
+            sameKey = winner >= 0 && hasGroupKey(winner)
           }
         }
         if (dropDelete) {
@@ -168,10 +159,7 @@ object SortMergeReader {
             if (!finalKinds) more = merged.iterator.drop(1)
           }
         }
-        if (pending == null) {
-          if (deferred) { advanceRoot(); deferred = false }
-          if (parkedCount > 0) unpark()
-        }
+        if (pending == null) advanceDeferred()
       }
       ready = true
     }
@@ -182,18 +170,18 @@ object SortMergeReader {
      *  with long keys); else -1. The caller takes the block as it is, then calls [[skipBlock]]. */
     def blockRun(): Int = {
       if (ready || more.hasNext || !passThrough || keys == null) return -1
-      if (deferred) { advanceRoot(); deferred = false }
-      if (parkedCount > 0) unpark()
-      if (heapSize == 0) return -1
-      val root = heap(0)
+      advanceDeferred()
+      val root = winner
+      if (root < 0) return -1
       val c = runs(root)
-      if (c.atBlockStart && (second < 0 || c.blockLastKeyAsLong < keys(second)) && c.blockAllAdds) root else -1
+      if (c.atBlockStart && { val second = runnerUp; second < 0 || c.blockLastKeyAsLong < keys(second) } &&
+        c.blockAllAdds) root else -1
     }
 
     /** Moves `run`, which [[blockRun]] returned, past its block. */
     def skipBlock(run: Int): Unit = {
-      require(heapSize > 0 && heap(0) == run, s"run $run is not the one whose block was taken")
-      rootMoved(headMoved(run, runs(run).skipBlock()))
+      require(winner == run && run >= 0, s"run $run is not the one whose block was taken")
+      winnerAdvanced(headMoved(run, runs(run).skipBlock()))
     }
 
     private def rememberKey(run: Int): Unit =
@@ -202,93 +190,47 @@ object SortMergeReader {
     private def hasGroupKey(run: Int): Boolean =
       if (keys != null) keys(run) == groupLong else ord.compare(heads(run).key, groupRow) == 0
 
-    /** Takes the root out of the heap without advancing its run. */
-    private def parkRoot(): Unit = {
-      parked(parkedCount) = heap(0)
-      parkedCount += 1
-      heapSize -= 1
-      if (heapSize > 0) {
-        heap(0) = heap(heapSize)
-        siftDown(0)
-      }
-      updateSecond()
+    /** Advances the runs of the key last handed out or merged, each the winner in its turn: they are
+     *  the first runs of the tree, and a run, once advanced, is past their key. */
+    private def advanceDeferred(): Unit = if (deferred > 0) {
+      if (deferred > 1) advanceTies()
+      advanceWinner()
+      deferred = 0
     }
 
-    /** Advances the parked runs and puts those with records back into the heap. */
-    private def unpark(): Unit = {
-      var i = 0
-      while (i < parkedCount) {
-        val run = parked(i)
-        if (load(run)) {
-          heap(heapSize) = run
-          heapSize += 1
-          siftUp(heapSize - 1)
-        }
-        i += 1
+    private def advanceTies(): Unit = while (deferred > 1) { advanceWinner(); deferred -= 1 }
+
+    /** Advances the winner's run and restores the tree. */
+    private def advanceWinner(): Unit = winnerAdvanced(load(winner))
+
+    /** Restores the tree after the winner's run moved (`more` = it still has a head). */
+    private def winnerAdvanced(more: Boolean): Unit = if (more) winnerMoved() else winnerOut()
+
+    override protected def out(run: Int): Boolean = heads(run) == null
+
+    override protected def tie(a: Int, b: Int): Boolean =
+      if (keys != null) keys(a) == keys(b) && heads(a) != null && heads(b) != null
+      else heads(a) != null && heads(b) != null && ord.compare(heads(a).key, heads(b).key) == 0
+
+    /** Heads by (key, sequence number, run index), an exhausted run after every head. */
+    override protected def before(a: Int, b: Int): Boolean =
+      if (keys != null) {
+        val ka = keys(a)
+        val kb = keys(b)
+        if (ka != kb) ka < kb else headsBySequence(a, b)
+      } else if (heads(a) == null || heads(b) == null) headsBySequence(a, b)
+      else {
+        val c = ord.compare(heads(a).key, heads(b).key)
+        if (c != 0) c < 0 else headsBySequence(a, b)
       }
-      parkedCount = 0
-      updateSecond()
-    }
 
-    /** Advances the root's run and restores the heap. */
-    private def advanceRoot(): Unit = rootMoved(load(heap(0)))
-
-    /** Restores the heap after the root's run moved (`more` = it still has a head). */
-    private def rootMoved(more: Boolean): Unit = {
-      val run = heap(0)
-      if (more) {
-        // the new head still precedes every other head: nothing below the root changes
-        if (second < 0 || less(run, second)) return
-        siftDown(0)
-      } else {
-        heapSize -= 1
-        if (heapSize > 0) {
-          heap(0) = heap(heapSize)
-          siftDown(0)
-        }
-      }
-      updateSecond()
-    }
-
-    private def updateSecond(): Unit =
-      second = if (heapSize < 2) -1 else if (heapSize < 3 || less(heap(1), heap(2))) heap(1) else heap(2)
-
-    private def compareKeys(a: Int, b: Int): Int =
-      if (keys != null) java.lang.Long.compare(keys(a), keys(b)) else ord.compare(heads(a).key, heads(b).key)
-
-
-    private def less(a: Int, b: Int): Boolean = {
-      val c = compareKeys(a, b)
-      if (c != 0) c < 0
+    /** [[before]] where the keys do not decide (equal, or an exhausted run's): a head before an
+     *  exhausted run, heads by sequence number, then run index. */
+    private def headsBySequence(a: Int, b: Int): Boolean =
+      if (heads(a) == null || heads(b) == null) heads(b) == null && heads(a) != null
       else {
         val s = java.lang.Long.compare(heads(a).sequenceNumber, heads(b).sequenceNumber)
         if (s != 0) s < 0 else a < b
       }
-    }
-
-    private def siftUp(start: Int): Unit = {
-      var i = start
-      while (i > 0) {
-        val parent = (i - 1) >>> 1
-        if (less(heap(i), heap(parent))) { swap(i, parent); i = parent }
-        else return
-      }
-    }
-
-    private def siftDown(start: Int): Unit = {
-      var i = start
-      while (true) {
-        val l = 2 * i + 1
-        if (l >= heapSize) return
-        val r = l + 1
-        val smallest = if (r < heapSize && less(heap(r), heap(l))) r else l
-        if (less(heap(smallest), heap(i))) { swap(i, smallest); i = smallest }
-        else return
-      }
-    }
-
-    private def swap(a: Int, b: Int): Unit = {
-      val t = heap(a); heap(a) = heap(b); heap(b) = t
-    }
   }
 }

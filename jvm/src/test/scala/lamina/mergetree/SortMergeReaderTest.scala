@@ -121,4 +121,24 @@ class SortMergeReaderTest extends AnyFunSuite {
       }
     }
   }
+
+  test("up to 64 runs, overlapping or not, keys in several runs: each key's newest record, long form or not") {
+    val rnd = new scala.util.Random(64)
+    val longOrder = KeyOrder(intKeyOrdering, KeyOrder.longKeyOf(Seq(org.apache.spark.sql.types.IntegerType)))
+    def out(it: Iterator[KeyValue]) = it.map(kv => (kv.sequenceNumber, kv.valueKind, values(kv.value, fields))).toList
+    (1 to 60).foreach { round =>
+      val runs = randomUniqueRuns(rnd, maxRuns = 64, maxStart = if (round % 2 == 0) 3000 else 300, maxSpan = 100,
+        deleteOdds = () => if (rnd.nextInt(3) == 0) 5 else 0)
+      val newest = runs.flatten.groupBy(_.key.getInt(0)).toSeq.sortBy(_._1).map(_._2.maxBy(_.sequenceNumber))
+      val expected = out(newest.iterator.filter(_.isAdd))
+      assert(out(SortMergeReader.merge(runs.map(_.iterator), intKeyOrdering, new DeduplicateMergeFunction(false))) == expected,
+        s"merge, round $round")
+      Seq(KeyOrder.general(intKeyOrdering), longOrder).foreach { o =>
+        assert(out(SortMergeReader.mergeUniqueRuns(runs.map(_.iterator), o, new DeduplicateMergeFunction(false),
+          dropDelete = true)) == expected, s"mergeUniqueRuns, round $round, long keys ${o.asLong.isDefined}")
+        assert(out(SortMergeReader.mergeUniqueRuns(runs.map(_.iterator), o, new DeduplicateMergeFunction(false),
+          dropDelete = false)) == out(newest.iterator), s"mergeUniqueRuns keeping deletes, round $round")
+      }
+    }
+  }
 }
