@@ -1,6 +1,6 @@
 """Seeded property test: random upserts, deletes, updates and compactions on primary-key tables of each
-merge engine, compared after every statement and after a final full compaction with an in-memory model of
-the engine."""
+merge engine (and of deduplicate ordered by a `sequence.field`), compared after every statement and after a
+final full compaction with an in-memory model of the engine."""
 
 import random
 
@@ -17,6 +17,8 @@ ENGINES = {
                     "fields.v.aggregate-function": "last_non_null_value",
                     "aggregation.remove-record-on-delete": "true"},
     "first-row": {"merge-engine": "first-row"},
+    # versions ordered by column ts, not by arrival: a write with a smaller ts than the row's is ignored
+    "deduplicate-sequence-field": {"sequence.field": "ts"},
 }
 
 
@@ -24,10 +26,17 @@ class Model:
     def __init__(self, engine):
         self.engine = engine
         self.rows = {}
+        # sequence.field: the ts of each deleted key's delete record, which orders after any write of a
+        # smaller ts until a compaction to the top level drops it (the histories never write one)
+        self.deleted_at = {}
 
-    def upsert(self, k, v, n):
+    def upsert(self, k, v, n, ts=None):
         old = self.rows.get(k)
-        if old is None:
+        if ts is not None:
+            # ties go to the later write (its sequence number is higher)
+            if old is None or ts >= old[2]:
+                self.rows[k] = (v, n, ts)
+        elif old is None:
             self.rows[k] = (v, n)
         elif self.engine == "deduplicate":
             self.rows[k] = (v, n)
@@ -40,16 +49,19 @@ class Model:
 
     def delete(self, keys):
         for k in keys:
-            self.rows.pop(k, None)
+            old = self.rows.pop(k, None)
+            if old is not None and len(old) == 3:
+                self.deleted_at[k] = old[2]
 
     def update_v(self, keys, v):
-        """UPDATE ... SET v = v' WHERE k IN keys: n is left as the row holds it (NULL included)."""
+        """UPDATE ... SET v = v' WHERE k IN keys: the other columns are left as the row holds them (NULL
+        included; ts too, so the update ties the row's version and wins as the later write)."""
         for k in keys:
             if k in self.rows:
-                self.rows[k] = (v, self.rows[k][1])
+                self.rows[k] = (v,) + self.rows[k][1:]
 
     def expected(self):
-        return sorted((k, v, n) for k, (v, n) in self.rows.items())
+        return sorted((k,) + row for k, row in self.rows.items())
 
 
 @pytest.mark.parametrize("engine", list(ENGINES))
@@ -57,11 +69,12 @@ def test_random_histories_match_the_model(spark, db, engine):
     rnd = random.Random(20261122 + len(engine))
     name = f"{CAT}.{db}.t"
     props = {"primary-key": "k", "bucket": "2", "num-sorted-run.compaction-trigger": "3", **ENGINES[engine]}
-    spark.sql(f"CREATE TABLE {name} (k INT, v STRING, n INT) "
+    ordered = "sequence.field" in props
+    spark.sql(f"CREATE TABLE {name} (k INT, v STRING, n INT{', ts INT' if ordered else ''}) "
               f"TBLPROPERTIES ({', '.join(f'{a!r} = {b!r}' for a, b in props.items())})")
     model = Model(engine)
     # UPDATE assigns v only: aggregation refuses it (n's sum would add the row to itself), first-row too
-    updates = engine in ("deduplicate", "partial-update")
+    updates = engine in ("deduplicate", "partial-update", "deduplicate-sequence-field")
     for step in range(14):
         roll = rnd.random()
         if step > 0 and engine != "first-row" and roll < 0.25 and model.rows:
@@ -79,14 +92,17 @@ def test_random_histories_match_the_model(spark, db, engine):
             batch = {}
             for _ in range(rnd.randint(1, 12)):
                 k = rnd.randint(0, 20)
-                v = rnd.choice([None, f"v{step}_{k}"]) if engine != "deduplicate" else f"v{step}_{k}"
+                v = rnd.choice([None, f"v{step}_{k}"]) if not engine.startswith("deduplicate") else f"v{step}_{k}"
                 n = rnd.choice([None, rnd.randint(-5, 5)])
-                batch[k] = (v, n)  # one version per key per statement: the order inside one write is not defined
-            values = ", ".join(f"({k}, {'NULL' if v is None else repr(v)}, {'NULL' if n is None else n})"
-                               for k, (v, n) in batch.items())
+                # a ts below the row's is a late write, ignored; never below a delete record still kept
+                ts = (rnd.randint(model.deleted_at.get(k, 0), 30),) if ordered else ()
+                batch[k] = (v, n) + ts  # one version per key per statement: the order inside one write is not defined
+            values = ", ".join(f"({k}, {'NULL' if row[0] is None else repr(row[0])}, "
+                               f"{'NULL' if row[1] is None else row[1]}{''.join(f', {t}' for t in row[2:])})"
+                               for k, row in batch.items())
             spark.sql(f"INSERT INTO {name} VALUES {values}")
-            for k, (v, n) in batch.items():
-                model.upsert(k, v, n)
+            for k, row in batch.items():
+                model.upsert(k, *row)
         assert sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {name}").collect()) == model.expected(), step
     spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t', compact_strategy => 'full')")
     assert sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {name}").collect()) == model.expected()
