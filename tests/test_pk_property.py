@@ -1,5 +1,6 @@
 """Seeded property test: random upserts, deletes, updates and compactions on primary-key tables of each
-merge engine (and of deduplicate ordered by a `sequence.field`), compared after every statement and after a
+merge engine (and of deduplicate ordered by a `sequence.field`, and partial-update with a sequence group),
+compared after every statement and after a
 final full compaction with an in-memory model of the engine."""
 
 import random
@@ -19,6 +20,9 @@ ENGINES = {
     "first-row": {"merge-engine": "first-row"},
     # versions ordered by column ts, not by arrival: a write with a smaller ts than the row's is ignored
     "deduplicate-sequence-field": {"sequence.field": "ts"},
+    # v changes only with, and in the order of, ts (NULL included); n follows the plain partial-update rule.
+    # No deletes: partial-update refuses them without remove-record-on-delete.
+    "partial-update-sequence-group": {"merge-engine": "partial-update", "fields.ts.sequence-group": "v"},
 }
 
 
@@ -32,7 +36,12 @@ class Model:
 
     def upsert(self, k, v, n, ts=None):
         old = self.rows.get(k)
-        if ts is not None:
+        if self.engine == "partial-update-sequence-group":
+            old = old or (None, None, None)
+            # the group moves when the record's ts is set and not older (a NULL stored ts is oldest)
+            newer = ts is not None and (old[2] is None or ts >= old[2])
+            self.rows[k] = (v if newer else old[0], n if n is not None else old[1], ts if newer else old[2])
+        elif ts is not None:
             # ties go to the later write (its sequence number is higher)
             if old is None or ts >= old[2]:
                 self.rows[k] = (v, n, ts)
@@ -58,7 +67,10 @@ class Model:
         included; ts too, so the update ties the row's version and wins as the later write)."""
         for k in keys:
             if k in self.rows:
-                self.rows[k] = (v,) + self.rows[k][1:]
+                if self.engine == "partial-update-sequence-group":
+                    self.upsert(k, v, *self.rows[k][1:])  # the update record carries the row's n and ts
+                else:
+                    self.rows[k] = (v,) + self.rows[k][1:]
 
     def expected(self):
         return sorted((k,) + row for k, row in self.rows.items())
@@ -69,15 +81,16 @@ def test_random_histories_match_the_model(spark, db, engine):
     rnd = random.Random(20261122 + len(engine))
     name = f"{CAT}.{db}.t"
     props = {"primary-key": "k", "bucket": "2", "num-sorted-run.compaction-trigger": "3", **ENGINES[engine]}
-    ordered = "sequence.field" in props
+    ordered = "sequence.field" in props or "fields.ts.sequence-group" in props
     spark.sql(f"CREATE TABLE {name} (k INT, v STRING, n INT{', ts INT' if ordered else ''}) "
               f"TBLPROPERTIES ({', '.join(f'{a!r} = {b!r}' for a, b in props.items())})")
     model = Model(engine)
     # UPDATE assigns v only: aggregation refuses it (n's sum would add the row to itself), first-row too
-    updates = engine in ("deduplicate", "partial-update", "deduplicate-sequence-field")
+    updates = engine in ("deduplicate", "partial-update", "deduplicate-sequence-field", "partial-update-sequence-group")
+    deletes = engine not in ("first-row", "partial-update-sequence-group")
     for step in range(14):
         roll = rnd.random()
-        if step > 0 and engine != "first-row" and roll < 0.25 and model.rows:
+        if step > 0 and deletes and roll < 0.25 and model.rows:
             victims = rnd.sample(sorted(model.rows), min(3, len(model.rows)))
             spark.sql(f"DELETE FROM {name} WHERE k IN ({', '.join(map(str, victims))})")
             model.delete(victims)
@@ -96,9 +109,12 @@ def test_random_histories_match_the_model(spark, db, engine):
                 n = rnd.choice([None, rnd.randint(-5, 5)])
                 # a ts below the row's is a late write, ignored; never below a delete record still kept
                 ts = (rnd.randint(model.deleted_at.get(k, 0), 30),) if ordered else ()
+                if engine == "partial-update-sequence-group" and rnd.random() < 0.25:
+                    ts = (None,)
                 batch[k] = (v, n) + ts  # one version per key per statement: the order inside one write is not defined
             values = ", ".join(f"({k}, {'NULL' if row[0] is None else repr(row[0])}, "
-                               f"{'NULL' if row[1] is None else row[1]}{''.join(f', {t}' for t in row[2:])})"
+                               f"{'NULL' if row[1] is None else row[1]}"
+                               f"{''.join(', NULL' if t is None else f', {t}' for t in row[2:])})"
                                for k, row in batch.items())
             spark.sql(f"INSERT INTO {name} VALUES {values}")
             for k, row in batch.items():
