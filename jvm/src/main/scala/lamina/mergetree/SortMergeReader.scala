@@ -192,13 +192,7 @@ object SortMergeReader {
 
     /** Advances the runs of the key last handed out or merged, each the winner in its turn: they are
      *  the first runs of the tree, and a run, once advanced, is past their key. */
-    private def advanceDeferred(): Unit = if (deferred > 0) {
-      if (deferred > 1) advanceTies()
-      advanceWinner()
-      deferred = 0
-    }
-
-    private def advanceTies(): Unit = while (deferred > 1) { advanceWinner(); deferred -= 1 }
+    private def advanceDeferred(): Unit = while (deferred > 0) { advanceWinner(); deferred -= 1 }
 
     /** Advances the winner's run and restores the tree. */
     private def advanceWinner(): Unit = winnerAdvanced(load(winner))
