@@ -21,6 +21,7 @@ from lamina.errors import (
     CorruptFileException,
     LaminaException,
     NotFoundException,
+    StorageException,
 )
 
 __version__ = "0.1.0"
@@ -36,4 +37,5 @@ __all__ = [
     "CorruptFileException",
     "CommitConflictException",
     "CommitStateUnknownException",
+    "StorageException",
 ]

@@ -7,6 +7,8 @@ Each class mirrors the Java class of the same name in `lamina.errors`:
 - CorruptFileException: a file's bytes are not what its format says.
 - CommitConflictException: another writer won; retrying from the new snapshot is safe.
 - CommitStateUnknownException: the commit may or may not have landed; check before retrying.
+- StorageException: the file system refused an operation (read-only, not a directory, name too
+  long); the message names the operation, the path and the reason.
 
 Importing `lamina` hooks `convert` into PySpark's translation of Java exceptions, so errors raised by
 `spark.sql(...)`, DataFrame actions and JVM calls arrive as these classes. A Lamina error anywhere in
@@ -25,6 +27,7 @@ __all__ = [
     "CorruptFileException",
     "CommitConflictException",
     "CommitStateUnknownException",
+    "StorageException",
     "convert",
 ]
 
@@ -88,6 +91,10 @@ class CommitStateUnknownException(LaminaException):
     """The commit may or may not have landed; check the table before retrying."""
 
 
+class StorageException(LaminaException):
+    """The file system refused an operation; the message names the operation, the path and the reason."""
+
+
 _BY_JAVA_NAME = {
     _JAVA_PACKAGE + cls.__name__: cls
     for cls in (
@@ -97,6 +104,7 @@ _BY_JAVA_NAME = {
         CorruptFileException,
         CommitConflictException,
         CommitStateUnknownException,
+        StorageException,
     )
 }
 

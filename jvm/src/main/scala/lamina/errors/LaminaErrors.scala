@@ -8,6 +8,8 @@ package lamina.errors
  *  - [[CommitConflictException]]: another writer won; retryable from the new snapshot.
  *  - [[CommitStateUnknownException]]: the commit may or may not have landed (for example an IO error
  *    after the snapshot file was written); the caller must check before retrying.
+ *  - [[StorageException]]: the file system refused an operation (read-only, not a directory, name
+ *    too long, permission); names the operation, the path and the reason. Nothing committed has changed.
  */
 abstract class LaminaException(message: String, cause: Throwable) extends RuntimeException(message, cause)
 
@@ -34,3 +36,6 @@ class CorruptFileException(
 class CommitConflictException(message: String, cause: Throwable = null) extends LaminaException(message, cause)
 
 class CommitStateUnknownException(message: String, cause: Throwable = null) extends LaminaException(message, cause)
+
+class StorageException(val operation: String, val path: String, val reason: String, cause: Throwable = null)
+  extends LaminaException(s"Could not $operation $path: $reason", cause)

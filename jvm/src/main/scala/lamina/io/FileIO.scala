@@ -8,6 +8,8 @@ import java.util.UUID
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
 
+import lamina.errors.StorageException
+
 /** File access for metadata (snapshots, schemas, manifests, hints) over Hadoop's FileSystem, so that
  *  local disks, HDFS and S3A work alike. Serializable: executors rebuild the FileSystem from the
  *  configuration they carry. */
@@ -24,13 +26,39 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
     f.exists(path) && f.getFileStatus(path).isDirectory
   }
 
-  def mkdirs(path: Path): Unit = fs(path).mkdirs(path)
+  /** Creates the directory and its parents; a refusal is a [[StorageException]] naming
+   *  the path and why, never a silent `false`. */
+  def mkdirs(path: Path): Unit = {
+    val f = fs(path)
+    val made = try f.mkdirs(path) catch { case e: IOException => throw StorageFailure(f, "create directory", path, e) }
+    if (!made || !isDir(path)) throw StorageFailure(f, "create directory", path)
+  }
 
   def list(dir: Path): Seq[FileStatus] =
     try fs(dir).listStatus(dir).toSeq
     catch { case _: FileNotFoundException => Seq.empty }
 
   def delete(path: Path, recursive: Boolean): Boolean = fs(path).delete(path, recursive)
+
+  /** Deletes a directory with everything in it; a refusal (or anything left behind) is a
+   *  [[StorageException]] naming the path and why. */
+  def deleteDirectory(path: Path): Unit = {
+    val f = fs(path)
+    val deleted = try f.delete(path, true) catch { case e: IOException => throw StorageFailure(f, "delete", path, e) }
+    if (!deleted || f.exists(path)) throw StorageFailure(f, "delete", path)
+  }
+
+  /** The directory's entries; a `dir` that is a file is a [[StorageException]] (Hadoop
+   *  would list the file itself), a missing one has none. */
+  def listDirectory(dir: Path): Seq[FileStatus] = {
+    val f = fs(dir)
+    val status = try Some(f.getFileStatus(dir)) catch { case _: FileNotFoundException => None }
+    status match {
+      case Some(s) if !s.isDirectory => throw new StorageException("list", dir.toString, "it is a file, not a directory")
+      case Some(_) => list(dir)
+      case None => Seq.empty
+    }
+  }
 
   def deleteQuietly(path: Path): Unit =
     try fs(path).delete(path, false)
@@ -72,7 +100,9 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
     val f = fs(path)
     if (f.exists(path)) return false
     val tmp = new Path(path.getParent, s".${path.getName}.${UUID.randomUUID()}.tmp")
-    writeBytes(tmp, text.getBytes(StandardCharsets.UTF_8))
+    // nothing exists yet when the temporary file cannot be written: a refusal, not an unknown state
+    try writeBytes(tmp, text.getBytes(StandardCharsets.UTF_8))
+    catch { case e: IOException => f.delete(tmp, false); throw StorageFailure(f, "write", path, e) }
     try {
       if (f.getUri.getScheme == "file") {
         val target = Paths.get(f.pathToFile(path).toURI)

@@ -13,7 +13,7 @@ import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import lamina.table.Warehouse
+import lamina.table.{Identifiers, Warehouse}
 import lamina.errors.{BadInputException, NotFoundException}
 import lamina.spark.procedures.Procedures
 import lamina.spark.system.SystemTables
@@ -81,7 +81,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   private def checkNamespaceShape(namespace: Array[String]): Unit = {
     if (namespace.length != 1)
       throw new BadInputException(s"Namespace ${namespace.mkString(".")} must have exactly one level (a database)")
-    Warehouse.checkName(namespace.head, "database")
+    Identifiers.check(namespace.head, "database", Warehouse.DbSuffix)
   }
 
   private def requireNamespace(namespace: Array[String]): Unit =
