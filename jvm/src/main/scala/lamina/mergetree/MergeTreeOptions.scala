@@ -25,7 +25,7 @@ object MergeTreeOptions {
   val SequenceField: OptionDef[Seq[String]] = define("sequence.field", ListKind, null,
     "Comma-separated columns that order the records of one key: the larger value is the later " +
       "record; ties fall back to write order.")
-  val WriteBufferSize: OptionDef[Long] = define("write-buffer-size", MemorySizeKind, "256 mb",
+  val WriteBufferSize: OptionDef[Long] = define("write-buffer-size", PositiveMemorySizeKind, "256 mb",
     "Accepted for Paimon compatibility. Lamina sorts written rows with Spark's external sorter, which is " +
       "bounded by Spark's execution memory and spills to local disk, so one write makes one sorted run per bucket and task.")
   val WriteBufferSpillable: OptionDef[Boolean] = define("write-buffer-spillable", BooleanKind, "true",
@@ -34,19 +34,19 @@ object MergeTreeOptions {
     "If true, writes never compact; compaction is left to CALL sys.compact or the compaction job. Otherwise the " +
       "buckets a write touched are compacted (universal compaction) in a COMPACT snapshot right after it.")
   val CompactionMaxSizeAmplificationPercent: OptionDef[Int] = define(
-    "compaction.max-size-amplification-percent", IntKind, "200",
+    "compaction.max-size-amplification-percent", intAtLeast(0), "200",
     "Full compaction is picked when the sorted runs other than the oldest add up to more than this " +
       "percentage of the oldest run's size.")
-  val CompactionSizeRatio: OptionDef[Int] = define("compaction.size-ratio", IntKind, "1",
+  val CompactionSizeRatio: OptionDef[Int] = define("compaction.size-ratio", intAtLeast(0), "1",
     "Percentage of flexibility when comparing sorted-run sizes: a run joins the compaction when its " +
       "size is at most the candidates' total size times (100 + ratio) percent.")
-  val NumSortedRunCompactionTrigger: OptionDef[Int] = define("num-sorted-run.compaction-trigger", IntKind, "5",
+  val NumSortedRunCompactionTrigger: OptionDef[Int] = define("num-sorted-run.compaction-trigger", intAtLeast(1), "5",
     "Number of sorted runs (each level-0 file counts as one) that triggers compaction.")
-  val NumSortedRunStopTrigger: OptionDef[Int] = define("num-sorted-run.stop-trigger", IntKind, null,
+  val NumSortedRunStopTrigger: OptionDef[Int] = define("num-sorted-run.stop-trigger", intAtLeast(1), null,
     "Number of sorted runs above which Paimon's writers pause until compaction catches up. Lamina " +
       "compacts the buckets a write touched within that write (unless write-only) and does not pause " +
       "writes; the option is kept for tables shared with Paimon. Defaults to num-sorted-run.compaction-trigger + 3.")
-  val NumLevels: OptionDef[Int] = define("num-levels", IntKind, null,
+  val NumLevels: OptionDef[Int] = define("num-levels", intAtLeast(2), null,
     "Number of levels of the merge tree. Defaults to num-sorted-run.compaction-trigger + 1.")
   val IgnoreDelete: OptionDef[Boolean] = define("ignore-delete", BooleanKind, "false",
     "Whether delete and update-before records are ignored: dropped on write and skipped when merging.")

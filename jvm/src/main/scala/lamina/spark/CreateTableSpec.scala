@@ -1,7 +1,7 @@
 package lamina.spark
 
 import org.apache.spark.sql.connector.expressions.Transform
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.types.{ArrayType => SparkArrayType, CalendarIntervalType, MapType => SparkMapType, StructType, VariantType => SparkVariantType}
 
 import lamina.errors.BadInputException
 import lamina.table.options.CoreOptions
@@ -20,6 +20,8 @@ object CreateTableSpec {
       case (k, v) if !Reserved.contains(k) => k -> v
     }
     CoreOptions.validate(options, table)
+    props.get("location").foreach(l => throw new BadInputException(
+      s"Table $table: LOCATION '$l' is not supported: a table of this catalog lives in its database's directory of the warehouse"))
     if (props.get("provider").exists(p => !p.equalsIgnoreCase("lamina") && !p.equalsIgnoreCase("paimon")))
       throw new BadInputException(s"Table $table: provider '${props("provider")}' is not supported by this catalog; omit USING or use USING lamina")
     val names = schema.fieldNames.toSeq
@@ -55,6 +57,10 @@ object CreateTableSpec {
     if (bucket == -1 && bucketKeys.nonEmpty)
       throw new BadInputException(s"Table $table sets 'bucket-key' but 'bucket' is -1: set 'bucket' to a positive number")
 
+    checkKeyTypes(table, schema, "Primary-key", primaryKeys)
+    checkKeyTypes(table, schema, "Partition", partitionKeys)
+    checkKeyTypes(table, schema, "Bucket-key", bucketKeys)
+
     var nextId = schema.fields.length
     val fields = schema.fields.toSeq.zipWithIndex.map { case (f, i) =>
       val nullable = f.nullable && !primaryKeys.contains(f.name)
@@ -73,6 +79,19 @@ object CreateTableSpec {
     checkMergeEngine(schema0, table)
     schema0
   }
+
+  /** Keys are compared, hashed and written into paths: only atomic types can be keys. */
+  private def checkKeyTypes(table: String, schema: StructType, role: String, columns: Seq[String]): Unit =
+    columns.foreach { c =>
+      val t = schema(c).dataType
+      val comparable = t match {
+        case _: SparkArrayType | _: SparkMapType | _: StructType | _: SparkVariantType | _: CalendarIntervalType => false
+        case _ => true
+      }
+      if (!comparable)
+        throw new BadInputException(
+          s"$role column '$c' of table $table has type ${t.sql}, which cannot be a key: use a column of an atomic type")
+    }
 
   /** The merge engine's options must make sense for the columns: checked before any file is written. */
   def checkMergeEngine(s: TableSchema, table: String): Unit =

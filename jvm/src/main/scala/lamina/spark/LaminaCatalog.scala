@@ -24,6 +24,7 @@ import lamina.spark.system.SystemTables
 class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureCatalog with FunctionCatalog {
   private var catalogName: String = _
   private var warehouse: Warehouse = _
+  private var tableDefaults: Map[String, String] = Map.empty
 
   override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
     lamina.mergetree.MergeTreeOptions.register()
@@ -32,6 +33,8 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     val wh = options.get("warehouse")
     if (wh == null || wh.trim.isEmpty)
       throw new BadInputException(s"Catalog '$name' needs the option 'warehouse': set spark.sql.catalog.$name.warehouse=PATH")
+    CatalogOptions.check(name, options.asCaseSensitiveMap().asScala.toMap)
+    tableDefaults = CatalogOptions.tableDefaults(options.asCaseSensitiveMap().asScala.toMap)
     warehouse = Warehouse(new Path(wh), Warehouse.hadoopConf(SparkSession.active))
   }
 
@@ -129,7 +132,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     val db = dbOf(ident)
     if (!warehouse.databaseExists(db)) throw new NoSuchNamespaceException(ident.namespace())
     if (warehouse.tableExists(db, ident.name())) throw new TableAlreadyExistsException(ident)
-    val tableSchema = CreateTableSpec.toSchema(show(ident), schema, partitions, properties.asScala.toMap)
+    val tableSchema = CreateTableSpec.toSchema(show(ident), schema, partitions, tableDefaults ++ properties.asScala.toMap)
     val table = warehouse.createTable(db, ident.name(), tableSchema)
     new LaminaTable(table, None, show(ident))
   }

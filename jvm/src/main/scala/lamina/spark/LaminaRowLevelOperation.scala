@@ -1,6 +1,6 @@
 package lamina.spark
 
-import org.apache.spark.sql.connector.expressions.{Expressions, NamedReference}
+import org.apache.spark.sql.connector.expressions.NamedReference
 import org.apache.spark.sql.connector.read.ScanBuilder
 import org.apache.spark.sql.connector.write._
 import org.apache.spark.sql.connector.write.RowLevelOperation.Command
@@ -43,7 +43,7 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
   }
 
   override def rowId(): Array[NamedReference] =
-    PrimaryKeyWrites.rowIdColumns(table.table).map(k => Expressions.column(k)).toArray
+    PrimaryKeyWrites.rowIdColumns(table.table).map(k => ColumnReferences.column(k)).toArray
 
   /** Deletes (of DELETE and MERGE) carry the values of nullable sequence fields, which cannot be
    *  part of the row id, and updates (of UPDATE and MERGE) of a partial-update table the old values
@@ -52,7 +52,7 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
     val t = table.table
     val sequence = if (cmd == Command.UPDATE) Seq.empty else PrimaryKeyWrites.deleteMetadataFields(t).map(MirrorColumns.sequence)
     val before = if (cmd == Command.DELETE) Seq.empty else PrimaryKeyWrites.updateMetadataFields(t).map(MirrorColumns.before)
-    (sequence ++ before).map(c => Expressions.column(c): NamedReference).toArray
+    (sequence ++ before).map(c => ColumnReferences.column(c)).toArray
   }
 
   override def representUpdateAsDeleteAndInsert(): Boolean = false

@@ -5,7 +5,7 @@ import java.util
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.connector.catalog._
-import org.apache.spark.sql.connector.expressions.{Expressions, Transform}
+import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.connector.read.ScanBuilder
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, WriteBuilder}
 import org.apache.spark.sql.types.StructType
@@ -39,7 +39,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
   override def schema(): StructType = LaminaTable.userSchema(readTable.schema.fields)
 
   override def partitioning(): Array[Transform] =
-    readTable.schema.partitionKeys.map(k => Expressions.identity(k): Transform).toArray
+    readTable.schema.partitionKeys.map(k => ColumnReferences.identity(k)).toArray
 
   override def properties(): util.Map[String, String] = {
     val s = readTable.schema

@@ -2,9 +2,10 @@ package lamina.spark.write
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.distributions.{Distribution, Distributions}
-import org.apache.spark.sql.connector.expressions.{Expressions, SortDirection, SortOrder}
+import org.apache.spark.sql.connector.expressions.{Expression => ConnectorExpression, Expressions, SortDirection, SortOrder}
 import org.apache.spark.sql.connector.write._
 
+import lamina.spark.ColumnReferences
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
 
@@ -45,12 +46,12 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
    *  neither. */
   override def requiredDistribution(): Distribution = {
     val schema = table.schema
-    def column(c: String): org.apache.spark.sql.connector.expressions.Expression = Expressions.column(c)
+    def column(c: String): ConnectorExpression = ColumnReferences.column(c)
     if (!table.isPrimaryKeyTable) Distributions.unspecified()
     else if (oneTaskPerBucket) Distributions.clustered(Array(Expressions.apply(lamina.spark.BucketTagFunction.Name,
       (Expressions.literal(Integer.valueOf(schema.numBuckets)) +: schema.bucketKeys.map(column)): _*)))
     else if (byBucket) Distributions.clustered(
-      (schema.partitionKeys.map(column) :+ Expressions.bucket(schema.numBuckets, schema.bucketKeys: _*)).toArray)
+      (schema.partitionKeys.map(column) :+ ColumnReferences.bucket(schema.numBuckets, schema.bucketKeys)).toArray)
     else Distributions.clustered((schema.partitionKeys ++ schema.bucketKeys).distinct.map(column).toArray)
   }
 
@@ -73,7 +74,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   override def requiredOrdering(): Array[SortOrder] =
     if (!table.isPrimaryKeyTable) Array.empty
     else (table.schema.partitionKeys ++ table.schema.trimmedPrimaryKeys).distinct
-      .map(c => Expressions.sort(Expressions.column(c), SortDirection.ASCENDING)).toArray
+      .map(c => Expressions.sort(ColumnReferences.column(c), SortDirection.ASCENDING)).toArray
 
   override def useCommitCoordinator(): Boolean = false
 

@@ -37,17 +37,17 @@ object CoreOptions {
       "numbers shrink to a few bits each); v1 for readers that predate v2 encodings.")
   val ManifestCompression: OptionDef[String] = define("manifest.compression",
     enumOf("zstd", "deflate", "snappy", "null"), "zstd", "Avro codec of manifest and manifest-list files.")
-  val ManifestTargetFileSize: OptionDef[Long] = define("manifest.target-file-size", MemorySizeKind, "8 mb",
+  val ManifestTargetFileSize: OptionDef[Long] = define("manifest.target-file-size", PositiveMemorySizeKind, "8 mb",
     "Size at which a manifest file is rolled over.")
-  val ManifestMergeMinCount: OptionDef[Int] = define("manifest.merge-min-count", IntKind, "30",
+  val ManifestMergeMinCount: OptionDef[Int] = define("manifest.merge-min-count", intAtLeast(1), "30",
     "When a snapshot would reference more manifest files than this, they are merged into fewer.")
-  val TargetFileSize: OptionDef[Long] = define("target-file-size", MemorySizeKind, "128 mb",
+  val TargetFileSize: OptionDef[Long] = define("target-file-size", PositiveMemorySizeKind, "128 mb",
     "Size at which a data file is rolled over.")
   val StatsMode: OptionDef[String] = define("metadata.stats-mode", StringKind, "truncate(16)",
     "Which value statistics data files record: none, counts, full or truncate(N).")
   val PartitionDefaultName: OptionDef[String] = define("partition.default-name", StringKind,
     "__DEFAULT_PARTITION__", "Directory name used for a null or empty partition value.")
-  val CommitMaxRetries: OptionDef[Int] = define("commit.max-retries", IntKind, "10",
+  val CommitMaxRetries: OptionDef[Int] = define("commit.max-retries", intAtLeast(0), "10",
     "How many times a commit retries after losing a snapshot-id race before it fails.")
   val ScanSnapshotId: OptionDef[Long] = define("scan.snapshot-id", LongKind, null,
     "Read the table as of this snapshot id (time travel).")
@@ -65,19 +65,48 @@ object CoreOptions {
   /** Extra keys registered by other registries (lookup store, merge tree) so that a table accepts them. */
   def registerExternal(d: OptionDef[_]): Unit = synchronized { if (!defs.contains(d.key)) defs.put(d.key, d) }
 
-  /** Checks keys and values of user-given table options. Unknown keys get the closest valid key as
-   *  a suggestion. */
+  /** The first segments of Apache Paimon's option keys (`compaction.`, `deletion-vectors.`, ...): a
+   *  key under one of them that the registry does not know is an option Lamina does not honour (or a
+   *  typo of one), never user metadata. */
+  val PaimonPrefixes: Set[String] = Set(
+    "bucket", "branch", "changelog", "changelog-producer", "commit", "compaction", "consumer", "cross-partition-upsert",
+    "data-file", "deletion-vectors", "dynamic-bucket", "dynamic-partition-overwrite", "fields", "file", "file-index",
+    "full-compaction", "incremental-between", "local-merge-buffer-size", "lookup", "manifest", "merge-engine",
+    "metadata", "metastore", "num-sorted-run", "orc", "parquet", "partial-update", "partition", "read", "record-level",
+    "rowkind", "scan", "sequence", "sink", "snapshot", "sort-engine", "spill-compression", "streaming-read",
+    "tag", "target-file-size", "write", "write-buffer-size", "zorder", "lookup-compact", "lookup-wait", "avro",
+    "blob", "data-evolution", "row-tracking", "global-index", "source", "visibility-callback", "async-file-write",
+    "end-input", "continuous", "log", "index-file-in-data-file-dir", "force-lookup", "ignore-delete", "aggregation")
+
+  /** Checks keys and values of user-given table options. A key the registry knows must have a valid
+   *  value. An unknown key is refused, with the closest valid key as a suggestion, when it is close to
+   *  a known key or lies under one of [[PaimonPrefixes]]; any other key is the user's own metadata
+   *  (`'owner.team' = 'x'`), kept as given, as Paimon and Delta keep it. */
   def validate(options: Map[String, String], table: String): Unit = {
     options.foreach { case (k, v) =>
       defs.get(k) match {
         case Some(d) => d.parseOrFail(v)
         case None if patternKeys.exists(_.pattern.matcher(k).matches()) =>
+        case None if isUserKey(k) =>
         case None =>
           val hint = suggest(k).map(s => s"; did you mean '$s'?").getOrElse("")
           throw new BadInputException(s"Unknown option '$k' for table $table$hint")
       }
     }
   }
+
+  /** A key outside Paimon's option space and not a near miss (at most 2 edits) of a known key. */
+  def isUserKey(key: String): Boolean = {
+    val lower = key.toLowerCase
+    val first = lower.split('.').head
+    !defs.contains(key) && !PaimonPrefixes.contains(first) &&
+      !defs.keys.exists(k => Levenshtein.distance(lower, k) <= 2)
+  }
+
+  /** A stored key that is one edit away from a key the registry knows: in a schema file, the mark of
+   *  a damaged byte rather than an option. */
+  def nearMiss(key: String): Option[String] =
+    if (defs.contains(key)) None else defs.keys.find(k => Levenshtein.distance(key, k) == 1)
 
   def suggest(key: String): Option[String] = {
     val scored = defs.keys.map(k => k -> Levenshtein.distance(key.toLowerCase, k)).toSeq.sortBy(_._2)

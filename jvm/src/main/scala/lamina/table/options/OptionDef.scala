@@ -36,6 +36,9 @@ object OptionKind {
   /** Integers from `min` to `max`. */
   def intBetween(min: Int, max: Int): OptionKind[Int] = simple(s"int $min..$max")(s =>
     s.toIntOption.toRight("expected an integer").filterOrElse(v => v >= min && v <= max, s"expected $min to $max"))
+  /** Integers of at least `min`. */
+  def intAtLeast(min: Int): OptionKind[Int] = simple(s"int >= $min")(s =>
+    s.toIntOption.toRight("expected an integer").filterOrElse(_ >= min, s"expected at least $min"))
   val LongKind: OptionKind[Long] = simple("long")(s => s.toLongOption.toRight("expected an integer"))
   val DoubleKind: OptionKind[Double] = simple("double")(s => s.toDoubleOption.toRight("expected a number"))
   val BooleanKind: OptionKind[Boolean] = simple("boolean")(s =>
@@ -64,6 +67,10 @@ object OptionKind {
       case _ => Left("expected a size such as 128 mb")
     }
   }
+
+  /** Sizes of at least one byte. */
+  val PositiveMemorySizeKind: OptionKind[Long] = simple("memory size > 0")(s =>
+    MemorySizeKind.parse(s).filterOrElse(_ > 0, "expected a size of at least 1 byte"))
 
   /** Durations such as `1 h`, `30 min`, `10 s`, `500 ms`; the value is in milliseconds. */
   val DurationKind: OptionKind[Long] = simple("duration") { s =>
