@@ -28,9 +28,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
 
   /** The schema the pinned snapshot was written with (the latest schema otherwise). */
   lazy val readTable: FileStoreTable = pinnedSnapshot match {
-    case Some(id) =>
-      val s = table.snapshotManager.snapshot(id)
-      if (s.schemaId == table.schema.id) table else table.withSchema(table.schemaManager.schema(s.schemaId))
+    case Some(id) => table.atSchemaOf(table.snapshotManager.snapshot(id))
     case None => table
   }
 

@@ -2,11 +2,12 @@ package lamina.table
 
 import org.apache.hadoop.fs.Path
 
+import lamina.errors.{CorruptFileException, NotFoundException}
 import lamina.io.FileIO
-import lamina.table.manifest.ManifestStore
+import lamina.table.manifest.{ManifestStore, SnapshotEntries}
 import lamina.table.options.CoreOptions
 import lamina.table.schema.{SchemaManager, TableSchema}
-import lamina.table.snapshot.SnapshotManager
+import lamina.table.snapshot.{Snapshot, SnapshotManager}
 
 /** A table on storage at one schema: its path, schema, managers and paths. Cheap to create;
  *  serializable so executors can write and read its files. `dynamicOptions` are the options one read
@@ -22,9 +23,23 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
     CoreOptions.PartitionDefaultName.getOrDefault(options))
   def manifestStore: ManifestStore = new ManifestStore(fileIO, paths,
     CoreOptions.ManifestCompression.getOrDefault(options), schema.partitionTypes)
+  /** The checked reader of a snapshot's live files. */
+  def snapshotEntries: SnapshotEntries = new SnapshotEntries(manifestStore, snapshotManager.snapshotPath, name)
   def isPrimaryKeyTable: Boolean = schema.primaryKeys.nonEmpty
   def numBuckets: Int = schema.numBuckets
   def fileFormat: String = CoreOptions.FileFormat.getOrDefault(options)
+
+  /** The table at the schema `snapshot` was written with; a snapshot that names a schema the table
+   *  does not have is corruption of the snapshot file. */
+  def atSchemaOf(snapshot: Snapshot): FileStoreTable =
+    if (snapshot.schemaId == schema.id) this
+    else {
+      val s = try schemaManager.schema(snapshot.schemaId) catch {
+        case e: NotFoundException => throw new CorruptFileException(snapshotManager.snapshotPath(snapshot.id).toString, -1,
+          s"a schema id of table $name", snapshot.schemaId.toString, e.getMessage, e)
+      }
+      withSchema(s)
+    }
 
   /** The same table at another committed schema (used for time travel to older snapshots). */
   def withSchema(s: TableSchema): FileStoreTable = copy(schema = s)

@@ -129,7 +129,7 @@ object SystemTables {
   private def snapshotRow(s: Snapshot): InternalRow =
     row(s.id, s.schemaId, str(s.commitUser), s.commitIdentifier, str(s.commitKind), micros(s.timeMillis),
       str(s.baseManifestList), str(s.deltaManifestList), s.changelogManifestList.map(str).orNull,
-      s.totalRecordCount, s.deltaRecordCount, s.changelogRecordCount.map(Long.box).orNull,
+      s.totalRecordCount.map(Long.box).orNull, s.deltaRecordCount, s.changelogRecordCount.map(Long.box).orNull,
       s.watermark.map(Long.box).orNull)
 
   private def row(values: Any*): InternalRow = new GenericInternalRow(values.map {

@@ -56,7 +56,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
   }
 
   def liveEntries(s: Snapshot): Seq[ManifestEntry] =
-    ManifestEntry.mergeLive(store.readAllEntries(Seq(s.baseManifestList, s.deltaManifestList)))
+    table.snapshotEntries.live(s)
 
   private def tryCommit(changes: Option[Snapshot] => Seq[ManifestEntry], kind: String, identifier: Long,
       allowEmpty: Boolean = false): Option[Long] = {
@@ -96,7 +96,8 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
           commitIdentifier = identifier,
           commitKind = kind,
           timeMillis = System.currentTimeMillis(),
-          totalRecordCount = latest.map(_.totalRecordCount).getOrElse(0L) + delta,
+          // unknown stays unknown: a total is only ever the previous one plus this commit's rows
+          totalRecordCount = latest.fold(Option(0L))(_.totalRecordCount).map(_ + delta),
           deltaRecordCount = delta,
           changelogRecordCount = Some(0L),
           watermark = latest.flatMap(_.watermark))

@@ -16,7 +16,9 @@ import lamina.io.FileIO
 /** Reads and writes whole Avro object-container files of manifests and manifest lists. */
 object AvroFiles {
   def codec(name: String): CodecFactory = name.toLowerCase match {
-    case "zstd" => CodecFactory.zstandardCodec(1)
+    // with zstd's content checksum: a damaged byte in a compressed block fails to decode instead of
+    // decoding to other values (snappy blocks carry a CRC of their own; deflate's have none)
+    case "zstd" => CodecFactory.zstandardCodec(1, true)
     case "deflate" => CodecFactory.deflateCodec(6)
     case "snappy" => CodecFactory.snappyCodec()
     case _ => CodecFactory.nullCodec()

@@ -2,6 +2,7 @@ package lamina.table.manifest
 
 import scala.collection.mutable.ArrayBuffer
 
+import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.format.{BinaryRowCodec, StatsCollector, StatsMode}
@@ -12,6 +13,8 @@ import lamina.types.DataType
 /** Reads and writes manifest files and manifest lists of one table. */
 final class ManifestStore(fileIO: FileIO, paths: FileStorePaths, compression: String,
     partitionTypes: Seq[DataType]) extends Serializable {
+
+  def manifestPath(name: String): Path = paths.manifestPath(name)
 
   def readList(name: String): Seq[ManifestFileMeta] =
     AvroFiles.read(fileIO, paths.manifestPath(name), ManifestFileMeta.fromAvro)

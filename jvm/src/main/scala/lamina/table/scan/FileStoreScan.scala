@@ -21,10 +21,11 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
   def liveEntries(filters: Seq[Filter] = Nil): Seq[ManifestEntry] = {
     val partFilters = filters.filter(f => f.references.nonEmpty && f.references.forall(partitionKeys.contains))
     val store = table.manifestStore
-    val manifestOk: ManifestFileMeta => Boolean =
-      if (partFilters.isEmpty) _ => true
-      else m => statsMightMatch(partFilters, m.partitionStats, partitionKeys, schema.partitionTypes.size, None)
-    val live = ManifestEntry.mergeLive(store.readAllEntries(Seq(snapshot.baseManifestList, snapshot.deltaManifestList), manifestOk))
+    val manifestOk: Option[ManifestFileMeta => Boolean] =
+      if (partFilters.isEmpty) None
+      else Some(m => statsMightMatch(partFilters, m.partitionStats, partitionKeys, schema.partitionTypes.size, None))
+    val live = table.snapshotEntries.live(snapshot, manifestOk)
+    FileLayoutCheck.check(table, live)
     if (partFilters.isEmpty) live
     else live.filter { e =>
       val row = store.decodePartition(e.partition)

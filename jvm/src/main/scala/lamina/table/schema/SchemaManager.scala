@@ -2,7 +2,7 @@ package lamina.table.schema
 
 import org.apache.hadoop.fs.Path
 
-import lamina.errors.{BadInputException, NotFoundException}
+import lamina.errors.{BadInputException, CorruptFileException, NotFoundException}
 import lamina.io.FileIO
 
 /** Reads and writes the `schema/schema-<id>` files of one table. A new schema id is claimed by
@@ -21,7 +21,9 @@ final class SchemaManager(fileIO: FileIO, tablePath: Path, tableName: String) ex
   def schema(id: Long): TableSchema = {
     val p = schemaPath(id)
     if (!fileIO.exists(p)) throw new NotFoundException(s"Schema $id of table $tableName does not exist ($p)")
-    TableSchema.fromJson(fileIO.readUtf8(p), p.toString)
+    val s = TableSchema.fromJson(fileIO.readUtf8(p), p.toString)
+    if (s.id != id) throw new CorruptFileException(p.toString, 0, s"schema id $id, as its name says", s.id.toString)
+    s
   }
 
   def all(): Seq[TableSchema] = listIds().map(schema)

@@ -5,7 +5,8 @@ import scala.jdk.CollectionConverters._
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper, SerializationFeature}
 import com.fasterxml.jackson.databind.node.{JsonNodeFactory, ObjectNode}
 
-import lamina.errors.CorruptFileException
+import lamina.errors.{BadInputException, CorruptFileException}
+import lamina.table.StrictJson
 import lamina.table.options.CoreOptions
 import lamina.types._
 
@@ -81,32 +82,95 @@ object TableSchema {
     fields.map(f => math.max(f.id, of(f.dataType))).maxOption.getOrElse(-1)
   }
 
+  /** Every field of a schema file in Paimon's spec. */
+  val Fields: Set[String] =
+    Set("version", "id", "fields", "highestFieldId", "partitionKeys", "primaryKeys", "options", "comment", "timeMillis")
+
+  /** Options whose value lists columns of the table. */
+  private val ColumnListOptions = Seq("bucket-key", "sequence.field", "rowkind.field")
+
+  /** Parses strictly: the schema decides how data files are read (a table without its primary key
+   *  would show every version of every row), so a field that is missing, of the wrong JSON type or
+   *  misnamed, a key that names no column, a field id used twice, an option value the registry refuses
+   *  or an option key one byte from a known one is a [[CorruptFileException]] naming the file. */
   def fromJson(json: String, path: String): TableSchema = {
     val root: JsonNode =
       try Mapper.readTree(json)
       catch { case e: Exception => throw new CorruptFileException(path, 0, "schema JSON", "unparsable text", e.getMessage, e) }
-    def req(name: String): JsonNode = Option(root.get(name)).getOrElse(
-      throw new CorruptFileException(path, 0, s"field '$name'", "missing"))
-    try {
-      val version = Option(root.get("version")).map(_.asInt).getOrElse(1)
-      var options = Option(root.get("options")).map(_.fields().asScala.map(e => e.getKey -> e.getValue.asText).toMap)
-        .getOrElse(Map.empty[String, String])
-      // older Paimon versions had other defaults that their files rely on
-      if (version <= 1 && !options.contains("bucket")) options += "bucket" -> "1"
-      if (version <= 2 && !options.contains("file.format")) options += "file.format" -> "orc"
-      TableSchema(
-        id = req("id").asLong,
-        fields = req("fields").elements().asScala.map(DataTypeJson.fieldFromJson).toSeq,
-        highestFieldId = req("highestFieldId").asInt,
-        partitionKeys = Option(root.get("partitionKeys")).map(_.elements().asScala.map(_.asText).toSeq).getOrElse(Nil),
-        primaryKeys = Option(root.get("primaryKeys")).map(_.elements().asScala.map(_.asText).toSeq).getOrElse(Nil),
-        options = options,
-        comment = Option(root.get("comment")).filterNot(_.isNull).map(_.asText),
-        timeMillis = Option(root.get("timeMillis")).map(_.asLong).getOrElse(0L),
-        version = version)
-    } catch {
-      case e: CorruptFileException => throw e
-      case e: Exception => throw new CorruptFileException(path, 0, "a valid schema", e.toString, "", e)
+    if (root == null || !root.isObject) throw new CorruptFileException(path, 0, "a JSON object", "other text")
+    val fieldsOf = new StrictJson(root, path, "schema")
+    fieldsOf.refuseNearMisses(Fields)
+    def corrupt(expected: String, actual: String, cause: Throwable = null) =
+      new CorruptFileException(path, 0, expected, actual, "", cause)
+    val version = fieldsOf.optInt("version").getOrElse(1)
+    if (version < 1 || version > CurrentVersion) throw corrupt(s"schema version 1 to $CurrentVersion", version.toString)
+    val optionsNode = fieldsOf.obj("options")
+    var options = optionsNode.fields().asScala.map { e =>
+      if (!e.getValue.isTextual) throw corrupt(s"option '${e.getKey}' to be a string", e.getValue.toString)
+      e.getKey -> e.getValue.asText
+    }.toMap
+    // older Paimon versions had other defaults that their files rely on
+    if (version <= 1 && !options.contains("bucket")) options += "bucket" -> "1"
+    if (version <= 2 && !options.contains("file.format")) options += "file.format" -> "orc"
+    val fields =
+      try fieldsOf.array("fields").map(DataTypeJson.fieldFromJson)
+      catch {
+        case e: CorruptFileException => throw e
+        case e: Exception => throw corrupt("valid field definitions", e.toString, e)
+      }
+    val schema = TableSchema(
+      id = fieldsOf.long("id"),
+      fields = fields,
+      highestFieldId = fieldsOf.int("highestFieldId"),
+      partitionKeys = fieldsOf.strings("partitionKeys"),
+      primaryKeys = fieldsOf.strings("primaryKeys"),
+      options = options,
+      comment = fieldsOf.optText("comment"),
+      timeMillis = fieldsOf.optLong("timeMillis").getOrElse(0L),
+      version = version)
+    validate(schema, path)
+    schema
+  }
+
+  private def validate(s: TableSchema, path: String): Unit = {
+    def corrupt(expected: String, actual: String) = new CorruptFileException(path, 0, expected, actual)
+    if (s.id < 0) throw corrupt("a schema id of at least 0", s.id.toString)
+    val ids = allIds(s.fields)
+    ids.groupBy(identity).collectFirst { case (id, n) if n.size > 1 => id }.foreach(id =>
+      throw corrupt("distinct field ids", s"id $id used twice"))
+    if (ids.exists(_ > s.highestFieldId))
+      throw corrupt(s"field ids up to highestFieldId ${s.highestFieldId}", s"id ${ids.max}")
+    val names = s.fieldNames.toSet
+    def columns(what: String, cols: Seq[String]): Unit = {
+      cols.find(c => !names.contains(c)).foreach(c => throw corrupt(s"$what naming columns", s"'$c', which is no column"))
+      if (cols.distinct.size != cols.size) throw corrupt(s"$what without repeats", cols.mkString(", "))
     }
+    columns("partitionKeys", s.partitionKeys)
+    columns("primaryKeys", s.primaryKeys)
+    s.options.foreach { case (k, v) =>
+      CoreOptions.nearMiss(k).foreach(known => throw corrupt(s"option keys Lamina knows (is '$k' a damaged '$known'?)", s"'$k'"))
+      CoreOptions.find(k).foreach { d =>
+        try d.parseOrFail(v)
+        catch { case e: BadInputException => throw new CorruptFileException(path, 0, s"a valid value of option '$k'", s"'$v'", "", e) }
+      }
+      if (ColumnListOptions.contains(k)) columns(s"option '$k'", v.split(",").map(_.trim).filter(_.nonEmpty).toSeq)
+      if (k.startsWith("fields.") && k != "fields.default-aggregate-function") {
+        // fields.<column>[,<column>...].<suffix>
+        val rest = k.stripPrefix("fields.")
+        columns(s"option '$k'", rest.take(math.max(0, rest.lastIndexOf('.'))).split(",").map(_.trim).toSeq)
+        if (k.endsWith(".sequence-group")) columns(s"option '$k'", v.split(",").map(_.trim).filter(_.nonEmpty).toSeq)
+      }
+    }
+  }
+
+  /** Every field id, nested ones too. */
+  private def allIds(fields: Seq[DataField]): Seq[Int] = {
+    def of(t: DataType): Seq[Int] = t match {
+      case r: RowType => allIds(r.fields)
+      case a: ArrayType => of(a.element)
+      case m: MapType => of(m.key) ++ of(m.value)
+      case _ => Nil
+    }
+    fields.flatMap(f => f.id +: of(f.dataType))
   }
 }

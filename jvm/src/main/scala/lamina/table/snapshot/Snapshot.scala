@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import com.fasterxml.jackson.databind.node.JsonNodeFactory
 
 import lamina.errors.CorruptFileException
+import lamina.table.StrictJson
 
 /** One committed version of a table: the `snapshot/snapshot-<id>` JSON file of Paimon's layout.
  *  Invariant: base + delta manifest lists together name every live data file of this version. */
@@ -21,7 +22,7 @@ final case class Snapshot(
     commitIdentifier: Long,
     commitKind: String,
     timeMillis: Long,
-    totalRecordCount: Long,
+    totalRecordCount: Option[Long],
     deltaRecordCount: Long,
     changelogRecordCount: Option[Long],
     watermark: Option[Long],
@@ -45,7 +46,7 @@ final case class Snapshot(
     o.put("commitKind", commitKind)
     o.put("timeMillis", timeMillis)
     o.putObject("logOffsets")
-    o.put("totalRecordCount", totalRecordCount)
+    totalRecordCount.foreach(o.put("totalRecordCount", _))
     o.put("deltaRecordCount", deltaRecordCount)
     changelogRecordCount.foreach(o.put("changelogRecordCount", _))
     watermark.foreach(o.put("watermark", _))
@@ -63,32 +64,52 @@ object Snapshot {
     val Overwrite = "OVERWRITE"
   }
 
+  /** Every field a snapshot file of Paimon's spec (up to version 3) may hold. */
+  val Fields: Set[String] = Set("version", "id", "schemaId", "baseManifestList", "baseManifestListSize",
+    "deltaManifestList", "deltaManifestListSize", "changelogManifestList", "changelogManifestListSize",
+    "indexManifest", "commitUser", "commitIdentifier", "commitKind", "timeMillis", "logOffsets", "totalRecordCount",
+    "deltaRecordCount", "changelogRecordCount", "watermark", "statistics", "properties", "nextRowId", "uuid")
+
+  val Kinds: Set[String] = Set(Kind.Append, Kind.Compact, Kind.Overwrite, "ANALYZE")
+
+  /** Parses strictly: a snapshot decides which files a reader sees, so a field that is missing, of
+   *  the wrong JSON type, out of range or misnamed (a damaged byte in its name) is a
+   *  [[CorruptFileException]] naming the file, never a default. */
   def fromJson(json: String, path: String): Snapshot = {
     val n: JsonNode =
       try Mapper.readTree(json)
       catch { case e: Exception => throw new CorruptFileException(path, 0, "snapshot JSON", "unparsable text", e.getMessage, e) }
-    def req(k: String): JsonNode = Option(n.get(k)).filterNot(_.isNull)
-      .getOrElse(throw new CorruptFileException(path, 0, s"field '$k'", "missing"))
-    def optL(k: String): Option[Long] = Option(n.get(k)).filterNot(_.isNull).map(_.asLong)
-    def optS(k: String): Option[String] = Option(n.get(k)).filterNot(_.isNull).map(_.asText)
+    if (n == null || !n.isObject) throw new CorruptFileException(path, 0, "a JSON object", "other text")
+    val fields = new StrictJson(n, path, "snapshot")
+    fields.refuseNearMisses(Fields)
+    import fields._
+    val version = optInt("version").getOrElse(1)
+    if (version < 1 || version > CurrentVersion)
+      throw new CorruptFileException(path, 0, s"snapshot version 1 to $CurrentVersion", version.toString)
+    val id = long("id")
+    if (id < 1) throw new CorruptFileException(path, 0, "a snapshot id of at least 1", id.toString)
+    val schemaId = long("schemaId")
+    val base = fileName("baseManifestList")
+    val kind = text("commitKind")
+    if (!Kinds.contains(kind)) throw new CorruptFileException(path, 0, s"commitKind one of ${Kinds.toSeq.sorted.mkString(", ")}", kind)
     Snapshot(
-      id = req("id").asLong,
-      schemaId = req("schemaId").asLong,
-      baseManifestList = req("baseManifestList").asText,
-      baseManifestListSize = optL("baseManifestListSize"),
-      deltaManifestList = req("deltaManifestList").asText,
-      deltaManifestListSize = optL("deltaManifestListSize"),
-      changelogManifestList = optS("changelogManifestList"),
-      changelogManifestListSize = optL("changelogManifestListSize"),
-      indexManifest = optS("indexManifest"),
-      commitUser = optS("commitUser").getOrElse(""),
-      commitIdentifier = optL("commitIdentifier").getOrElse(Long.MaxValue),
-      commitKind = req("commitKind").asText,
-      timeMillis = req("timeMillis").asLong,
-      totalRecordCount = optL("totalRecordCount").getOrElse(0L),
-      deltaRecordCount = optL("deltaRecordCount").getOrElse(0L),
-      changelogRecordCount = optL("changelogRecordCount"),
-      watermark = optL("watermark"),
-      version = Option(n.get("version")).map(_.asInt).getOrElse(1))
+      id = id,
+      schemaId = schemaId,
+      baseManifestList = base,
+      baseManifestListSize = optLong("baseManifestListSize"),
+      deltaManifestList = fileName("deltaManifestList"),
+      deltaManifestListSize = optLong("deltaManifestListSize"),
+      changelogManifestList = optText("changelogManifestList"),
+      changelogManifestListSize = optLong("changelogManifestListSize"),
+      indexManifest = optText("indexManifest"),
+      commitUser = optText("commitUser").getOrElse(""),
+      commitIdentifier = optLong("commitIdentifier").getOrElse(Long.MaxValue),
+      commitKind = kind,
+      timeMillis = long("timeMillis"),
+      totalRecordCount = optLong("totalRecordCount"),
+      deltaRecordCount = optLong("deltaRecordCount").getOrElse(0L),
+      changelogRecordCount = optLong("changelogRecordCount"),
+      watermark = optLong("watermark"),
+      version = version)
   }
 }

@@ -2,7 +2,7 @@ package lamina.table.snapshot
 
 import org.apache.hadoop.fs.Path
 
-import lamina.errors.NotFoundException
+import lamina.errors.{CorruptFileException, NotFoundException}
 import lamina.io.FileIO
 
 /** The `snapshot/` directory of one table: snapshot-N files, and the LATEST and EARLIEST hints.
@@ -46,7 +46,9 @@ final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) 
       }
       throw new NotFoundException(s"Snapshot $id of table $tableName does not exist$range")
     }
-    Snapshot.fromJson(fileIO.readUtf8(p), p.toString)
+    val s = Snapshot.fromJson(fileIO.readUtf8(p), p.toString)
+    if (s.id != id) throw new CorruptFileException(p.toString, 0, s"snapshot id $id, as its name says", s.id.toString)
+    s
   }
 
   def all(): Seq[Snapshot] = listIds().map(snapshot)

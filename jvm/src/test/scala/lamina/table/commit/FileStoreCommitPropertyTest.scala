@@ -67,7 +67,7 @@ class FileStoreCommitPropertyTest extends AnyFunSuite with BeforeAndAfterAll {
           e.file.fileName -> ((TestTables.stringPartitionValue(e.partition), e.bucket, e.file.rowCount)))
         assert(live.map(_._1).distinct.size === live.size, s"step $step: a file is live twice")
         assert(live.toMap === model.toMap, s"step $step")
-        assert(s.map(_.totalRecordCount).getOrElse(0L) === model.values.map(_._3).sum, s"step $step")
+        assert(s.flatMap(_.totalRecordCount).getOrElse(0L) === model.values.map(_._3).sum, s"step $step")
       }
       // every snapshot still reads the live set it had when it was committed
       for ((expected, i) <- history.zipWithIndex) {

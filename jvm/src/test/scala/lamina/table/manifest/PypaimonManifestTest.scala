@@ -71,7 +71,7 @@ class PypaimonManifestTest extends AnyFunSuite with BeforeAndAfterAll {
       assert(e.file.creationTimeMillis.exists(_ > 0))
       assert(e.file.deleteRowCount === Some(0L))
     }
-    assert(entries.map(_.file.rowCount).sum === s1.totalRecordCount)
+    assert(entries.map(_.file.rowCount).sum === s1.totalRecordCount.get)
   }
 
   test("snapshot 2: the overwrite DELETEs both files of p=y; the live set is x, the new y and z") {
@@ -82,7 +82,7 @@ class PypaimonManifestTest extends AnyFunSuite with BeforeAndAfterAll {
     assert(deltaEntries.filterNot(_.isAdd).map(partitionOf) === Seq("y", "y"))
     val live = ManifestEntry.mergeLive(store.readAllEntries(Seq(s2.baseManifestList, s2.deltaManifestList)))
     assert(live.map(e => (partitionOf(e), e.file.rowCount)).sorted === Seq(("x", 2L), ("y", 1L), ("z", 1L)))
-    assert(live.map(_.file.rowCount).sum === s2.totalRecordCount)
+    assert(live.map(_.file.rowCount).sum === s2.totalRecordCount.get)
     live.foreach(e => assert(Files.exists(dataFile(e)), e.file.fileName))
     val deleted = deltaEntries.filterNot(_.isAdd).map(_.identifier).toSet
     assert(live.forall(e => !deleted.contains(e.identifier)))

@@ -42,7 +42,7 @@ class CoreOptionsTest extends AnyFunSuite {
       "file.fromat" -> "Unknown option 'file.fromat' for table db.t; did you mean 'file.format'?",
       "FILE.FORMAT" -> "Unknown option 'FILE.FORMAT' for table db.t; did you mean 'file.format'?",
       "manifest.merge-min-cnt" -> "Unknown option 'manifest.merge-min-cnt' for table db.t; did you mean 'manifest.merge-min-count'?",
-      "zzzzzzzzzzzzzzzzzzzzzz" -> "Unknown option 'zzzzzzzzzzzzzzzzzzzzzz' for table db.t",
+      "scan.zzzzzzzzzzzzzzzzzz" -> "Unknown option 'scan.zzzzzzzzzzzzzzzzzz' for table db.t",
       "fields.price" -> "Unknown option 'fields.price' for table db.t",
       "fields.a.B" -> "Unknown option 'fields.a.B' for table db.t")
     for ((key, msg) <- cases) {
@@ -94,5 +94,19 @@ class CoreOptionsTest extends AnyFunSuite {
       assert(ab >= math.abs(a.length - b.length))
       assert(Levenshtein.distance(a, c) <= ab + Levenshtein.distance(b, c), s"$a / $b / $c")
     }
+  }
+
+  test("keys outside Paimon's option space are the user's own, kept") {
+    CoreOptions.validate(Map("owner.team" -> "x", "zzzzzzzzzzzzzzzzzzzzzz" -> "y", "retention" -> "7y"), "db.t")
+    assert(CoreOptions.isUserKey("owner.team"))
+    assert(!CoreOptions.isUserKey("bucket-kye"))
+    assert(!CoreOptions.isUserKey("deletion-vectors.enabled"))
+    assert(!CoreOptions.isUserKey("bucket"))
+  }
+
+  test("a stored key one edit from a known key is a near miss") {
+    assert(CoreOptions.nearMiss("target-file-sizf") === Some("target-file-size"))
+    assert(CoreOptions.nearMiss("target-file-size") === None)
+    assert(CoreOptions.nearMiss("owner.team") === None)
   }
 }

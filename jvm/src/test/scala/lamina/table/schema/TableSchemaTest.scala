@@ -145,7 +145,7 @@ class TableSchemaTest extends AnyFunSuite {
     val badType = nested.toJson.replace("\"DECIMAL(38, 10)\"", "\"DECIMAL(FOO)\"")
     assert(badType !== nested.toJson)
     val e2 = intercept[CorruptFileException](TableSchema.fromJson(badType, "/tbl/schema/schema-2"))
-    assert(e2.getMessage.startsWith("Corrupt file /tbl/schema/schema-2 at offset 0: expected a valid schema, found "))
+    assert(e2.getMessage.startsWith("Corrupt file /tbl/schema/schema-2 at offset 0: expected valid field definitions, found "))
     assert(e2.getCause != null)
   }
 }

@@ -27,7 +27,7 @@ class SnapshotManagerTest extends AnyFunSuite with BeforeAndAfterAll {
     id = id, schemaId = 0, baseManifestList = s"manifest-list-$id-0", baseManifestListSize = Some(1L),
     deltaManifestList = s"manifest-list-$id-1", deltaManifestListSize = Some(1L), changelogManifestList = None,
     changelogManifestListSize = None, indexManifest = None, commitUser = user, commitIdentifier = id,
-    commitKind = Snapshot.Kind.Append, timeMillis = time, totalRecordCount = id, deltaRecordCount = 1,
+    commitKind = Snapshot.Kind.Append, timeMillis = time, totalRecordCount = Some(id), deltaRecordCount = 1,
     changelogRecordCount = None, watermark = None)
 
   private def committed(ids: Range): (SnapshotManager, JPath) = {

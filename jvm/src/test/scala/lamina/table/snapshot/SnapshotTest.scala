@@ -17,7 +17,7 @@ class SnapshotTest extends AnyFunSuite {
     changelogManifestList = Some("manifest-list-a-2"), changelogManifestListSize = Some(7L),
     indexManifest = Some("index-manifest-x"),
     commitUser = "user-1", commitIdentifier = 42L, commitKind = Snapshot.Kind.Compact,
-    timeMillis = 1795306625877L, totalRecordCount = 1000L, deltaRecordCount = -5L,
+    timeMillis = 1795306625877L, totalRecordCount = Some(1000L), deltaRecordCount = -5L,
     changelogRecordCount = Some(3L), watermark = Some(Long.MinValue))
 
   private val minimal = full.copy(baseManifestListSize = None, deltaManifestListSize = None,
@@ -38,7 +38,7 @@ class SnapshotTest extends AnyFunSuite {
     Seq("version", "commitUser", "commitIdentifier", "totalRecordCount", "deltaRecordCount").foreach(o.remove)
     val s = Snapshot.fromJson(o.toString, "mem")
     assert(s === minimal.copy(version = 1, commitUser = "", commitIdentifier = Long.MaxValue,
-      totalRecordCount = 0L, deltaRecordCount = 0L))
+      totalRecordCount = None, deltaRecordCount = 0L))
   }
 
   test("reads the snapshots pypaimon wrote") {
@@ -47,8 +47,8 @@ class SnapshotTest extends AnyFunSuite {
       val table = TestTables.copyFixture("pypaimon_table", dir)
       val s1 = Snapshot.fromJson(new String(java.nio.file.Files.readAllBytes(table.resolve("snapshot/snapshot-1")), "UTF-8"), "s1")
       val s2 = Snapshot.fromJson(new String(java.nio.file.Files.readAllBytes(table.resolve("snapshot/snapshot-2")), "UTF-8"), "s2")
-      assert((s1.id, s1.commitKind, s1.totalRecordCount, s1.deltaRecordCount) === ((1L, "APPEND", 4L, 4L)))
-      assert((s2.id, s2.commitKind, s2.totalRecordCount, s2.deltaRecordCount) === ((2L, "OVERWRITE", 4L, 0L)))
+      assert((s1.id, s1.commitKind, s1.totalRecordCount.get, s1.deltaRecordCount) === ((1L, "APPEND", 4L, 4L)))
+      assert((s2.id, s2.commitKind, s2.totalRecordCount.get, s2.deltaRecordCount) === ((2L, "OVERWRITE", 4L, 0L)))
       for (s <- Seq(s1, s2)) {
         assert(s.version === 3)
         assert(s.schemaId === 0L)
@@ -84,6 +84,6 @@ class SnapshotTest extends AnyFunSuite {
     val e = intercept[CorruptFileException](Snapshot.fromJson("{\"id\": ", "/w/snapshot-3"))
     assert(e.getMessage.startsWith("Corrupt file /w/snapshot-3 at offset 0: expected snapshot JSON, found unparsable text ("))
     val empty = intercept[CorruptFileException](Snapshot.fromJson("", "/w/snapshot-4"))
-    assert(empty.getMessage === "Corrupt file /w/snapshot-4 at offset 0: expected field 'id', found missing")
+    assert(empty.getMessage === "Corrupt file /w/snapshot-4 at offset 0: expected a JSON object, found other text")
   }
 }
