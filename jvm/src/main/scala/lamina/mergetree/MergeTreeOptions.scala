@@ -65,8 +65,9 @@ object MergeTreeOptions {
     "A STRING column of a primary-key table whose value gives the kind of each row an INSERT or DataFrame write " +
       "writes: '+I' insert, '-U' update-before, '+U' update-after, '-D' delete (Paimon's short strings); a change " +
       "stream applies by appending it. The column is stored like any other. Row-level DML writes its own kinds.")
-  val ChangelogProducer: OptionDef[String] = define("changelog-producer", enumOf("none"), "none",
-    "How a primary-key table produces its changelog for streaming reads. Only none is supported.")
+  val ChangelogProducer: OptionDef[String] = define("changelog-producer", enumOf("none", "input", "lookup", "full-compaction"), "none",
+    "How a primary-key table produces its changelog for streaming reads. Only none is implemented: tables that " +
+      "Paimon created with another producer are read, and refuse writes and compaction.")
 
   def all: Seq[OptionDef[_]] = defs.toSeq
 

@@ -4,7 +4,7 @@ import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.types.{ArrayType => SparkArrayType, CalendarIntervalType, MapType => SparkMapType, StructType, VariantType => SparkVariantType}
 
 import lamina.errors.BadInputException
-import lamina.table.options.CoreOptions
+import lamina.table.options.{CoreOptions, UnsupportedFeatures}
 import lamina.table.schema.TableSchema
 import lamina.types.{DataField, SparkTypes}
 
@@ -94,6 +94,8 @@ object CreateTableSpec {
     }
 
   /** The merge engine's options must make sense for the columns: checked before any file is written. */
-  def checkMergeEngine(s: TableSchema, table: String): Unit =
+  def checkMergeEngine(s: TableSchema, table: String): Unit = {
+    UnsupportedFeatures.checkDefinition(table, s.options, s.primaryKeys.nonEmpty)
     if (s.primaryKeys.nonEmpty) lamina.mergetree.MergeFunctions.create(s.fields, s.primaryKeys, s.options, table)
+  }
 }

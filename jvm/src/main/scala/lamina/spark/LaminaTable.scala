@@ -15,7 +15,7 @@ import lamina.errors.BadInputException
 import lamina.spark.read.LaminaScanBuilder
 import lamina.spark.write.{LaminaWriteBuilder, TableWriter}
 import lamina.table.FileStoreTable
-import lamina.table.options.CoreOptions
+import lamina.table.options.{CoreOptions, TableOperation}
 import lamina.types.SparkTypes
 
 /** A Lamina table as Spark sees it, at the latest snapshot or pinned to one (time travel).
@@ -62,6 +62,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
       else if (pinnedSnapshot.isDefined) pinnedSnapshot
       else TimeTravel.resolve(table, CoreOptions.ScanSnapshotId.get(table.options), CoreOptions.ScanTimestampMillis.get(table.options))
     val t = if (pinned == pinnedSnapshot) this else new LaminaTable(table, pinned, displayName)
+    t.readTable.require(TableOperation.Read)
     new LaminaScanBuilder(t.readTable.withDynamicOptions(dynamic -- scanKeys), pinned, t.schema())
   }
 
@@ -101,6 +102,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
   }
 
   private def requireWritable(): Unit = {
+    table.require(TableOperation.Write)
     if (pinnedSnapshot.isDefined)
       throw new BadInputException(s"Table $displayName is read as of snapshot ${pinnedSnapshot.get}; time-travel reads cannot be written")
   }

@@ -10,7 +10,7 @@ import lamina.types.DataType
 /** Where each file of a table lives, in Paimon's layout:
  *  `<table>/[k1=v1/k2=v2/]bucket-<n>/data-<uuid>-<i>.<format>` and `<table>/manifest/...`. */
 final class FileStorePaths(val tablePath: Path, partitionKeys: Seq[String], partitionTypes: Seq[DataType],
-    defaultPartitionName: String) extends Serializable {
+    defaultPartitionName: String, legacyNames: Boolean = true) extends Serializable {
 
   def manifestDir: Path = new Path(tablePath, "manifest")
   def manifestPath(name: String): Path = new Path(manifestDir, name)
@@ -19,7 +19,7 @@ final class FileStorePaths(val tablePath: Path, partitionKeys: Seq[String], part
   def partitionPath(partition: InternalRow): String = {
     if (partitionKeys.isEmpty) return ""
     partitionKeys.indices.map { i =>
-      val v = PartitionValues.toPathString(partition, i, partitionTypes(i))
+      val v = PartitionValues.toDirectoryText(partition, i, partitionTypes(i), legacyNames)
       val text = if (v == null || v.isEmpty) defaultPartitionName else v
       s"${FileStorePaths.escape(partitionKeys(i))}=${FileStorePaths.escape(text)}"
     }.mkString("/")

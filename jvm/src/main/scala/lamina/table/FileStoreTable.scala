@@ -5,7 +5,7 @@ import org.apache.hadoop.fs.Path
 import lamina.errors.{CorruptFileException, NotFoundException}
 import lamina.io.FileIO
 import lamina.table.manifest.{ManifestStore, SnapshotEntries}
-import lamina.table.options.CoreOptions
+import lamina.table.options.{CoreOptions, TableOperation, UnsupportedFeatures}
 import lamina.table.schema.{SchemaManager, TableSchema}
 import lamina.table.snapshot.{Snapshot, SnapshotManager}
 
@@ -20,7 +20,7 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   def snapshotManager: SnapshotManager = new SnapshotManager(fileIO, path, name)
   def schemaManager: SchemaManager = new SchemaManager(fileIO, path, name)
   def paths: FileStorePaths = new FileStorePaths(path, schema.partitionKeys, schema.partitionTypes,
-    CoreOptions.PartitionDefaultName.getOrDefault(options))
+    CoreOptions.PartitionDefaultName.getOrDefault(options), CoreOptions.PartitionLegacyName.getOrDefault(options))
   def manifestStore: ManifestStore = new ManifestStore(fileIO, paths,
     CoreOptions.ManifestCompression.getOrDefault(options), schema.partitionTypes)
   /** The checked reader of a snapshot's live files. */
@@ -40,6 +40,11 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
       }
       withSchema(s)
     }
+
+  /** Refuses `operation` when the table uses a Paimon feature Lamina does not implement and that
+   *  the operation would get wrong ([[UnsupportedFeatures]]). */
+  def require(operation: TableOperation): Unit =
+    UnsupportedFeatures.check(name, options, isPrimaryKeyTable, operation)
 
   /** The same table at another committed schema (used for time travel to older snapshots). */
   def withSchema(s: TableSchema): FileStoreTable = copy(schema = s)

@@ -33,8 +33,8 @@ class MergeTreeOptionsTest extends AnyFunSuite {
     MergeTreeOptions.register()
     CoreOptions.validate(Map("merge-engine" -> "partial-update", "write-buffer-size" -> "64 mb",
       "fields.a.aggregate-function" -> "sum", "fields.a,b.sequence-group" -> "c"), "db.t")
-    val e = intercept[BadInputException](CoreOptions.validate(Map("changelog-producer" -> "lookup"), "db.t"))
-    assert(e.getMessage == "Invalid value 'lookup' for option 'changelog-producer': expected one of none")
+    val e = intercept[BadInputException](CoreOptions.validate(Map("changelog-producer" -> "bogus"), "db.t"))
+    assert(e.getMessage == "Invalid value 'bogus' for option 'changelog-producer': expected one of none, input, lookup, full-compaction")
     assert(MergeTreeOptions.all.forall(d => CoreOptions.find(d.key).contains(d)))
   }
 }

@@ -4,6 +4,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.BadInputException
 import lamina.table.{PartitionValues, Warehouse}
+import lamina.table.options.TableOperation
 
 /** A compaction asked for by `CALL sys.compact`, `lamina.jobs.Compact` or the Python API: the
  *  table (`db.t`), the partitions (each a map of column to value text; empty = all) and whether to
@@ -13,6 +14,7 @@ final case class CompactRequest(table: String, partitions: Seq[Map[String, Strin
     val parts = table.split("\\.")
     if (parts.length != 2) throw new BadInputException(s"Table '$table' must be given as database.table")
     val t = warehouse.loadTable(parts(0), parts(1))
+    t.require(TableOperation.Compact)
     val keys = t.schema.partitionKeys
     partitions.flatMap(_.keys).distinct.foreach { k =>
       if (!keys.contains(k))

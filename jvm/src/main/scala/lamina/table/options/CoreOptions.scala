@@ -25,8 +25,8 @@ object CoreOptions {
       "partition columns; required for fixed-bucket append tables.")
   val PrimaryKey: OptionDef[Seq[String]] = define("primary-key", ListKind, null,
     "Comma-separated primary-key columns. Only read at CREATE TABLE, where it becomes part of the schema.")
-  val FileFormat: OptionDef[String] = define("file.format", enumOf("parquet", "orc"), "parquet",
-    "Format of data files.")
+  val FileFormat: OptionDef[String] = define("file.format", enumOf("parquet", "orc", "avro"), "parquet",
+    "Format of data files: parquet or orc (avro, which Paimon also writes, is not implemented: such tables are refused).")
   val FileCompression: OptionDef[String] = define("file.compression",
     enumOf("zstd", "snappy", "lz4", "gzip", "none", "uncompressed"), "zstd",
     "Compression codec of data files.")
@@ -47,6 +47,11 @@ object CoreOptions {
     "Which value statistics data files record: none, counts, full or truncate(N).")
   val PartitionDefaultName: OptionDef[String] = define("partition.default-name", StringKind,
     "__DEFAULT_PARTITION__", "Directory name used for a null or empty partition value.")
+  val PartitionLegacyName: OptionDef[Boolean] = define("partition.legacy-name", BooleanKind, "true",
+    "How partition directories are named, as in Paimon: true (Paimon's default) names them by the internal " +
+      "value's text (a DATE by its epoch day, p=19723; a TIMESTAMP as 2024-01-01T12%3A30); false by the SQL " +
+      "text (p=2024-01-01, 2024-01-01 12%3A30%3A00). Other types read the same either way. Tables written " +
+      "by Lamina versions before this option existed used false for DATE and TIMESTAMP partitions.")
   val CommitMaxRetries: OptionDef[Int] = define("commit.max-retries", intAtLeast(0), "10",
     "How many times a commit retries after losing a snapshot-id race before it fails.")
   val ScanSnapshotId: OptionDef[Long] = define("scan.snapshot-id", LongKind, null,

@@ -54,7 +54,7 @@ class CoreOptionsTest extends AnyFunSuite {
   test("validate rejects bad values of known keys with the option's message") {
     val cases = Seq(
       ("bucket", "two", "Invalid value 'two' for option 'bucket': expected an integer"),
-      ("file.format", "csv", "Invalid value 'csv' for option 'file.format': expected one of parquet, orc"),
+      ("file.format", "csv", "Invalid value 'csv' for option 'file.format': expected one of parquet, orc, avro"),
       ("target-file-size", "big", "Invalid value 'big' for option 'target-file-size': expected a size such as 128 mb"),
       ("target-file-size", "99999999999999999999",
         "Invalid value '99999999999999999999' for option 'target-file-size': size out of range"))

@@ -1,0 +1,83 @@
+"""Tables that use Paimon features Lamina does not implement (created by Paimon's own writers) are
+refused, naming the feature and its option, for each operation the feature would make wrong, before
+anything is read or written."""
+
+import json
+
+import pytest
+
+import lamina
+from _support import error_text, snapshot_ids, sql_rows, table_path
+
+CAT = "lamina"
+
+
+def _as_paimon_wrote_it(warehouse, db, table, set_options=(), remove_options=()):
+    """Rewrites the table's schema file as a Paimon writer with these options would have."""
+    path = table_path(warehouse, db, table) / "schema" / "schema-0"
+    schema = json.loads(path.read_text())
+    schema["options"].update(dict(set_options))
+    for key in remove_options:
+        schema["options"].pop(key, None)
+    path.write_text(json.dumps(schema, indent=2))
+
+
+@pytest.fixture
+def pk_table(spark, db):
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2')")
+    spark.sql(f"INSERT INTO {CAT}.{db}.t VALUES (1, 'a'), (2, 'b')")
+    return f"{CAT}.{db}.t"
+
+
+WRITES = [
+    "INSERT INTO {t} VALUES (3, 'c')",
+    "DELETE FROM {t} WHERE id = 1",
+    "UPDATE {t} SET v = 'z' WHERE id = 2",
+    "MERGE INTO {t} t USING (SELECT 1 AS id, 'm' AS v) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *",
+    "TRUNCATE TABLE {t}",
+]
+
+
+def _refused(spark, statement, feature, key):
+    with pytest.raises(lamina.BadInputException) as excinfo:
+        spark.sql(statement).collect()
+    text = error_text(excinfo)
+    assert f"uses {feature} ('{key}' = " in text, (statement, text)
+    assert "which Lamina does not implement" in text
+
+
+def test_deletion_vectors_refuse_reads_writes_and_compaction(spark, warehouse, db, pk_table):
+    _as_paimon_wrote_it(warehouse, db, "t", {"deletion-vectors.enabled": "true"})
+    before = snapshot_ids(warehouse, db, "t")
+    _refused(spark, f"SELECT * FROM {pk_table}", "deletion vectors", "deletion-vectors.enabled")
+    for w in WRITES:
+        _refused(spark, w.format(t=pk_table), "deletion vectors", "deletion-vectors.enabled")
+    _refused(spark, f"CALL {CAT}.sys.compact(table => '{db}.t')", "deletion vectors", "deletion-vectors.enabled")
+    assert snapshot_ids(warehouse, db, "t") == before
+
+
+def test_dynamic_bucket_tables_read_but_refuse_writes(spark, warehouse, db, pk_table):
+    _as_paimon_wrote_it(warehouse, db, "t", remove_options=["bucket"])  # Paimon's default: -1, dynamic
+    assert sql_rows(spark, f"SELECT * FROM {pk_table}") == [(1, "a"), (2, "b")]
+    for w in WRITES:
+        _refused(spark, w.format(t=pk_table), "dynamic bucket mode", "bucket")
+    _refused(spark, f"CALL {CAT}.sys.compact(table => '{db}.t')", "dynamic bucket mode", "bucket")
+
+
+@pytest.mark.parametrize("producer", ["input", "lookup", "full-compaction"])
+def test_changelog_producers_read_but_refuse_writes(spark, warehouse, db, pk_table, producer):
+    _as_paimon_wrote_it(warehouse, db, "t", {"changelog-producer": producer})
+    assert sql_rows(spark, f"SELECT * FROM {pk_table}") == [(1, "a"), (2, "b")]
+    _refused(spark, f"INSERT INTO {pk_table} VALUES (3, 'c')", "a changelog producer", "changelog-producer")
+
+
+@pytest.mark.parametrize("key, value, feature", [
+    ("sequence.field.sort-order", "descending", "descending sequence order"),
+    ("scan.fallback-branch", "fallback", "a fallback branch"),
+    ("data-file.external-paths", "file:///tmp/elsewhere", "external data paths"),
+    ("file.format.per.level", "0:avro", "file formats per level"),
+])
+def test_result_changing_options_refuse_reads(spark, warehouse, db, pk_table, key, value, feature):
+    _as_paimon_wrote_it(warehouse, db, "t", {key: value})
+    _refused(spark, f"SELECT * FROM {pk_table}", feature, key)
+    _refused(spark, f"INSERT INTO {pk_table} VALUES (3, 'c')", feature, key)
