@@ -4,10 +4,10 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.BadInputException
-import lamina.mergetree.{CompactUnit, LevelSortedRun, MergeTreeOptions, RowKind, UniversalCompaction}
+import lamina.mergetree.{CompactUnit, FileKeyOrder, Levels, MergeTreeOptions, UniversalCompaction}
 import lamina.spark.read.KeyValueReaders
 import lamina.spark.write.{DataFileWriters, KeyValueFileWriter}
-import lamina.table.FileStoreTable
+import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.commit.{CommitMessage, FileStoreCommit}
 import lamina.table.manifest.{DataFileMeta, ManifestEntry}
 import lamina.table.scan.{DataSplit, FileStoreScan}
@@ -33,7 +33,8 @@ object Compactor {
       buckets.forall(_.contains((java.nio.ByteBuffer.wrap(s.partition), s.bucket))) &&
         partitionFilter.forall(f => f(store.decodePartition(s.partition)))
     }
-    val work = splits.flatMap(s => plan(s, table.options, full))
+    val keys = FileKeyOrder.of(KeyValueLayout(table.schema))
+    val work = splits.flatMap(s => plan(s, keys, table.options, full))
     if (work.isEmpty) return None
     val spark = SparkSession.active
     val readers = KeyValueReaders.build(spark, table, work.flatMap(_.inputs.map(_.schemaId)), Seq.empty)
@@ -53,8 +54,8 @@ object Compactor {
   }
 
   /** The compaction one split needs, if any. */
-  def plan(split: DataSplit, options: Map[String, String], full: Boolean): Option[BucketCompaction] = {
-    val runs = sortedRuns(split.files)
+  def plan(split: DataSplit, keys: FileKeyOrder, options: Map[String, String], full: Boolean): Option[BucketCompaction] = {
+    val runs = Levels(split.files, keys).runs
     val numLevels = MergeTreeOptions.numLevels(options)
     val unit: Option[CompactUnit] =
       if (full) UniversalCompaction.full(numLevels, runs)
@@ -63,18 +64,12 @@ object Compactor {
         MergeTreeOptions.CompactionSizeRatio.getOrDefault(options),
         MergeTreeOptions.numSortedRunCompactionTrigger(options))
     unit.map { u =>
-      val names = u.runs.flatMap(_.files).toSet
+      val names = u.runs.flatMap(_.files.map(_.fileName)).toSet
       val inputs = split.files.filter(f => names.contains(f.fileName))
-      val untouchedAbove = runs.filterNot(r => u.runs.contains(r)).exists(_.level > u.outputLevel)
-      BucketCompaction(split, inputs, u.outputLevel, dropDeletes = u.outputLevel > 0 && !untouchedAbove)
+      // a run left at the output level or above may hold older records of a key that a delete shadows
+      val untouchedAtOrAbove = runs.filterNot(r => u.runs.contains(r)).exists(_.level >= u.outputLevel)
+      BucketCompaction(split, inputs, u.outputLevel, dropDeletes = u.outputLevel > 0 && !untouchedAtOrAbove)
     }
-  }
-
-  /** Level-0 files one run each, newest first; then one run per higher level. */
-  def sortedRuns(files: Seq[DataFileMeta]): Seq[LevelSortedRun] = {
-    val (l0, upper) = files.partition(_.level == 0)
-    l0.sortBy(f => -f.maxSequenceNumber).map(f => LevelSortedRun(0, f.fileSize, Seq(f.fileName))) ++
-      upper.groupBy(_.level).toSeq.sortBy(_._1).map { case (l, fs) => LevelSortedRun(l, fs.map(_.fileSize).sum, fs.map(_.fileName)) }
   }
 
   /** Runs in a Spark task: merges the inputs and writes the output files. */

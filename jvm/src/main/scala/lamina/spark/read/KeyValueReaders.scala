@@ -6,7 +6,7 @@ import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, Par
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
-import lamina.mergetree.{KeyOrder, KeyValue, MergeFunctions, RowKind, RunCursor, SortMergeReader}
+import lamina.mergetree.{FileKeyOrder, KeyOrder, KeyValue, Levels, MergeFunctions, RowKind, RunCursor, SortMergeReader}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.DataFileMeta
 import lamina.table.scan.DataSplit
@@ -61,11 +61,9 @@ final case class KeyValueReaders(
     }
   }
 
-  /** Sorted runs of a split: each level-0 file alone, then the files of each higher level chained in
-   *  key order. Files of one level whose key ranges touch (another writer's, or a compaction that
-   *  kept a delete and a newer insert of one key) start a new run, so that every run holds strictly
-   *  increasing keys. */
-  def runs(split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] = KeyValueReaders.sortedRuns(table, split, skipLevel0)
+  /** The sorted runs of a split ([[Levels]]), oldest first: the order the merge takes them in. */
+  def runs(split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] =
+    KeyValueReaders.levels(table, split, skipLevel0).runsOldestFirst.map(_.files)
 
   /** A run's records: from columnar batches when every file of the run can be read so, else row by row.
    *  With `runSequence`, the run's batches leave the sequence number column unread and every record
@@ -137,10 +135,7 @@ object KeyValueReaders {
     KeyOrder(keyOrderingOf(layout), KeyOrder.longKeyOf(layout.keyFields.map(f => SparkTypes.toSpark(f.dataType))))
 
   def keyOrderingOf(layout: KeyValueLayout): Ordering[InternalRow] =
-    org.apache.spark.sql.catalyst.expressions.codegen.GenerateOrdering.create(org.apache.spark.sql.types.StructType(
-      layout.keyFields.zipWithIndex.map { case (f, i) =>
-        org.apache.spark.sql.types.StructField(s"k$i", SparkTypes.toSpark(f.dataType), nullable = false)
-      }))
+    KeyOrder.orderingOf(layout.keyFields.map(f => SparkTypes.toSpark(f.dataType)))
 
   /** Whether a split is one sorted run without deletes, readable without merging: files above level 0
    *  hold merge results. A level-0 file holds records as written, deletes among them, and only its
@@ -149,30 +144,14 @@ object KeyValueReaders {
   def readableDirectly(table: FileStoreTable, split: DataSplit): Boolean = {
     val skip0 = skipsLevel0(table)
     val files = if (skip0) split.files.filter(_.level > 0) else split.files
-    files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)) && sortedRuns(table, split, skip0).size <= 1
+    files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)) && levels(table, split, skip0).runs.size <= 1
   }
 
-  def sortedRuns(table: FileStoreTable, split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] = {
-    val layout = KeyValueLayout(table.schema)
-    val ordering = keyOrderingOf(layout)
-    val (l0, upper) = split.files.partition(_.level == 0)
-    val level0 = if (skipLevel0) Seq.empty else l0.sortBy(_.maxSequenceNumber).map(Seq(_))
-    val keyTypes = layout.keyFields.map(_.dataType)
-    def key(b: Array[Byte]) = lamina.format.BinaryRowCodec.deserialize(b, keyTypes)
-    val leveled = upper.groupBy(_.level).toSeq.sortBy(_._1).flatMap { case (_, fs) =>
-      val sorted = fs.map(f => (f, key(f.minKey), key(f.maxKey))).sortWith((a, b) => ordering.lt(a._2, b._2))
-      val out = scala.collection.mutable.ArrayBuffer.empty[scala.collection.mutable.ArrayBuffer[DataFileMeta]]
-      var lastMax: InternalRow = null
-      sorted.foreach { case (f, lo, hi) =>
-        if (out.isEmpty || ordering.lteq(lo, lastMax)) out += scala.collection.mutable.ArrayBuffer(f)
-        else out.last += f
-        lastMax = if (lastMax == null || ordering.gt(hi, lastMax)) hi else lastMax
-      }
-      out.map(_.toSeq).toSeq
-    }
-    level0 ++ leveled
+  /** The split's files as [[Levels]]; without level 0 when `skipLevel0`. */
+  def levels(table: FileStoreTable, split: DataSplit, skipLevel0: Boolean): Levels = {
+    val all = Levels(split.files, FileKeyOrder.of(KeyValueLayout(table.schema)))
+    if (skipLevel0) all.withoutLevel0 else all
   }
-
 
   /** Readers of the table's files; `needed` (when given) names the value columns a read needs, and
    *  engines whose merge looks at no other value column (deduplicate, first-row) leave the rest

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.{BoundReference, InterpretedOrd
 import org.apache.spark.sql.execution.datasources.OutputWriter
 
 import lamina.format.{BinaryRowCodec, StatsCollector, StatsMode}
-import lamina.mergetree.RowKind
+import lamina.mergetree.{KeyOrder, RowKind}
 import lamina.table.{FileStorePaths, FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.table.options.CoreOptions
@@ -38,9 +38,7 @@ final class KeyValueFileWriter(
   private val types = table.schema.fields.map(_.dataType)
   private val keyTypes = layout.keyFields.map(_.dataType)
   private val keySparkTypes = keyTypes.map(SparkTypes.toSpark)
-  private val keyOrdering = org.apache.spark.sql.catalyst.expressions.codegen.GenerateOrdering.create(
-    org.apache.spark.sql.types.StructType(keySparkTypes.zipWithIndex.map { case (t, i) =>
-      org.apache.spark.sql.types.StructField(s"k$i", t, nullable = false) }))
+  private val keyOrdering = KeyOrder.orderingOf(keySparkTypes)
   // two projections used in turn: the previous record's key stays valid without a copy per record
   private def newKeyProjection() = UnsafeProjection.create(layout.keyOrdinals.toSeq.zip(keySparkTypes).map {
     case (o, t) => BoundReference(o, t, nullable = false)
