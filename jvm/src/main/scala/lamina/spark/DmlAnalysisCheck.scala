@@ -9,7 +9,7 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import lamina.errors.BadInputException
 import lamina.spark.AssignedValue.{bare, uncast}
-import lamina.spark.write.PrimaryKeyWrites
+import lamina.table.sink.PrimaryKeyWrites
 import lamina.table.FileStoreTable
 
 /** Refuses, during analysis, the DELETE, UPDATE and MERGE INTO statements on primary-key tables that

@@ -13,7 +13,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.errors.BadInputException
 import lamina.spark.read.LaminaScanBuilder
-import lamina.spark.write.{LaminaWriteBuilder, TableWriter}
+import lamina.spark.write.LaminaWriteBuilder
+import lamina.table.sink.TableWriter
 import lamina.table.FileStoreTable
 import lamina.table.options.CoreOptions
 import lamina.types.SparkTypes

@@ -3,7 +3,7 @@ package lamina.spark
 import org.apache.spark.sql.connector.catalog.MetadataColumn
 import org.apache.spark.sql.types.DataType
 
-import lamina.spark.write.PrimaryKeyWrites
+import lamina.table.sink.PrimaryKeyWrites
 import lamina.table.FileStoreTable
 import lamina.types.SparkTypes
 

@@ -5,6 +5,7 @@ import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
+import lamina.mergetree.KeyValueReaders
 import lamina.table.FileStoreTable
 import lamina.table.scan.{DataSplit, FileStoreScan}
 
@@ -108,7 +109,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     else {
       // below the merge only key filters are safe: a value filter could hide the newest version
       val keyFilters = filters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
-      val kv = KeyValueReaders.build(spark, table, schemaIds, keyFilters, Some(values.fieldNames.toSet))
+      val kv = KeyValueReaderBuilder.build(spark, table, schemaIds, keyFilters, Some(values.fieldNames.toSet))
       val direct = schemaIds.map { id =>
         val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
         id -> DataFileReaders.forSchema(spark, table, s, values, keyFilters)

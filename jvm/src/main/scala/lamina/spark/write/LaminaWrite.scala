@@ -5,8 +5,12 @@ import org.apache.spark.sql.connector.distributions.{Distribution, Distributions
 import org.apache.spark.sql.connector.expressions.{Expressions, SortDirection, SortOrder}
 import org.apache.spark.sql.connector.write._
 
+import lamina.mergetree.compact.CompactAfterWrite
+import lamina.spark.DataFileFormats
+import lamina.spark.compact.SparkCompactTasks
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
+import lamina.table.sink.TableWriter
 
 /** The batch write of one query: executors write data files, the driver commits them in one
  *  snapshot (APPEND, or OVERWRITE for INSERT OVERWRITE and TRUNCATE). The write options of the
@@ -30,7 +34,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   }
 
   override def createBatchWriterFactory(physical: PhysicalWriteInfo): LaminaDataWriterFactory =
-    new LaminaDataWriterFactory(table, DataFileWriters.prepare(SparkSession.active, table),
+    new LaminaDataWriterFactory(table, DataFileFormats.writers(SparkSession.active, table),
       if (table.isPrimaryKeyTable) lamina.table.scan.SequenceBases.of(table) else Map.empty,
       uniqueKeys = table.isPrimaryKeyTable && info.options().getBoolean(lamina.spark.MergeShapes.UniqueKeysOption, false),
       rowKind = Option(info.options().get(lamina.spark.MergeShapes.RowKindOption)).filter(_ => table.isPrimaryKeyTable)
@@ -90,7 +94,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       case e: lamina.errors.CommitStateUnknownException => filesMayBeReferenced = true; throw e
     }
     filesMayBeReferenced = committed.isDefined
-    if (table.isPrimaryKeyTable) committed.foreach(id => PrimaryKeyWrites.afterCommit(table, msgs, commitUser, id))
+    if (table.isPrimaryKeyTable) committed.foreach(id => CompactAfterWrite.afterCommit(table, msgs, commitUser, id, SparkCompactTasks))
   }
 
   private def commitFiles(msgs: Seq[CommitMessage]): Option[Long] = {

@@ -1,4 +1,4 @@
-package lamina.spark.write
+package lamina.format
 
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.types._

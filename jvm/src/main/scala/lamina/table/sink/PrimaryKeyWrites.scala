@@ -1,9 +1,8 @@
-package lamina.spark.write
+package lamina.table.sink
 
 import lamina.errors.BadInputException
 import lamina.mergetree.{DmlRules, MergeTreeOptions}
 import lamina.table.FileStoreTable
-import lamina.table.commit.CommitMessage
 
 /** Driver-side steps of writes to primary-key tables. */
 object PrimaryKeyWrites {
@@ -19,13 +18,13 @@ object PrimaryKeyWrites {
   }
 
   /** The `sequence.field` columns that a delete receives as metadata columns
-   *  ([[lamina.spark.MirrorColumns]]) because they are not part of [[rowIdColumns]]: all of
+   *  (mirrored by the Spark adapter) because they are not part of [[rowIdColumns]]: all of
    *  them when one may be NULL. */
   def deleteMetadataFields(table: FileStoreTable): Seq[String] =
     if (nullableSequenceFields(table).isEmpty) Seq.empty else sequenceFields(table)
 
   /** The nullable non-key columns of a partial-update table, whose old values an update receives as
-   *  metadata columns ([[lamina.spark.MirrorColumns]]): a NULL there overwrites nothing, so an update
+   *  metadata columns (mirrored by the Spark adapter): a NULL there overwrites nothing, so an update
    *  leaving one NULL is refused only where the row held a value. */
   def updateMetadataFields(table: FileStoreTable): Seq[String] =
     if (!isPartialUpdate(table)) Seq.empty
@@ -54,46 +53,4 @@ object PrimaryKeyWrites {
     new BadInputException(
       s"$what of table ${table.name} (merge-engine partial-update) cannot set column '$column' to NULL: " +
         "in a partial-update table a NULL never overwrites a value")
-
-  /** Compaction after a write, in its own COMPACT snapshot. Tables whose readers skip level 0
-   *  (first-row) get the buckets this commit touched fully compacted at once, so that no committed
-   *  row stays invisible: a compaction that loses a race with a concurrent commit is planned again from
-   *  the new snapshot until it lands (or finds nothing left to do), and should it still fail, the write
-   *  fails, saying that its rows are committed and what makes them visible. Other tables get universal
-   *  compaction of the touched buckets when their sorted runs call for it, unless `write-only` is set,
-   *  as best effort: their rows are visible either way. */
-  def afterCommit(table: FileStoreTable, msgs: Seq[CommitMessage], commitUser: String, snapshotId: Long): Unit = {
-    val touched = msgs.map(m => (java.nio.ByteBuffer.wrap(m.partition), m.bucket)).distinct.toSet
-    if (touched.isEmpty) return
-    val latest = table.withSchema(table.schemaManager.latest().getOrElse(table.schema))
-    val full = lamina.spark.read.KeyValueReaders.skipsLevel0(latest)
-    if (!full && lamina.mergetree.MergeTreeOptions.WriteOnly.getOrDefault(latest.options)) return
-    val attempts = if (full) FullCompactionAttempts else 3
-    var attempt = 0
-    var done = false
-    while (!done) {
-      attempt += 1
-      try {
-        lamina.spark.compact.Compactor.compactBuckets(latest, Some(touched), full, commitUser)
-        done = true
-      } catch {
-        case e: lamina.errors.CommitConflictException if attempt < attempts =>
-          log.warn(s"Compaction after a write to ${table.name} lost a race (attempt $attempt): ${e.getMessage}")
-        case e: Exception if full =>
-          throw new lamina.errors.CommitConflictException(
-            s"The write to table ${table.name} is committed (snapshot $snapshotId), but the compaction that makes " +
-              s"its rows visible failed after $attempt attempt(s); readers of a first-row table see its rows once " +
-              s"CALL <catalog>.sys.compact(table => '${table.name}') succeeds", e)
-        case e: Exception =>
-          log.warn(s"Compaction after a write to ${table.name} failed; the write is committed", e)
-          done = true
-      }
-    }
-  }
-
-  /** Attempts at the compaction that makes a first-row write visible: each loss to a concurrent commit
-   *  means that commit landed, so writers racing on a bucket all get through well within this. */
-  private val FullCompactionAttempts = 50
-
-  private val log = org.slf4j.LoggerFactory.getLogger(getClass)
 }

@@ -1,9 +1,12 @@
-package lamina.spark.write
+package lamina.table.sink
 
+import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
+import lamina.format.{DataFileWriter, DataFileWriters}
 import lamina.table.FileStoreTable
 import lamina.table.commit.{CommitMessage, FileStoreCommit}
+import lamina.table.manifest.DataFileMeta
 
 /** Driver-side commits of written files, shared by SQL writes, TRUNCATE and the Python API. */
 object TableWriter {
@@ -23,15 +26,8 @@ object TableWriter {
 
   /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
    *  ones. Used when a task aborts; nothing committed references these files. */
-  def discard(table: FileStoreTable, dir: org.apache.hadoop.fs.Path,
-      open: Option[(org.apache.spark.sql.execution.datasources.OutputWriter, String)],
-      done: Seq[lamina.table.manifest.DataFileMeta]): Unit = {
-    open.foreach { case (w, name) =>
-      try w.close() catch { case _: Exception => () }
-      table.fileIO.deleteQuietly(new org.apache.hadoop.fs.Path(dir, name))
-    }
-    done.foreach(f => table.fileIO.deleteQuietly(new org.apache.hadoop.fs.Path(dir, f.fileName)))
-  }
+  def discard(table: FileStoreTable, dir: Path, open: Option[(DataFileWriter, String)], done: Seq[DataFileMeta]): Unit =
+    DataFileWriters.discard(table.fileIO, dir, open, done.map(_.fileName))
 
   def deleteFiles(table: FileStoreTable, msgs: Seq[CommitMessage]): Unit = {
     val store = table.manifestStore

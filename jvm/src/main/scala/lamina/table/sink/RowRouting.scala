@@ -1,9 +1,10 @@
-package lamina.spark.write
+package lamina.table.sink
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection, UnsafeRow}
 
 import lamina.errors.BadInputException
+import lamina.format.BucketFunction
 import lamina.table.FileStoreTable
 import lamina.types.SparkTypes
 
@@ -23,7 +24,7 @@ final class RowRouting(table: FileStoreTable) {
 
   val numBuckets: Int = schema.numBuckets
   private val bucketFunction = if (numBuckets > 0)
-    Some(new lamina.format.BucketFunction(schema.bucketKeys.map(schema.indexOf).toArray,
+    Some(new BucketFunction(schema.bucketKeys.map(schema.indexOf).toArray,
       schema.bucketKeys.map(k => schema.field(k).get.dataType), numBuckets))
   else None
 

@@ -1,4 +1,6 @@
-package lamina.spark.compact
+package lamina.mergetree.compact
+
+import java.util.UUID
 
 import org.apache.spark.sql.catalyst.InternalRow
 
@@ -9,7 +11,7 @@ import lamina.table.{PartitionValues, Warehouse}
  *  table (`db.t`), the partitions (each a map of column to value text; empty = all) and whether to
  *  compact fully. */
 final case class CompactRequest(table: String, partitions: Seq[Map[String, String]], full: Boolean) {
-  def run(warehouse: Warehouse): Option[Long] = {
+  def run(warehouse: Warehouse, tasks: CompactTasks): Option[Long] = {
     val parts = table.split("\\.")
     if (parts.length != 2) throw new BadInputException(s"Table '$table' must be given as database.table")
     val t = warehouse.loadTable(parts(0), parts(1))
@@ -25,7 +27,7 @@ final case class CompactRequest(table: String, partitions: Seq[Map[String, Strin
         val i = keys.indexOf(k)
         Option(PartitionValues.toPathString(row, i, types(i))).contains(v)
       }))
-    Compactor.compactBuckets(t, None, full, java.util.UUID.randomUUID().toString, filter)
+    Compactor.compactBuckets(t, None, full, UUID.randomUUID().toString, tasks, filter)
   }
 }
 

@@ -1,17 +1,14 @@
-package lamina.spark.write
+package lamina.format
 
 import org.apache.hadoop.fs.Path
 
-import lamina.format.{ParquetFooterStats, StatsCollector, StatsMode}
-import lamina.table.FileStoreTable
-import lamina.table.options.CoreOptions
+import lamina.types.DataField
 
 /** How the value statistics of a table's data files are gathered: in Parquet files, the columns
  *  whose footer statistics Paimon's semantics allow ([[ParquetFooterStats.supports]]) take them from
  *  the footer once the file is written, the others from every record. */
-final class ValueStats(table: FileStoreTable, writers: DataFileWriters) {
-  val mode: StatsMode = StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options))
-  private val types = table.schema.fields.map(_.dataType)
+final class ValueStats(val mode: StatsMode, fields: Seq[DataField], writers: DataFileWriters) {
+  private val types = fields.map(_.dataType)
   private val fromFooter: Array[Boolean] =
     types.map(t => writers.format == "parquet" && mode != StatsMode.NoStats && ParquetFooterStats.supports(t)).toArray
   private val footerColumns: Array[Int] = fromFooter.indices.filter(fromFooter(_)).toArray
@@ -23,7 +20,7 @@ final class ValueStats(table: FileStoreTable, writers: DataFileWriters) {
   /** Completes `collector` with the footer statistics of the file it was fed, closed at `path`. */
   def complete(collector: StatsCollector, path: Path): StatsCollector = {
     if (footerColumns.nonEmpty)
-      ParquetFooterStats.read(writers.conf.value, path, footerColumns.map(table.schema.fields(_).name).toSeq,
+      ParquetFooterStats.read(writers.conf.value, path, footerColumns.map(fields(_).name).toSeq,
         footerColumns.map(types(_)).toSeq).zip(footerColumns).foreach { case (c, j) => collector.absorb(j, c.min, c.max, c.nullCount) }
     collector
   }

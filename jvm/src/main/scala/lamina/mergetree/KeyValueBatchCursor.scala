@@ -1,10 +1,11 @@
-package lamina.spark.read
+package lamina.mergetree
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 
-import lamina.mergetree.{KeyOrder, KeyValue, RowKind, RunCursor}
+import lamina.format.NullPaddedRow
+
 
 /** The columnar batches of one data file, and where each column of the key-value layout (keys,
  *  sequence number, kind, table columns) is among the batch's columns (-1: not in the batch). When

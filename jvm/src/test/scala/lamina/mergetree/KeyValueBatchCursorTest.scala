@@ -1,11 +1,10 @@
-package lamina.spark.read
+package lamina.mergetree
 
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector
 import org.apache.spark.sql.types._
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 import org.scalatest.funsuite.AnyFunSuite
 
-import lamina.mergetree.{KeyOrder, RowKind}
 
 class KeyValueBatchCursorTest extends AnyFunSuite {
 

@@ -1,53 +1,48 @@
-package lamina.spark.compact
+package lamina.mergetree.compact
 
-import org.apache.spark.sql.SparkSession
+import java.nio.ByteBuffer
+
 import org.apache.spark.sql.catalyst.InternalRow
 
-import lamina.errors.BadInputException
-import lamina.mergetree.{CompactUnit, FileKeyOrder, Levels, MergeTreeOptions, UniversalCompaction}
-import lamina.spark.read.KeyValueReaders
-import lamina.spark.write.{DataFileWriters, KeyValueFileWriter}
+import lamina.errors.{BadInputException, CommitConflictException}
+import lamina.format.DataFileWriters
+import lamina.mergetree.{CompactUnit, FileKeyOrder, KeyValueFileWriter, KeyValueReaders, Levels, MergeTreeOptions,
+  UniversalCompaction}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.commit.{CommitMessage, FileStoreCommit}
-import lamina.table.manifest.{DataFileMeta, ManifestEntry}
+import lamina.table.manifest.DataFileMeta
+import lamina.table.options.CoreOptions
 import lamina.table.scan.{DataSplit, FileStoreScan}
 
-/** One bucket's compaction: the files to merge and the level to write. */
-final case class BucketCompaction(split: DataSplit, inputs: Seq[DataFileMeta], outputLevel: Int, dropDeletes: Boolean)
-
 /** Compaction of primary-key tables: picks, per bucket, the sorted runs to merge (universal or full
- *  compaction, pure decisions in [[UniversalCompaction]]), merges them in Spark tasks, and commits
+ *  compaction, pure decisions in [[UniversalCompaction]]), merges them in [[CompactTasks]], and commits
  *  one COMPACT snapshot that deletes the inputs and adds the outputs. A concurrent commit that
  *  removed an input first makes this commit fail with a conflict; appends are never lost. */
 object Compactor {
 
   /** Plans and runs compaction of the buckets selected by `buckets` and `partitionFilter` at the
    *  latest snapshot. Returns the COMPACT snapshot id, or None when nothing needed compaction. */
-  def compactBuckets(table: FileStoreTable, buckets: Option[Set[(java.nio.ByteBuffer, Int)]], full: Boolean,
-      commitUser: String, partitionFilter: Option[InternalRow => Boolean] = None): Option[Long] = {
+  def compactBuckets(table: FileStoreTable, buckets: Option[Set[(ByteBuffer, Int)]], full: Boolean,
+      commitUser: String, tasks: CompactTasks, partitionFilter: Option[InternalRow => Boolean] = None): Option[Long] = {
     if (!table.isPrimaryKeyTable)
       throw new BadInputException(s"Table ${table.name} has no primary key: only primary-key tables are compacted")
     val snapshot = table.snapshotManager.latest().getOrElse(return None)
     val store = table.manifestStore
     val splits = new FileStoreScan(table, snapshot).plan().filter { s =>
-      buckets.forall(_.contains((java.nio.ByteBuffer.wrap(s.partition), s.bucket))) &&
+      buckets.forall(_.contains((ByteBuffer.wrap(s.partition), s.bucket))) &&
         partitionFilter.forall(f => f(store.decodePartition(s.partition)))
     }
     val keys = FileKeyOrder.of(KeyValueLayout(table.schema))
     val work = splits.flatMap(s => plan(s, keys, table.options, full))
     if (work.isEmpty) return None
-    val spark = SparkSession.active
-    val readers = KeyValueReaders.build(spark, table, work.flatMap(_.inputs.map(_.schemaId)), Seq.empty)
-    val writers = DataFileWriters.prepare(spark, table)
-    val results = spark.sparkContext.parallelize(work, math.max(1, math.min(work.size, spark.sparkContext.defaultParallelism)))
-      .map(w => run(table, readers, writers, w)).collect().toSeq
+    val results = tasks.run(table, work)
     try new FileStoreCommit(table, commitUser).append(results)
     catch {
-      case e: lamina.errors.CommitConflictException =>
+      case e: CommitConflictException =>
         // the outputs are referenced by no snapshot: remove them
         results.foreach { m =>
           val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
-          lamina.spark.write.TableWriter.discard(table, dir, None, m.compactAfter)
+          DataFileWriters.discard(table.fileIO, dir, None, m.compactAfter.map(_.fileName))
         }
         throw e
     }
@@ -72,12 +67,12 @@ object Compactor {
     }
   }
 
-  /** Runs in a Spark task: merges the inputs and writes the output files. */
+  /** One compaction task (where [[CompactTasks]] runs it): merges the inputs and writes the output files. */
   def run(table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction): CommitMessage = {
     val split = w.split.copy(files = w.inputs)
     val partitionRow = table.manifestStore.decodePartition(split.partition)
     val out = new KeyValueFileWriter(table, writers, split.partition, table.paths.bucketDir(partitionRow, split.bucket),
-      split.bucket, 0L, lamina.table.options.CoreOptions.TargetFileSize.getOrDefault(table.options), 0,
+      split.bucket, 0L, CoreOptions.TargetFileSize.getOrDefault(table.options), 0,
       level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
     try {
       readers.mergedRecords(split, skipLevel0 = false, dropDeletes = w.dropDeletes)

@@ -1,15 +1,15 @@
-package lamina.spark.write
+package lamina.table.sink
 
 import scala.collection.mutable.ArrayBuffer
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow
-import org.apache.spark.sql.execution.datasources.OutputWriter
 
+import lamina.format.{DataFileWriter, DataFileWriters, StatsCollector, StatsMode, ValueStats}
 import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
-import lamina.format.{StatsCollector, StatsMode}
+import lamina.table.options.CoreOptions
 
 /** Writes the rows of one (partition, bucket) into data files of about `targetFileSize` bytes
  *  (estimated from the in-memory row size, since Spark's writers buffer row groups), recording row
@@ -24,12 +24,13 @@ final class RollingFileWriter(
     taskId: Int) {
 
   private val uuid = FileStorePaths.newUuid()
-  private val valueStatsOf = new ValueStats(table, writers)
+  private val valueStatsOf =
+    new ValueStats(StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options)), table.schema.fields, writers)
   private val statsMode = valueStatsOf.mode
   private val types = table.schema.fields.map(_.dataType)
   private val done = ArrayBuffer.empty[DataFileMeta]
   private var counter = 0
-  private var writer: OutputWriter = _
+  private var writer: DataFileWriter = _
   private var fileName: String = _
   private var rows = 0L
   private var bytes = 0L

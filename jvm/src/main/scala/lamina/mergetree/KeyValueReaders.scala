@@ -1,12 +1,9 @@
-package lamina.spark.read
+package lamina.mergetree
 
-import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
-import org.apache.spark.sql.sources.Filter
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.types.{StructField, StructType}
 
-import lamina.mergetree.{FileKeyOrder, KeyOrder, KeyValue, Levels, MergeFunctions, RowKind, RunCursor, SortMergeReader}
+import lamina.format.{DataFileRef, FileSchemaReader, NullPaddedRow}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.DataFileMeta
 import lamina.table.scan.DataSplit
@@ -25,7 +22,7 @@ final case class KeyValueReaders(
   private def layout = KeyValueLayout(table.schema)
 
   private def keySchema(l: KeyValueLayout) =
-    StructType(l.keyFields.map(x => org.apache.spark.sql.types.StructField(x.name, SparkTypes.toSpark(x.dataType))))
+    StructType(l.keyFields.map(x => StructField(x.name, SparkTypes.toSpark(x.dataType))))
 
   private def valueSchema = SparkTypes.toSparkStruct(table.schema.fields)
 
@@ -51,7 +48,7 @@ final case class KeyValueReaders(
     // views over the record's row: valid until this file's iterator advances
     val keyView = new NullPaddedRow(keySchema(l), Array.range(0, l.keyArity))
     val valueView = new NullPaddedRow(valueSchema, valueFromLayout(l))
-    val rows = r.open(bucketPath, f, table.name)
+    val rows = r.open(bucketPath, KeyValueReaders.refOf(f), table.name)
     val kv = new KeyValue(null, 0L, 0, null)
     rows.map { raw =>
       val row = proj(raw)
@@ -75,7 +72,7 @@ final case class KeyValueReaders(
       val l = layout
       val files = run.iterator.map { f => () =>
         val r = runSequence.flatMap(_ => batchReadersWithoutSequence.get(f.schemaId)).getOrElse(batchReaders(f.schemaId))
-        FileBatches(r.openBatches(bucketPath, f, table.name), r.outputFromFile, runSequence.getOrElse(-1L))
+        FileBatches(r.openBatches(bucketPath, KeyValueReaders.refOf(f), table.name), r.outputFromFile, runSequence.getOrElse(-1L))
       }
       new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong)
     } else RunCursor.of(run.iterator.flatMap(f => readFile(bucketPath, f)), order)
@@ -114,6 +111,9 @@ final case class KeyValueReaders(
 }
 
 object KeyValueReaders {
+  /** What a reader needs to know of a data file. */
+  def refOf(f: DataFileMeta): DataFileRef = DataFileRef(f.fileName, f.fileSize, f.rowCount)
+
   /** One sequence number per sorted run that orders the records of a merge as their own sequence
    *  numbers do, or None when the runs' ranges of sequence numbers overlap.
    *
@@ -153,121 +153,8 @@ object KeyValueReaders {
     if (skipLevel0) all.withoutLevel0 else all
   }
 
-  /** Readers of the table's files; `needed` (when given) names the value columns a read needs, and
-   *  engines whose merge looks at no other value column (deduplicate, first-row) leave the rest
-   *  unread (null). Compaction passes None: it rewrites whole records. */
-  def build(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], keyFilters: Seq[Filter],
-      needed: Option[Set[String]] = None): KeyValueReaders = {
-    val full = KeyValueLayout(table.schema).fileStruct
-    val engine = table.options.getOrElse("merge-engine", "deduplicate").toLowerCase
-    // columns of the trimmed primary key are read from their key columns
-    val keep: Option[Set[String]] = needed.filter(_ => engine == "deduplicate" || engine == "first-row").map(cols =>
-      (cols ++ table.schema.primaryKeys ++
-        lamina.mergetree.MergeTreeOptions.SequenceField.get(table.options).getOrElse(Seq.empty)) --
-        table.schema.trimmedPrimaryKeys)
-    val valueNames = table.schema.fieldNames.toSet
-    // an unread column gets an id no file column has, so the reader fills it with null
-    def unread(struct: StructType, names: String => Boolean) = StructType(struct.fields.map { f =>
-      if (names(f.name))
-        f.copy(metadata = new org.apache.spark.sql.types.MetadataBuilder().withMetadata(f.metadata)
-          .putLong(SparkTypes.FieldIdKey, -1L).build())
-      else f
-    })
-    val current = keep match {
-      case None => full
-      case Some(k) => unread(full, n => valueNames.contains(n) && !k.contains(n))
-    }
-    def readersOf(struct: StructType, ids: Seq[Long], batch: Boolean) = ids.map { id =>
-      val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
-      id -> DataFileReaders.forStructs(spark, KeyValueLayout(s).fileStruct, struct,
-        if (id == table.schema.id) keyFilters else Seq.empty, s, returningBatch = batch)
-    }.toMap
-    val readers = readersOf(current, schemaIds.distinct, batch = false)
-    // batches need Spark's vectorized reader for the file's columns, and no widened column
-    val batchable = readers.collect { case (id, r) if r.sameTypes &&
-      DataFileReaders.supportsBatch(spark, table.fileFormat, r.fileColumns) => id }.toSeq
-    val batchReaders = readersOf(current, batchable, batch = true)
-    // a scan (not a compaction) may leave sequence numbers unread, see runSequences
-    val withoutSequence =
-      if (needed.isEmpty) Map.empty[Long, FileSchemaReader]
-      else readersOf(unread(current, _ == KeyValueLayout.SequenceNumber), batchable, batch = true)
-    KeyValueReaders(readers, batchReaders, table, withoutSequence)
-  }
-
   /** First-row tables (and, in Paimon, tables with deletion vectors) are read without level 0. */
   def skipsLevel0(table: FileStoreTable): Boolean =
     table.options.get("merge-engine").exists(_.equalsIgnoreCase("first-row")) ||
       table.options.get("deletion-vectors.enabled").exists(_.equalsIgnoreCase("true"))
-}
-
-/** Reads primary-key splits: merge-on-read of the split's sorted runs, then the requested columns. */
-class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[Long, FileSchemaReader],
-    auditLog: Boolean = false, outputSchema: StructType = null) extends PartitionReaderFactory {
-
-  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
-    val split = partition.asInstanceOf[LaminaInputPartition].split
-    val table = kv.table
-    val skip0 = KeyValueReaders.skipsLevel0(table)
-    val files = if (skip0) split.files.filter(_.level > 0) else split.files
-    val needsMerge = auditLog || !KeyValueReaders.readableDirectly(table, split)
-    // the required columns of a merged record, as a view: Spark converts scanned rows to its own format once
-    val columns = required.fields.map(f => table.schema.indexOf(f.name))
-    val view = new NullPaddedRow(required, columns)
-    if (!needsMerge) {
-      // one sorted run of unique keys without deletes: read the value columns directly
-      IteratorReader(new AppendReaderFactory(direct, table.name).rowsOf(split.copy(files = files)))
-    } else if (!auditLog) {
-      val merged = kv.mergedRecords(split, skip0, dropDeletes = true)
-      new PartitionReader[InternalRow] {
-        private var cur: InternalRow = _
-        override def next(): Boolean = merged.hasNext && {
-          cur = merged.next().value match {
-            // a record read from a file: one view straight over the file's row
-            case v: NullPaddedRow => v.select(required, columns)
-            case other => view.project(other)
-          }
-          true
-        }
-        override def get(): InternalRow = cur
-        override def close(): Unit = ()
-      }
-    } else {
-      val kindAt = outputSchema.fieldNames.indexOf(lamina.spark.read.ScanMode.RowKindColumn)
-      val out = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(outputSchema.size)
-      val valueTypes = required.fields.map(_.dataType)
-      IteratorReader[InternalRow](kv.mergedRecords(split, skip0, dropDeletes = false, finalKinds = true).map { r =>
-        val v = view.project(r.value)
-        var j = 0
-        outputSchema.fields.indices.foreach { i =>
-          if (i == kindAt) out.update(i, org.apache.spark.unsafe.types.UTF8String.fromString(RowKind.shortString(r.valueKind)))
-          else { out.update(i, if (v.isNullAt(j)) null else v.get(j, valueTypes(j))); j += 1 }
-        }
-        out: InternalRow
-      })
-    }
-  }
-}
-
-/** `$audit_log` of an append table: every row is an insert. */
-class AuditLogAppendReaderFactory(inner: PartitionReaderFactory, outputSchema: StructType) extends PartitionReaderFactory {
-  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
-    val r = inner.createReader(partition)
-    val kindAt = outputSchema.fieldNames.indexOf(ScanMode.RowKindColumn)
-    val types = outputSchema.fields.filterNot(_.name == ScanMode.RowKindColumn).map(_.dataType)
-    val out = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(outputSchema.size)
-    val insert = org.apache.spark.unsafe.types.UTF8String.fromString(RowKind.shortString(RowKind.Insert))
-    new PartitionReader[InternalRow] {
-      override def next(): Boolean = r.next()
-      override def get(): InternalRow = {
-        val v = r.get()
-        var j = 0
-        outputSchema.fields.indices.foreach { i =>
-          if (i == kindAt) out.update(i, insert)
-          else { out.update(i, if (v.isNullAt(j)) null else v.get(j, types(j))); j += 1 }
-        }
-        out
-      }
-      override def close(): Unit = r.close()
-    }
-  }
 }

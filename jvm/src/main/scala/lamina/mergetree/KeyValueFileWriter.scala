@@ -1,14 +1,13 @@
-package lamina.spark.write
+package lamina.mergetree
 
 import scala.collection.mutable.ArrayBuffer
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{BoundReference, InterpretedOrdering, UnsafeProjection}
-import org.apache.spark.sql.execution.datasources.OutputWriter
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection, UnsafeRow}
 
-import lamina.format.{BinaryRowCodec, StatsCollector, StatsMode}
-import lamina.mergetree.{KeyOrder, RowKind}
+import lamina.errors.BadInputException
+import lamina.format.{BinaryRowCodec, DataFileWriter, DataFileWriters, KeyValueRow, StatsCollector, StatsMode, ValueStats}
 import lamina.table.{FileStorePaths, FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.table.options.CoreOptions
@@ -45,7 +44,8 @@ final class KeyValueFileWriter(
   })
   private val keyProjections = Array(newKeyProjection(), newKeyProjection())
   private var flip = 0
-  private val valueStatsOf = new ValueStats(table, writers)
+  private val valueStatsOf =
+    new ValueStats(StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options)), table.schema.fields, writers)
   private val statsMode = valueStatsOf.mode
   private val uuid = FileStorePaths.newUuid()
   private val done = ArrayBuffer.empty[DataFileMeta]
@@ -53,7 +53,7 @@ final class KeyValueFileWriter(
 
   private var nextSequence = firstSequence
   private var counter = 0
-  private var writer: OutputWriter = _
+  private var writer: DataFileWriter = _
   private var fileName: String = _
   private var rows = 0L
   private var deletes = 0L
@@ -70,11 +70,11 @@ final class KeyValueFileWriter(
   /** The key of the previous record, across file boundaries (for `uniqueKeys`). */
   private var previousKey: InternalRow = _
 
-  private def repeatedKey(key: InternalRow): lamina.errors.BadInputException = {
+  private def repeatedKey(key: InternalRow): BadInputException = {
     val shown = layout.keyFields.indices.map { i =>
       s"${layout.keyFields(i).name}=${key.get(i, keySparkTypes(i))}"
     }.mkString(", ")
-    new lamina.errors.BadInputException(
+    new BadInputException(
       s"Table ${table.name}: more than one written row has primary key ($shown). A MERGE INTO that upserts its " +
         "source writes each key once, as MERGE matches a target row with at most one source row; remove the " +
         "duplicates from the source")
@@ -105,7 +105,7 @@ final class KeyValueFileWriter(
     if (RowKind.isRetract(kind)) deletes += 1
     lastKey = key
     bytes += (row match {
-      case u: org.apache.spark.sql.catalyst.expressions.UnsafeRow => u.getSizeInBytes
+      case u: UnsafeRow => u.getSizeInBytes
       case _ => 8L * types.size
     })
     if (bytes >= targetFileSize) closeFile()
@@ -114,7 +114,7 @@ final class KeyValueFileWriter(
   def finish(): Seq[DataFileMeta] = { closeFile(); done.toSeq }
 
   def abort(): Unit = {
-    TableWriter.discard(table, dir, Option(writer).map(_ -> fileName), done.toSeq)
+    DataFileWriters.discard(table.fileIO, dir, Option(writer).map(_ -> fileName), done.map(_.fileName).toSeq)
     writer = null
     done.clear()
   }

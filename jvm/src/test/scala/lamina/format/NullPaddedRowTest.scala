@@ -1,4 +1,4 @@
-package lamina.spark.read
+package lamina.format
 
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.types._

@@ -1,4 +1,4 @@
-package lamina.spark.read
+package lamina.mergetree
 
 import org.scalatest.funsuite.AnyFunSuite
 
