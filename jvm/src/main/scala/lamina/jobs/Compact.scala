@@ -5,6 +5,7 @@ import org.apache.spark.sql.SparkSession
 
 import lamina.api.Compaction
 import lamina.errors.BadInputException
+import lamina.spark.SessionHadoopConf
 import lamina.spark.compact.SparkCompactTasks
 import lamina.table.Warehouse
 
@@ -39,7 +40,7 @@ object Compact {
     val a = parse(argv.toSeq)
     val spark = SparkSession.builder().appName(s"lamina compact ${a.table}").getOrCreate()
     try {
-      val wh = Warehouse(new Path(a.warehouse), Warehouse.hadoopConf(spark))
+      val wh = Warehouse(new Path(a.warehouse), SessionHadoopConf(spark))
       val snapshot = Compaction.compact(wh, a.table, a.partitions, a.full, SparkCompactTasks)
       println(snapshot.map(id => s"compacted ${a.table}: snapshot $id").getOrElse(s"compacted ${a.table}: nothing to compact"))
     } finally spark.stop()

@@ -10,12 +10,14 @@ import lamina.table.scan.DataSplit
 import lamina.types.SparkTypes
 
 /** Reading the data files of a primary-key table as [[KeyValue]] records in the current schema,
- *  and merging the sorted runs of a split into rows. Serializable: built on the driver, used in
+ *  and merging the sorted runs of a split into rows with a fresh merge function of `mergeFunctions`
+ *  (the table's factory, built and checked once). Serializable: built on the driver, used in
  *  executors (and by compaction). */
 final case class KeyValueReaders(
     readers: Map[Long, FileSchemaReader],
     batchReaders: Map[Long, FileSchemaReader],
     table: FileStoreTable,
+    mergeFunctions: () => MergeFunction,
     batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty)
   extends Serializable {
 
@@ -99,7 +101,7 @@ final case class KeyValueReaders(
    *  rows; a compaction writes the real ones). */
   private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, sequencesFromRuns: Boolean = false,
       finalKinds: Boolean = false): (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
-    val mf = MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
+    val mf = mergeFunctions()
     val order = keyOrder
     val sortedRuns = runs(split, skipLevel0)
     val standIns = if (sequencesFromRuns) KeyValueReaders.runSequences(sortedRuns) else None

@@ -16,7 +16,7 @@ import org.apache.spark.sql.types.StructType
 import lamina.errors.BadInputException
 import lamina.format.{DataFileWriter, DataFileWriters}
 import lamina.io.SerializableConfiguration
-import lamina.table.{FileStoreTable, KeyValueLayout, Warehouse}
+import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.options.CoreOptions
 import lamina.types.SparkTypes
 
@@ -51,7 +51,7 @@ object DataFileFormats {
 
   def writers(spark: SparkSession, table: FileStoreTable, fileSchema: StructType): DataFileWriters = {
     val format = table.fileFormat
-    val job = Job.getInstance(Warehouse.hadoopConf(spark))
+    val job = Job.getInstance(SessionHadoopConf(spark))
     val codec = CoreOptions.FileCompression.getOrDefault(table.options)
     val factory = forName(format).prepareWrite(spark, job, Map(compressionOption(format, codec)), fileSchema)
     val conf = job.getConfiguration

@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{AppendData, Assignment, Dele
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
-import lamina.mergetree.MergeTreeOptions
+import lamina.mergetree.{MergeTreeOptions, RowKind}
 import lamina.table.FileStoreTable
 
 /** Plans the MERGE INTO statements that need no join as plain writes of their source: on a
@@ -199,7 +199,7 @@ object ChangeShape {
     val keys = MergeShapes.keyEqualities(m, table, target).getOrElse(return None)
     val columns = MergeShapes.keyed(values, target, keys,
       (i, v) => If(deleted, MergeShapes.placeholder(target(i)), v)).getOrElse(return None)
-    val kind = Alias(If(deleted, Literal(lamina.mergetree.RowKind.Delete), Literal(lamina.mergetree.RowKind.Insert)),
+    val kind = Alias(If(deleted, Literal(RowKind.Delete), Literal(RowKind.Insert)),
       KindedWriteTable.KindColumn)()
     val keysPresent = keys.toSeq.sortBy(_._1).map { case (_, e) => IsNotNull(e): Expression }.reduce(And)
     Some((Or(Not(deleted), keysPresent), columns :+ kind))

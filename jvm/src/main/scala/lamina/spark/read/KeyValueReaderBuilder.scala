@@ -6,6 +6,7 @@ import org.apache.spark.sql.types.{MetadataBuilder, StructType}
 
 import lamina.format.FileSchemaReader
 import lamina.mergetree.{KeyValueReaders, MergeTreeOptions}
+import lamina.mergetree.function.MergeFunctions
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.types.SparkTypes
 
@@ -49,6 +50,8 @@ object KeyValueReaderBuilder {
     val withoutSequence =
       if (needed.isEmpty) Map.empty[Long, FileSchemaReader]
       else readersOf(unread(current, _ == KeyValueLayout.SequenceNumber), batchable, batch = true)
-    KeyValueReaders(readers, batchReaders, table, withoutSequence)
+    val s = table.schema
+    KeyValueReaders(readers, batchReaders, table, MergeFunctions.create(s.fields, s.primaryKeys, table.options, table.name),
+      withoutSequence)
   }
 }

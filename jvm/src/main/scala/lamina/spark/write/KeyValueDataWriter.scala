@@ -7,7 +7,8 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.errors.BadInputException
 import lamina.format.DataFileWriters
-import lamina.mergetree.{MergeFunctions, MergeTreeOptions, RowKind}
+import lamina.mergetree.{MergeTreeOptions, RowKind}
+import lamina.mergetree.function.MergeFunctions
 import lamina.spark.MirrorColumns
 import lamina.table.FileStoreTable
 import lamina.table.scan.SequenceBases

@@ -1,7 +1,8 @@
 package lamina.table.sink
 
 import lamina.errors.BadInputException
-import lamina.mergetree.{DmlRules, MergeTreeOptions}
+import lamina.mergetree.MergeTreeOptions
+import lamina.mergetree.function.DmlRules
 import lamina.table.FileStoreTable
 
 /** Driver-side steps of writes to primary-key tables. */

@@ -1,6 +1,8 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import scala.collection.mutable.ArrayBuffer
+
+import lamina.mergetree.{KeyValue, MergeFunction}
 
 /** Applies `sequence.field`: buffers the records of one key, orders them by the sequence fields (NULL
  *  first, ties kept in sequence-number order) and feeds them in that order to `inner`. So the record

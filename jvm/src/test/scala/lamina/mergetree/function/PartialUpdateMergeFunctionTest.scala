@@ -1,10 +1,11 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.BadInputException
+import lamina.mergetree.{KeyValue, RowKind}
 import lamina.types._
-import MergeTestRows._
+import lamina.mergetree.MergeTestRows._
 
 class PartialUpdateMergeFunctionTest extends AnyFunSuite {
   private val fields = Seq(

@@ -1,4 +1,6 @@
-package lamina.mergetree
+package lamina.mergetree.function
+
+import lamina.mergetree.{KeyValue, MergeFunction, RowKind}
 
 /** merge-engine = first-row: the first added row wins and later records of the key are ignored.
  *  Retract records are ignored when read (a first row, once written, is never withdrawn); writers

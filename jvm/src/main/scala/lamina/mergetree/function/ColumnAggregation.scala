@@ -1,4 +1,4 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import lamina.errors.BadInputException
 

@@ -1,5 +1,6 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
+import lamina.mergetree.MergeTreeOptions
 import lamina.types.DataField
 
 /** Which row-level DML each merge engine honours.

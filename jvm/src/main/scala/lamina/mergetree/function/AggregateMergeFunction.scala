@@ -1,6 +1,8 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
+
+import lamina.mergetree.{KeyValue, MergeFunction, RowKind}
 
 /** merge-engine = aggregation: each non-key column folds the records of its key with its aggregate
  *  function; add records (+I, +U) aggregate, retract records (-U, -D) retract. Key columns take the

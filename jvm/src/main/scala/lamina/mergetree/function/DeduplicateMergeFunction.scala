@@ -1,4 +1,6 @@
-package lamina.mergetree
+package lamina.mergetree.function
+
+import lamina.mergetree.{KeyValue, MergeFunction, RowKind}
 
 /** merge-engine = deduplicate: the last record wins; when it is a retract (-U, -D) the key is gone.
  *  With `ignoreDelete`, retract records are skipped as if never written. */

@@ -1,12 +1,11 @@
-package lamina.table.scan
+package lamina.table.predicate
 
 import org.apache.spark.sql.catalyst.CatalystTypeConverters
 import org.apache.spark.sql.catalyst.types.PhysicalDataType
-import org.apache.spark.sql.sources._
-import org.apache.spark.sql.types.{DataType => SparkType}
+import org.apache.spark.sql.types.{ByteType, DataType => SparkType, DoubleType, IntegerType, LongType, ShortType}
 import org.apache.spark.unsafe.types.UTF8String
 
-/** Evaluates Spark data-source filters on plain values: exactly on a row (partition pruning), and
+/** Evaluates [[Predicate]]s on plain values: exactly on a row (partition pruning), and
  *  conservatively on min/max/null-count statistics (file skipping). Pure functions.
  *  Contract of `mightMatch`: false only when no row described by the stats can satisfy the filter. */
 object PredicateEval {
@@ -18,12 +17,12 @@ object PredicateEval {
   /** Exact evaluation on a row, with SQL's three-valued logic: a filter whose value is NULL (a
    *  comparison with a null, `NOT` of one, ...) does not match, so Some(false). None when the filter
    *  references a column `value` does not know or compares with a literal of another type. */
-  def eval(f: Filter, value: String => Option[(Any, SparkType)]): Option[Boolean] =
+  def eval(f: Predicate, value: String => Option[(Any, SparkType)]): Option[Boolean] =
     eval3(f, value).map(_.getOrElse(false))
 
   /** Whether [[eval]] knows every node of the filter (so an unknown answer can only come from an
    *  unknown column or an incomparable literal). */
-  def supported(f: Filter): Boolean = f match {
+  def supported(f: Predicate): Boolean = f match {
     case _: EqualTo | _: EqualNullSafe | _: GreaterThan | _: GreaterThanOrEqual | _: LessThan |
          _: LessThanOrEqual | _: In | _: IsNull | _: IsNotNull | _: StringStartsWith | _: StringEndsWith |
          _: StringContains | _: AlwaysTrue | _: AlwaysFalse => true
@@ -34,7 +33,7 @@ object PredicateEval {
   }
 
   /** Some(Some(b)): the filter is b; Some(None): it is NULL; None: unknown. */
-  private def eval3(f: Filter, value: String => Option[(Any, SparkType)]): Option[Option[Boolean]] = {
+  private def eval3(f: Predicate, value: String => Option[(Any, SparkType)]): Option[Option[Boolean]] = {
     val Null: Option[Option[Boolean]] = Some(None)
     def known(b: Boolean): Option[Option[Boolean]] = Some(Some(b))
     def cmp(attr: String, lit: Any)(ok: Int => Boolean): Option[Option[Boolean]] = value(attr).flatMap {
@@ -90,7 +89,7 @@ object PredicateEval {
   }
 
   /** Conservative evaluation on statistics: true when some row may match. */
-  def mightMatch(f: Filter, stats: String => Option[ColumnStats]): Boolean = {
+  def mightMatch(f: Predicate, stats: String => Option[ColumnStats]): Boolean = {
     def range(a: String, v: Any)(test: (Int, Int) => Boolean): Boolean = stats(a) match {
       case Some(s) if s.min != null && s.max != null && v != null =>
         (compare(s.min, v, s.dataType), compare(s.max, v, s.dataType)) match {
@@ -134,11 +133,11 @@ object PredicateEval {
   private def toInternal(v: Any, t: SparkType): Any = {
     val c = try CatalystTypeConverters.convertToCatalyst(v) catch { case _: Exception => null }
     (c, t) match {
-      case (i: Int, _: org.apache.spark.sql.types.LongType) => i.toLong
-      case (i: Int, _: org.apache.spark.sql.types.ShortType) => i.toShort
-      case (i: Int, _: org.apache.spark.sql.types.ByteType) => i.toByte
-      case (l: Long, _: org.apache.spark.sql.types.IntegerType) if l.isValidInt => l.toInt
-      case (f: Float, _: org.apache.spark.sql.types.DoubleType) => f.toDouble
+      case (i: Int, _: LongType) => i.toLong
+      case (i: Int, _: ShortType) => i.toShort
+      case (i: Int, _: ByteType) => i.toByte
+      case (l: Long, _: IntegerType) if l.isValidInt => l.toInt
+      case (f: Float, _: DoubleType) => f.toDouble
       case _ => c
     }
   }

@@ -1,8 +1,9 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 
 import lamina.errors.BadInputException
+import lamina.mergetree.{KeyValue, MergeFunction, RowKind}
 
 /** A sequence group of partial-update: the columns `members` change only together with, and in the
  *  order of, the sequence columns `seqFields` (compared in order, NULL first). */

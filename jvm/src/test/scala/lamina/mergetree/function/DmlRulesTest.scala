@@ -1,9 +1,9 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.types._
-import MergeTestRows._
+import lamina.mergetree.MergeTestRows._
 
 class DmlRulesTest extends AnyFunSuite {
   private val fields = Seq(

@@ -1,8 +1,9 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import lamina.errors.BadInputException
+import lamina.mergetree.{MergeFunction, MergeTreeOptions}
 import lamina.table.options.OptionDef
-import lamina.types.DataField
+import lamina.types.{CharType, DataField, VarCharType}
 
 /** Builds the merge function of a primary-key table from its schema and options, and decides which
  *  row-level DML its merge engine honours. */
@@ -76,7 +77,7 @@ object MergeFunctions {
       if (primaryKeys.contains(name))
         throw new BadInputException(s"Table $table: column '$name' named by option '$key' is a primary-key column")
       fields(i).dataType match {
-        case _: lamina.types.VarCharType | _: lamina.types.CharType =>
+        case _: VarCharType | _: CharType =>
         case t => throw new BadInputException(s"Table $table: column '$name' named by option '$key' has type " +
           s"${t.asSQLString}; it must be a STRING column holding +I, -U, +U or -D")
       }

@@ -1,8 +1,7 @@
-package lamina.table.scan
+package lamina.table.predicate
 
 import java.time.LocalDate
 
-import org.apache.spark.sql.sources._
 import org.apache.spark.sql.types.{DataType => SparkType, _}
 import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.funsuite.AnyFunSuite
@@ -24,13 +23,13 @@ class PredicateEvalTest extends AnyFunSuite {
     "dt" -> (day, DateType),
     "b" -> (true, BooleanType),
     "x" -> (2.5, DoubleType))
-  private def eval(f: Filter): Option[Boolean] = PredicateEval.eval(f, row.get)
+  private def eval(f: Predicate): Option[Boolean] = PredicateEval.eval(f, row.get)
 
   private val T = Some(true)
   private val F = Some(false)
 
   test("comparisons on ints, longs, strings, decimals, dates, booleans, doubles") {
-    val cases: Seq[(Filter, Option[Boolean])] = Seq(
+    val cases: Seq[(Predicate, Option[Boolean])] = Seq(
       EqualTo("i", 5) -> T, EqualTo("i", 6) -> F, EqualTo("i", 5L) -> T, EqualTo("l", 5) -> T,
       GreaterThan("i", 4) -> T, GreaterThan("i", 5) -> F, GreaterThanOrEqual("i", 5) -> T,
       LessThan("i", 5) -> F, LessThan("i", 6) -> T, LessThanOrEqual("i", 5) -> T, LessThanOrEqual("i", 4) -> F,
@@ -46,7 +45,7 @@ class PredicateEvalTest extends AnyFunSuite {
   }
 
   test("nulls: comparisons with a null value or literal never hold") {
-    val cases: Seq[(Filter, Option[Boolean])] = Seq(
+    val cases: Seq[(Predicate, Option[Boolean])] = Seq(
       EqualTo("n", 5) -> F, GreaterThan("n", 5) -> F, LessThan("n", 5) -> F, EqualTo("i", null) -> F,
       EqualTo("ns", "a") -> F, StringStartsWith("ns", "a") -> F,
       IsNull("n") -> T, IsNull("i") -> F, IsNotNull("n") -> F, IsNotNull("i") -> T,
@@ -56,7 +55,7 @@ class PredicateEvalTest extends AnyFunSuite {
   }
 
   test("In, including nulls in the list and an empty list") {
-    val cases: Seq[(Filter, Option[Boolean])] = Seq(
+    val cases: Seq[(Predicate, Option[Boolean])] = Seq(
       In("i", Array(1, 5, 9)) -> T, In("i", Array(1, 9)) -> F, In("i", Array(1, null)) -> F,
       In("i", Array(null, 5)) -> T, In("n", Array(1, 5)) -> F, In("n", Array(null)) -> F, In("i", Array()) -> F,
       In("s", Array("apple", "banana")) -> T, In("dt", Array(LocalDate.of(2024, 6, 1))) -> T)
@@ -64,7 +63,7 @@ class PredicateEvalTest extends AnyFunSuite {
   }
 
   test("string predicates") {
-    val cases: Seq[(Filter, Option[Boolean])] = Seq(
+    val cases: Seq[(Predicate, Option[Boolean])] = Seq(
       StringStartsWith("s", "ban") -> T, StringStartsWith("s", "nan") -> F, StringEndsWith("s", "ana") -> T,
       StringEndsWith("s", "ban") -> F, StringContains("s", "nan") -> T, StringContains("s", "x") -> F,
       StringStartsWith("s", "") -> T)
@@ -75,7 +74,7 @@ class PredicateEvalTest extends AnyFunSuite {
     val isNull = EqualTo("n", 5)   // NULL
     val yes = EqualTo("i", 5)      // TRUE
     val no = EqualTo("i", 6)       // FALSE
-    val cases: Seq[(Filter, Option[Boolean])] = Seq(
+    val cases: Seq[(Predicate, Option[Boolean])] = Seq(
       And(yes, yes) -> T, And(yes, no) -> F, And(isNull, no) -> F, And(isNull, yes) -> F,
       Or(no, yes) -> T, Or(isNull, yes) -> T, Or(isNull, no) -> F, Or(no, no) -> F,
       Not(yes) -> F, Not(no) -> T,
@@ -98,7 +97,7 @@ class PredicateEvalTest extends AnyFunSuite {
   test("unknown columns and incomparable literals are unknown, and stay unknown under Not") {
     val unknown = EqualTo("nope", 1)
     val incomparable = EqualTo("i", "five")
-    val cases: Seq[(Filter, Option[Boolean])] = Seq(
+    val cases: Seq[(Predicate, Option[Boolean])] = Seq(
       unknown -> None, IsNull("nope") -> None, Not(unknown) -> None,
       And(unknown, EqualTo("i", 6)) -> F, And(unknown, EqualTo("i", 5)) -> None,
       Or(unknown, EqualTo("i", 5)) -> T, Or(unknown, EqualTo("i", 6)) -> None,
@@ -121,12 +120,12 @@ class PredicateEvalTest extends AnyFunSuite {
 
   // --------------------------------------------------------------------------- mightMatch on stats
 
-  private def might(f: Filter, stats: (String, ColumnStats)*): Boolean = PredicateEval.mightMatch(f, stats.toMap.get)
+  private def might(f: Predicate, stats: (String, ColumnStats)*): Boolean = PredicateEval.mightMatch(f, stats.toMap.get)
 
   private val ints = "i" -> ColumnStats(10, 20, Some(0L), 100L, IntegerType)
 
   test("ranges on int stats [10, 20]") {
-    val cases: Seq[(Filter, Boolean)] = Seq(
+    val cases: Seq[(Predicate, Boolean)] = Seq(
       EqualTo("i", 5) -> false, EqualTo("i", 10) -> true, EqualTo("i", 15) -> true, EqualTo("i", 20) -> true,
       EqualTo("i", 21) -> false, EqualTo("i", 15L) -> true,
       GreaterThan("i", 20) -> false, GreaterThan("i", 19) -> true, GreaterThanOrEqual("i", 20) -> true,
@@ -146,7 +145,7 @@ class PredicateEvalTest extends AnyFunSuite {
     val allNull = "i" -> ColumnStats(null, null, Some(50L), 50L, IntegerType)
     val someNull = "i" -> ColumnStats(10, 20, Some(3L), 50L, IntegerType)
     val unknown = "i" -> ColumnStats(null, null, None, 50L, IntegerType)
-    val cases: Seq[(Filter, (String, ColumnStats), Boolean)] = Seq(
+    val cases: Seq[(Predicate, (String, ColumnStats), Boolean)] = Seq(
       (EqualTo("i", 1), allNull, false), (GreaterThan("i", 1), allNull, false), (In("i", Array(1, 2)), allNull, false),
       (IsNull("i"), allNull, true), (IsNotNull("i"), allNull, false),
       (IsNull("i"), someNull, true), (IsNotNull("i"), someNull, true), (EqualTo("i", 25), someNull, false),
@@ -163,7 +162,7 @@ class PredicateEvalTest extends AnyFunSuite {
     val dt = "dt" -> ColumnStats(jan1.toEpochDay.toInt, LocalDate.of(2024, 12, 31).toEpochDay.toInt, Some(0L), 9L, DateType)
     val l = "l" -> ColumnStats(10L, 20L, Some(0L), 9L, LongType)
     val x = "x" -> ColumnStats(-1.5, 2.5, Some(0L), 9L, DoubleType)
-    val cases: Seq[(Filter, (String, ColumnStats), Boolean)] = Seq(
+    val cases: Seq[(Predicate, (String, ColumnStats), Boolean)] = Seq(
       (EqualTo("s", "cherry"), s, false), (EqualTo("s", "apricot"), s, true), (EqualTo("s", "app"), s, false),
       (GreaterThan("s", "banana"), s, false), (GreaterThanOrEqual("s", "banana"), s, true), (LessThan("s", "apple"), s, false),
       (In("s", Array("zebra", "avocado")), s, true),

@@ -1,4 +1,4 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import org.apache.spark.sql.catalyst.util.{ArrayBasedMapData, ArrayData, GenericArrayData, MapData}
 import org.apache.spark.sql.types.{Decimal => SparkDecimal}

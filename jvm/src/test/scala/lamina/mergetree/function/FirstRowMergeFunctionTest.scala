@@ -1,10 +1,11 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.BadInputException
+import lamina.mergetree.KeyValue
 import lamina.types._
-import MergeTestRows._
+import lamina.mergetree.MergeTestRows._
 
 class FirstRowMergeFunctionTest extends AnyFunSuite {
   private val fields = Seq(field(0, "k", IntType(false)), field(1, "v", IntType()))

@@ -1,9 +1,10 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import lamina.mergetree.{KeyValue, MergeFunction, RowKind}
 import lamina.types._
-import MergeTestRows._
+import lamina.mergetree.MergeTestRows._
 
 class DeduplicateMergeFunctionTest extends AnyFunSuite {
   private val fields = Seq(field(0, "k", IntType(false)), field(1, "v", IntType()), field(2, "ts", BigIntType()))

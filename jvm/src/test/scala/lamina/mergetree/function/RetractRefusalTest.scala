@@ -1,9 +1,10 @@
-package lamina.mergetree
+package lamina.mergetree.function
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import lamina.mergetree.RowKind
 import lamina.types._
-import MergeTestRows._
+import lamina.mergetree.MergeTestRows._
 
 /** Which retract records (-U, -D) each merge function could merge: what writers of `rowkind.field`
  *  rows refuse before a file holds a record that would fail every later read. */
