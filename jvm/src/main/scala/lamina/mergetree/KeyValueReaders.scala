@@ -157,6 +157,6 @@ object KeyValueReaders {
 
   /** First-row tables (and, in Paimon, tables with deletion vectors) are read without level 0. */
   def skipsLevel0(table: FileStoreTable): Boolean =
-    table.options.get("merge-engine").exists(_.equalsIgnoreCase("first-row")) ||
+    MergeEngine.of(table.options, table.name) == MergeEngine.FirstRow ||
       table.options.get("deletion-vectors.enabled").exists(_.equalsIgnoreCase("true"))
 }

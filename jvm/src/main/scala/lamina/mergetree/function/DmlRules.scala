@@ -1,6 +1,6 @@
 package lamina.mergetree.function
 
-import lamina.mergetree.MergeTreeOptions
+import lamina.mergetree.{MergeEngine, MergeTreeOptions}
 import lamina.types.DataField
 
 /** Which row-level DML each merge engine honours.
@@ -44,7 +44,7 @@ object DmlRules {
       table: String): Option[String] = {
     val o = op.trim.toUpperCase
     require(Ops.contains(o), s"unknown DML operation '$op'; expected one of ${Ops.toSeq.sorted.mkString(", ")}")
-    val engine = MergeFunctions.tableOption(MergeTreeOptions.MergeEngine, options, table).toLowerCase
+    val engine = MergeEngine.of(options, table)
     val isDelete = o == "DELETE" || o == "MERGE_DELETE"
     val isUpdate = o == "UPDATE" || o == "MERGE_UPDATE"
     val what = o match {
@@ -70,14 +70,14 @@ object DmlRules {
       return reject("option 'ignore-delete' is set, so delete records are dropped and the DELETE would do nothing")
 
     engine match {
-      case "deduplicate" => None
-      case "first-row" =>
+      case MergeEngine.Deduplicate => None
+      case MergeEngine.FirstRow =>
         reject("first-row keeps the first row of each key and ignores later changes")
-      case "partial-update" =>
+      case MergeEngine.PartialUpdate =>
         if (isDelete && !MergeFunctions.tableOption(MergeTreeOptions.PartialUpdateRemoveRecordOnDelete, options, table))
           reject("partial-update removes a row on delete only with 'partial-update.remove-record-on-delete'='true'")
         else None
-      case "aggregation" =>
+      case MergeEngine.Aggregation =>
         val functions = nonKey.map { c =>
           c -> options.getOrElse(s"fields.$c.${MergeFunctions.AggregateFunctionSuffix}",
             options.getOrElse(MergeTreeOptions.DefaultAggregateFunction.key, FieldAggregator.LastNonNullValue)).trim.toLowerCase

@@ -1,7 +1,7 @@
 package lamina.mergetree.function
 
 import lamina.errors.BadInputException
-import lamina.mergetree.{MergeFunction, MergeTreeOptions}
+import lamina.mergetree.{MergeEngine, MergeFunction, MergeTreeOptions}
 import lamina.table.options.OptionDef
 import lamina.types.{CharType, DataField, VarCharType}
 
@@ -27,18 +27,18 @@ object MergeFunctions {
     primaryKeys.foreach { pk =>
       if (!names.contains(pk)) throw new BadInputException(s"Table $table: primary key column '$pk' does not exist")
     }
-    val engine = tableOption(MergeTreeOptions.MergeEngine, options, table).toLowerCase
+    val engine = MergeEngine.of(options, table)
     val ignoreDelete = tableOption(MergeTreeOptions.IgnoreDelete, options, table)
     val seqFields = sequenceFields(fields, options, table)
     rowKindField(fields, primaryKeys, options, table)
-    if (engine == "first-row" && seqFields.nonEmpty)
+    if (engine == MergeEngine.FirstRow && seqFields.nonEmpty)
       throw new BadInputException(
         s"Table $table: option 'sequence.field' cannot be used with merge-engine first-row, which keeps the earliest written row")
     val base: () => MergeFunction = engine match {
-      case "deduplicate" => () => new DeduplicateMergeFunction(ignoreDelete)
-      case "first-row" => () => new FirstRowMergeFunction
-      case "partial-update" => partialUpdate(fields, primaryKeys, options, table, ignoreDelete)
-      case "aggregation" => aggregation(fields, primaryKeys, options, table, ignoreDelete)
+      case MergeEngine.Deduplicate => () => new DeduplicateMergeFunction(ignoreDelete)
+      case MergeEngine.FirstRow => () => new FirstRowMergeFunction
+      case MergeEngine.PartialUpdate => partialUpdate(fields, primaryKeys, options, table, ignoreDelete)
+      case MergeEngine.Aggregation => aggregation(fields, primaryKeys, options, table, ignoreDelete)
     }
     if (seqFields.isEmpty) base
     else () => new SequenceFieldMergeFunction(base(), seqFields)

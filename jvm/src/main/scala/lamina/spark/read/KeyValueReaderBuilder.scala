@@ -5,7 +5,7 @@ import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{MetadataBuilder, StructType}
 
 import lamina.format.FileSchemaReader
-import lamina.mergetree.{KeyValueReaders, MergeTreeOptions}
+import lamina.mergetree.{KeyValueReaders, MergeEngine, MergeTreeOptions}
 import lamina.mergetree.function.MergeFunctions
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.types.SparkTypes
@@ -18,9 +18,9 @@ object KeyValueReaderBuilder {
   def build(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], keyFilters: Seq[Filter],
       needed: Option[Set[String]] = None): KeyValueReaders = {
     val full = KeyValueLayout(table.schema).fileStruct
-    val engine = table.options.getOrElse("merge-engine", "deduplicate").toLowerCase
+    val engine = MergeEngine.of(table.options, table.name)
     // columns of the trimmed primary key are read from their key columns
-    val keep: Option[Set[String]] = needed.filter(_ => engine == "deduplicate" || engine == "first-row").map(cols =>
+    val keep: Option[Set[String]] = needed.filter(_ => engine == MergeEngine.Deduplicate || engine == MergeEngine.FirstRow).map(cols =>
       (cols ++ table.schema.primaryKeys ++
         MergeTreeOptions.SequenceField.get(table.options).getOrElse(Seq.empty)) --
         table.schema.trimmedPrimaryKeys)

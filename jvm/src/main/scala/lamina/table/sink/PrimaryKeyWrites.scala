@@ -1,7 +1,7 @@
 package lamina.table.sink
 
 import lamina.errors.BadInputException
-import lamina.mergetree.MergeTreeOptions
+import lamina.mergetree.{MergeEngine, MergeTreeOptions}
 import lamina.mergetree.function.DmlRules
 import lamina.table.FileStoreTable
 
@@ -47,7 +47,7 @@ object PrimaryKeyWrites {
 
   /** Whether NULLs never overwrite values in the table (merge-engine partial-update). */
   def isPartialUpdate(table: FileStoreTable): Boolean =
-    MergeTreeOptions.MergeEngine.getOrDefault(table.options).equalsIgnoreCase("partial-update")
+    MergeEngine.of(table.options, table.name) == MergeEngine.PartialUpdate
 
   /** The refusal of `what` (UPDATE, MERGE INTO ... UPDATE) setting `column` of a partial-update table to NULL. */
   def nullOnPartialUpdate(table: FileStoreTable, what: String, column: String): BadInputException =
