@@ -17,7 +17,7 @@ final case class KeyValueReaders(
     readers: Map[Long, FileSchemaReader],
     batchReaders: Map[Long, FileSchemaReader],
     table: FileStoreTable,
-    mergeFunctions: () => MergeFunction,
+    mergeFunctions: MergeFunctionFactory,
     batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty)
   extends Serializable {
 
@@ -101,7 +101,7 @@ final case class KeyValueReaders(
    *  rows; a compaction writes the real ones). */
   private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, sequencesFromRuns: Boolean = false,
       finalKinds: Boolean = false): (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
-    val mf = mergeFunctions()
+    val mf = mergeFunctions.create()
     val order = keyOrder
     val sortedRuns = runs(split, skipLevel0)
     val standIns = if (sequencesFromRuns) KeyValueReaders.runSequences(sortedRuns) else None

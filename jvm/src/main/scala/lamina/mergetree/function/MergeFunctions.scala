@@ -1,7 +1,7 @@
 package lamina.mergetree.function
 
 import lamina.errors.BadInputException
-import lamina.mergetree.{MergeEngine, MergeFunction, MergeTreeOptions}
+import lamina.mergetree.{MergeEngine, MergeFunction, MergeFunctionFactory, MergeTreeOptions}
 import lamina.table.options.OptionDef
 import lamina.types.{CharType, DataField, VarCharType}
 
@@ -14,6 +14,17 @@ object MergeFunctions {
   private[mergetree] val IgnoreRetractSuffix = "ignore-retract"
   private[mergetree] val SequenceGroupSuffix = "sequence-group"
   private val AggregationSuffixes = Seq(AggregateFunctionSuffix, IgnoreRetractSuffix, "list-agg-delimiter", "distinct")
+
+  /** The table's [[MergeFunctionFactory]], to ship to executors: it holds the schema and options only
+   *  and runs [[create]] (which checks them) in the JVM that first makes a merge function. */
+  def factory(fields: Seq[DataField], primaryKeys: Seq[String], options: Map[String, String],
+      table: String): MergeFunctionFactory = TableMergeFunctions(fields, primaryKeys, options, table)
+
+  private final case class TableMergeFunctions(fields: Seq[DataField], primaryKeys: Seq[String],
+      options: Map[String, String], table: String) extends MergeFunctionFactory {
+    @transient private lazy val make: () => MergeFunction = MergeFunctions.create(fields, primaryKeys, options, table)
+    override def create(): MergeFunction = make()
+  }
 
   /** A factory of fresh merge functions (one per reader or compaction task; they are not thread-safe).
    *  All options are checked here, once, so that a bad table fails when it is opened rather than in

@@ -51,7 +51,7 @@ object KeyValueReaderBuilder {
       if (needed.isEmpty) Map.empty[Long, FileSchemaReader]
       else readersOf(unread(current, _ == KeyValueLayout.SequenceNumber), batchable, batch = true)
     val s = table.schema
-    KeyValueReaders(readers, batchReaders, table, MergeFunctions.create(s.fields, s.primaryKeys, table.options, table.name),
+    KeyValueReaders(readers, batchReaders, table, MergeFunctions.factory(s.fields, s.primaryKeys, table.options, table.name),
       withoutSequence)
   }
 }
