@@ -1,9 +1,12 @@
 package lamina.jobs
 
+import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 
+import lamina.api.Compaction
 import lamina.errors.BadInputException
-import lamina.spark.compact.CompactRequest
+import lamina.spark.SessionHadoopConf
+import lamina.spark.compact.SparkCompactTasks
 import lamina.table.Warehouse
 
 /** `spark-submit --class lamina.jobs.Compact lamina.jar --warehouse W --table db.t
@@ -24,7 +27,7 @@ object Compact {
     while (rest.nonEmpty) rest match {
       case "--warehouse" :: tail => val (v, r) = value("--warehouse", tail); warehouse = Some(v); rest = r
       case "--table" :: tail => val (v, r) = value("--table", tail); table = Some(v); rest = r
-      case "--partition" :: tail => val (v, r) = value("--partition", tail); partitions ++= CompactRequest.parsePartitions(v); rest = r
+      case "--partition" :: tail => val (v, r) = value("--partition", tail); partitions ++= Compaction.parsePartitions(v); rest = r
       case "--full" :: tail => full = true; rest = tail
       case other :: _ => throw new BadInputException(s"Unknown argument '$other'; usage: --warehouse W --table db.t [--partition k=v]... [--full]")
       case Nil =>
@@ -37,8 +40,8 @@ object Compact {
     val a = parse(argv.toSeq)
     val spark = SparkSession.builder().appName(s"lamina compact ${a.table}").getOrCreate()
     try {
-      val wh = Warehouse(new org.apache.hadoop.fs.Path(a.warehouse), Warehouse.hadoopConf(spark))
-      val snapshot = CompactRequest(a.table, a.partitions, a.full).run(wh)
+      val wh = Warehouse(new Path(a.warehouse), SessionHadoopConf(spark))
+      val snapshot = Compaction.compact(wh, a.table, a.partitions, a.full, SparkCompactTasks)
       println(snapshot.map(id => s"compacted ${a.table}: snapshot $id").getOrElse(s"compacted ${a.table}: nothing to compact"))
     } finally spark.stop()
   }

@@ -1,7 +1,9 @@
 package lamina.mergetree
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.types.{ByteType, DataType, DateType, IntegerType, LongType, ShortType, TimestampNTZType, TimestampType}
+import org.apache.spark.sql.catalyst.expressions.codegen.GenerateOrdering
+import org.apache.spark.sql.types.{ByteType, DataType, DateType, IntegerType, LongType, ShortType, StructField, StructType,
+  TimestampNTZType, TimestampType}
 import org.apache.spark.sql.vectorized.ColumnVector
 
 /** How a merge orders primary keys: `ordering` for any key; `asLong`, when the key is one integral
@@ -40,6 +42,10 @@ object KeyOrder {
     case Seq(ByteType) => Some(ByteColumn)
     case _ => None
   }
+
+  /** Spark's compiled ascending order of key rows of these (NOT NULL) Spark types. */
+  def orderingOf(keyTypes: Seq[DataType]): Ordering[InternalRow] =
+    GenerateOrdering.create(StructType(keyTypes.zipWithIndex.map { case (t, i) => StructField(s"k$i", t, nullable = false) }))
 
   def general(ordering: Ordering[InternalRow]): KeyOrder = KeyOrder(ordering, None)
 }

@@ -1,5 +1,6 @@
 package lamina.mergetree
 
+import lamina.mergetree.{MergeEngine => Engine}
 import lamina.table.options.{CoreOptions, OptionDef, OptionKind}
 import lamina.table.options.OptionKind._
 
@@ -16,9 +17,10 @@ object MergeTreeOptions {
     d
   }
 
-  val MergeEngines: Seq[String] = Seq("deduplicate", "partial-update", "aggregation", "first-row")
+  val MergeEngines: Seq[String] = Engine.All.map(_.name)
 
-  val MergeEngine: OptionDef[String] = define("merge-engine", enumOf(MergeEngines: _*), "deduplicate",
+  /** Read through [[Engine.of]], which gives the typed engine. */
+  val MergeEngine: OptionDef[String] = define(Engine.Key, enumOf(MergeEngines: _*), Engine.Default.name,
     "How records of one primary key merge: deduplicate keeps the latest, partial-update overwrites " +
       "with the non-null fields of later records, aggregation applies per-field aggregate functions, " +
       "first-row keeps the earliest.")

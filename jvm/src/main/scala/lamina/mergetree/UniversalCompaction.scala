@@ -1,18 +1,14 @@
 package lamina.mergetree
 
-/** A sorted run's place in the tree, for compaction decisions: its level, its total size in bytes,
- *  and its files. Invariant: every level above 0 holds at most one sorted run; each level-0 file is a
- *  run of its own. */
-final case class LevelSortedRun(level: Int, totalSize: Long, files: Seq[String])
-
 /** Runs to merge into one new run at `outputLevel`. Invariant: `runs` is a prefix of the runs the
  *  strategy was given, and `outputLevel` is not 0. */
-final case class CompactUnit(outputLevel: Int, runs: Seq[LevelSortedRun])
+final case class CompactUnit(outputLevel: Int, runs: Seq[SortedRun])
 
 /** Paimon's universal compaction (after RocksDB's) as pure functions on the list of sorted runs.
  *
- *  Runs are given newest first: level 0 first (newest first within level 0), then levels ascending,
- *  so the last run is the oldest and largest. A pick, in this order:
+ *  Runs are given as [[Levels.runs]] lists them, newest first: level 0 first (newest first within
+ *  level 0), then levels ascending, so the last run is the oldest and largest. A level above 0
+ *  usually holds one run, and more where files' key ranges touch ([[Levels]]). A pick, in this order:
  *  1. size amplification: when there are at least `numRunCompactionTrigger` runs and the runs other
  *     than the last one add up to more than `maxSizeAmp` percent of the last one, compact everything
  *     to the top level;
@@ -27,7 +23,7 @@ object UniversalCompaction {
 
   def pick(
       numLevels: Int,
-      runs: Seq[LevelSortedRun],
+      runs: Seq[SortedRun],
       maxSizeAmp: Int,
       sizeRatio: Int,
       numRunCompactionTrigger: Int): Option[CompactUnit] = {
@@ -44,7 +40,7 @@ object UniversalCompaction {
   }
 
   /** Everything to the top level; None when there is nothing or only a single run already on top. */
-  def full(numLevels: Int, runs: Seq[LevelSortedRun]): Option[CompactUnit] = {
+  def full(numLevels: Int, runs: Seq[SortedRun]): Option[CompactUnit] = {
     val maxLevel = numLevels - 1
     if (runs.isEmpty) None
     else if (runs.size == 1 && runs.head.level == maxLevel) None
@@ -53,7 +49,7 @@ object UniversalCompaction {
 
   private def pickForSizeAmp(
       maxLevel: Int,
-      runs: Seq[LevelSortedRun],
+      runs: Seq[SortedRun],
       maxSizeAmp: Int,
       trigger: Int): Option[CompactUnit] = {
     if (runs.size < trigger || runs.size < 2) None
@@ -68,14 +64,14 @@ object UniversalCompaction {
 
   private def pickForSizeRatio(
       maxLevel: Int,
-      runs: Seq[LevelSortedRun],
+      runs: Seq[SortedRun],
       sizeRatio: Int,
       trigger: Int): Option[CompactUnit] =
     if (runs.size < trigger) None else growBySizeRatio(maxLevel, runs, sizeRatio, 1)
 
   private def growBySizeRatio(
       maxLevel: Int,
-      runs: Seq[LevelSortedRun],
+      runs: Seq[SortedRun],
       sizeRatio: Int,
       initialCount: Int): Option[CompactUnit] = {
     var candidateCount = initialCount
@@ -92,7 +88,7 @@ object UniversalCompaction {
     if (candidateCount > 1) Some(createUnit(runs, maxLevel, candidateCount)) else None
   }
 
-  private def createUnit(runs: Seq[LevelSortedRun], maxLevel: Int, count: Int): CompactUnit = {
+  private def createUnit(runs: Seq[SortedRun], maxLevel: Int, count: Int): CompactUnit = {
     var runCount = count
     var outputLevel =
       if (runCount == runs.size) maxLevel

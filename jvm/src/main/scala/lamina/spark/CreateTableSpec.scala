@@ -4,6 +4,7 @@ import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.types.{ArrayType => SparkArrayType, CalendarIntervalType, MapType => SparkMapType, StructType, VariantType => SparkVariantType}
 
 import lamina.errors.BadInputException
+import lamina.mergetree.function.MergeFunctions
 import lamina.table.options.{CoreOptions, UnsupportedFeatures}
 import lamina.table.schema.TableSchema
 import lamina.types.{DataField, SparkTypes}
@@ -96,6 +97,6 @@ object CreateTableSpec {
   /** The merge engine's options must make sense for the columns: checked before any file is written. */
   def checkMergeEngine(s: TableSchema, table: String): Unit = {
     UnsupportedFeatures.checkDefinition(table, s.options, s.primaryKeys.nonEmpty)
-    if (s.primaryKeys.nonEmpty) lamina.mergetree.MergeFunctions.create(s.fields, s.primaryKeys, s.options, table)
+    if (s.primaryKeys.nonEmpty) MergeFunctions.create(s.fields, s.primaryKeys, s.options, table)
   }
 }

@@ -1,12 +1,29 @@
 package lamina.spark
 
-import org.apache.spark.sql.execution.datasources.FileFormat
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.hadoop.mapreduce.{Job, TaskAttemptID, TaskID, TaskType}
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl
+import org.apache.spark.paths.SparkPath
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.execution.datasources.{FileFormat, OutputWriterFactory, PartitionedFile}
 import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
+import org.apache.spark.sql.sources.Filter
+import org.apache.spark.sql.types.StructType
 
 import lamina.errors.BadInputException
+import lamina.format.{DataFileWriter, DataFileWriters}
+import lamina.io.SerializableConfiguration
+import lamina.table.{FileStoreTable, KeyValueLayout}
+import lamina.table.options.CoreOptions
+import lamina.types.SparkTypes
 
-/** Spark's own file formats, used to write and (vectorized) read data files. */
+/** Spark's own file formats (`execution.datasources`), used to write and (vectorized) read data
+ *  files. One of the two files that touch Spark's execution internals: Spark has no public API for
+ *  its Parquet/ORC writers and readers, so they are reached here and handed to the engine as
+ *  [[DataFileWriters]] and read functions. */
 object DataFileFormats {
   def forName(format: String): FileFormat = format.toLowerCase match {
     case "parquet" => new ParquetFileFormat()
@@ -22,4 +39,80 @@ object DataFileFormats {
     }
     "compression" -> c
   }
+
+  /** Writers for the table's data files: the table's columns, or the key-value layout of a
+   *  primary-key table. */
+  def writers(spark: SparkSession, table: FileStoreTable): DataFileWriters = {
+    val fileSchema =
+      if (table.isPrimaryKeyTable) KeyValueLayout(table.schema).fileStruct
+      else SparkTypes.toSparkStruct(table.schema.fields)
+    writers(spark, table, fileSchema)
+  }
+
+  def writers(spark: SparkSession, table: FileStoreTable, fileSchema: StructType): DataFileWriters = {
+    val format = table.fileFormat
+    val job = Job.getInstance(SessionHadoopConf(spark))
+    val codec = CoreOptions.FileCompression.getOrDefault(table.options)
+    val factory = forName(format).prepareWrite(spark, job, Map(compressionOption(format, codec)), fileSchema)
+    val conf = job.getConfiguration
+    conf.set("parquet.writer.version", CoreOptions.ParquetWriterVersion.getOrDefault(table.options))
+    // no dictionary for the columns every merge reads: sequence numbers and a single-column key never
+    // repeat in a file (building a dictionary until it overflows only costs the writer), and the
+    // row kind, mostly one value, is as small delta encoded and then needs no lookup per record
+    if (table.isPrimaryKeyTable && format == "parquet") {
+      val layout = KeyValueLayout(table.schema)
+      val plain = Seq(KeyValueLayout.SequenceNumber, KeyValueLayout.ValueKind) ++
+        (layout.keyFields match {
+          case Seq(k) => Seq(KeyValueLayout.KeyPrefix + k.name, k.name)
+          case _ => Seq.empty
+        })
+      plain.foreach(c => conf.setBoolean(s"parquet.enable.dictionary#$c", false))
+    }
+    // Paimon's readers expect INT64 timestamps and the standard (non-legacy) nested layout
+    conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
+    conf.set("spark.sql.parquet.writeLegacyFormat", "false")
+    conf.set("spark.sql.parquet.fieldId.write.enabled", "true")
+    val zstdLevel = CoreOptions.FileCompressionZstdLevel.getOrDefault(table.options).toString
+    conf.set("parquet.compression.codec.zstd.level", zstdLevel)
+    conf.set("orc.compression.zstd.level", zstdLevel)
+    val serializableConf = new SerializableConfiguration(conf)
+    DataFileWriters(new OutputWriterOpener(factory, serializableConf, fileSchema), serializableConf, fileSchema, format)
+  }
+
+  /** Opens Spark's writer of one file as the engine's [[DataFileWriter]]. */
+  private final class OutputWriterOpener(factory: OutputWriterFactory, conf: SerializableConfiguration,
+      fileSchema: StructType) extends ((String, Int) => DataFileWriter) with Serializable {
+    override def apply(path: String, taskId: Int): DataFileWriter = {
+      val attempt = new TaskAttemptID(new TaskID("lamina", 0, TaskType.MAP, taskId), 0)
+      val w = factory.newInstance(path, fileSchema, new TaskAttemptContextImpl(conf.value, attempt))
+      new DataFileWriter {
+        override def write(row: InternalRow): Unit = w.write(row)
+        override def close(): Unit = w.close()
+      }
+    }
+  }
+
+  /** Whether Spark's reader of `format` can return columnar batches of `schema` (plain: no field ids). */
+  def supportBatch(spark: SparkSession, format: String, schema: StructType): Boolean =
+    forName(format).supportBatch(spark, schema)
+
+  /** Spark's reader of `format` for files of `fileStruct`, returning `readColumns` (columnar batches,
+   *  typed as rows, when `returningBatch`): a function of a file's path and length. */
+  def reader(spark: SparkSession, format: String, fileStruct: StructType, readColumns: StructType,
+      filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
+    val read = forName(format).buildReaderWithPartitionValues(spark, fileStruct, new StructType(), readColumns,
+      filters, Map("returning_batch" -> returningBatch.toString), readConf(spark))
+    (path, length) =>
+      read(PartitionedFile(InternalRow.empty, SparkPath.fromPath(new Path(path)), 0, length, Array.empty[String], 0L, length, Map.empty))
+  }
+
+  /** Hadoop settings of data-file reads: Parquet pages are checked against the CRC their header
+   *  carries (Lamina's writers write one), unless the session says otherwise. */
+  private def readConf(spark: SparkSession): Configuration = {
+    val conf = spark.sessionState.newHadoopConf()
+    if (conf.get(VerifyPageChecksum) == null) conf.setBoolean(VerifyPageChecksum, true)
+    conf
+  }
+
+  private val VerifyPageChecksum = "parquet.page.verify-checksum.enabled"
 }

@@ -9,7 +9,7 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import lamina.errors.BadInputException
 import lamina.spark.AssignedValue.{bare, uncast}
-import lamina.spark.write.PrimaryKeyWrites
+import lamina.table.sink.PrimaryKeyWrites
 import lamina.table.FileStoreTable
 
 /** Refuses, during analysis, the DELETE, UPDATE and MERGE INTO statements on primary-key tables that
@@ -42,13 +42,8 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
     plan
   }
 
-  private def laminaTable(plan: LogicalPlan): Option[FileStoreTable] = EliminateSubqueryAliases(plan) match {
-    case r: DataSourceV2Relation => r.table match {
-      case lt: LaminaTable if lt.table.isPrimaryKeyTable => Some(lt.table)
-      case _ => None
-    }
-    case _ => None
-  }
+  private def laminaTable(plan: LogicalPlan): Option[FileStoreTable] =
+    DmlAnalysisCheck.laminaTableOf(plan).map(_.table).filter(_.isPrimaryKeyTable)
 
   private def refuse(why: Option[String]): Unit = why.foreach(w => throw new BadInputException(w))
 
@@ -126,4 +121,16 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
   /** The table's spelling of a column name that Spark resolved case-insensitively. */
   private def canonical(t: FileStoreTable, name: String): String =
     t.schema.fieldNames.find(_.equalsIgnoreCase(name)).getOrElse(name)
+}
+
+object DmlAnalysisCheck {
+  /** The Lamina table a plan node reads or writes (subquery aliases looked through), for the
+   *  analysis and optimizer rules of the session extensions. */
+  def laminaTableOf(plan: LogicalPlan): Option[LaminaTable] = EliminateSubqueryAliases(plan) match {
+    case r: DataSourceV2Relation => r.table match {
+      case lt: LaminaTable => Some(lt)
+      case _ => None
+    }
+    case _ => None
+  }
 }

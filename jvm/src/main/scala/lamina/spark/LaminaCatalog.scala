@@ -15,8 +15,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.table.{Identifiers, Warehouse}
 import lamina.errors.{BadInputException, NotFoundException}
+import lamina.mergetree.MergeTreeOptions
 import lamina.spark.procedures.Procedures
 import lamina.spark.system.SystemTables
+import lamina.table.options.LookupStoreOptions
+import lamina.table.schema.SchemaEvolution
 
 /** The Spark catalog over a filesystem warehouse: namespaces are `<db>.db` directories, tables are
  *  Paimon table directories inside them. Configure as
@@ -27,15 +30,15 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   private var tableDefaults: Map[String, String] = Map.empty
 
   override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
-    lamina.mergetree.MergeTreeOptions.register()
-    lamina.table.options.LookupStoreOptions.register()
+    MergeTreeOptions.register()
+    LookupStoreOptions.register()
     catalogName = name
     val wh = options.get("warehouse")
     if (wh == null || wh.trim.isEmpty)
       throw new BadInputException(s"Catalog '$name' needs the option 'warehouse': set spark.sql.catalog.$name.warehouse=PATH")
     CatalogOptions.check(name, options.asCaseSensitiveMap().asScala.toMap)
     tableDefaults = CatalogOptions.tableDefaults(options.asCaseSensitiveMap().asScala.toMap)
-    warehouse = Warehouse(new Path(wh), Warehouse.hadoopConf(SparkSession.active))
+    warehouse = Warehouse(new Path(wh), SessionHadoopConf(SparkSession.active))
   }
 
   override def name(): String = catalogName
@@ -144,7 +147,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     val schemaChanges = AlterTableSpec.toChanges(show(ident), changes)
     // dry run: the merge engine must accept the new schema before it is committed
     CreateTableSpec.checkMergeEngine(
-      lamina.table.schema.SchemaEvolution(table.schema, schemaChanges, show(ident), System.currentTimeMillis()), show(ident))
+      SchemaEvolution(table.schema, schemaChanges, show(ident), System.currentTimeMillis()), show(ident))
     val next = table.schemaManager.commitChanges(schemaChanges)
     new LaminaTable(table.withSchema(next), None, show(ident))
   }

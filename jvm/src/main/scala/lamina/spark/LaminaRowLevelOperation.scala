@@ -7,7 +7,8 @@ import org.apache.spark.sql.connector.write.RowLevelOperation.Command
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.errors.BadInputException
-import lamina.spark.write.{LaminaWrite, PrimaryKeyWrites, WriteMode}
+import lamina.spark.write.{LaminaWrite, WriteMode}
+import lamina.table.sink.PrimaryKeyWrites
 
 /** DELETE, UPDATE and MERGE on primary-key tables through Spark's delta-based row-level API: the
  *  primary key (and NOT NULL sequence fields, see [[PrimaryKeyWrites.rowIdColumns]]) is the row id; Spark hands over the changed rows, and Lamina writes -D and +U/+I

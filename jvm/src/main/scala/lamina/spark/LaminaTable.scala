@@ -8,15 +8,18 @@ import org.apache.spark.sql.connector.catalog._
 import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.connector.read.ScanBuilder
 import org.apache.spark.sql.connector.write.{LogicalWriteInfo, WriteBuilder}
+import org.apache.spark.sql.sources.{AlwaysTrue, Filter}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.errors.BadInputException
 import lamina.spark.read.LaminaScanBuilder
-import lamina.spark.write.{LaminaWriteBuilder, TableWriter}
+import lamina.spark.write.{LaminaWriteBuilder, WriteModes}
 import lamina.table.FileStoreTable
 import lamina.table.options.{CoreOptions, TableOperation}
-import lamina.types.SparkTypes
+import lamina.table.predicate.PredicateEval
+import lamina.table.sink.TableWriter
+import lamina.types.{DataField, SparkTypes}
 
 /** A Lamina table as Spark sees it, at the latest snapshot or pinned to one (time travel).
  *  When pinned, schema and reads are those of the pinned snapshot; writes are refused. */
@@ -79,17 +82,17 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
 
   /** A DELETE whose condition only names partition columns drops whole partitions (any merge
    *  engine, any table); other DELETEs go through the row-level path. */
-  override def canDeleteWhere(filters: Array[org.apache.spark.sql.sources.Filter]): Boolean = {
-    val real = filters.filterNot(_.isInstanceOf[org.apache.spark.sql.sources.AlwaysTrue])
+  override def canDeleteWhere(filters: Array[Filter]): Boolean = {
+    val real = filters.filterNot(_.isInstanceOf[AlwaysTrue])
     pinnedSnapshot.isEmpty && (real.isEmpty || table.schema.partitionKeys.nonEmpty &&
       real.forall(f => f.references.nonEmpty && f.references.forall(table.schema.partitionKeys.contains) &&
-        lamina.table.scan.PredicateEval.supported(f)))
+        PredicateEval.supported(SparkFilters.toPredicate(f))))
   }
 
-  override def deleteWhere(filters: Array[org.apache.spark.sql.sources.Filter]): Unit = {
+  override def deleteWhere(filters: Array[Filter]): Unit = {
     requireWritable()
-    TableWriter.commitOverwrite(table, Seq.empty, lamina.spark.write.WriteModes.partitionFilter(
-      table, filters.toSeq.filterNot(_.isInstanceOf[org.apache.spark.sql.sources.AlwaysTrue])))
+    TableWriter.commitOverwrite(table, Seq.empty, WriteModes.partitionFilter(
+      table, filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])))
   }
 
   override def newRowLevelOperationBuilder(info: org.apache.spark.sql.connector.write.RowLevelOperationInfo)
@@ -113,7 +116,7 @@ object LaminaTable {
    *  VARCHAR(n) are STRING to Spark, as in Paimon's Spark connector (Spark 4.0's optimizer fails on
    *  writes of queries into tables mixing its CHAR/VARCHAR types with STRUCT columns); Lamina's writer
    *  enforces their lengths and pads CHAR values itself ([[lamina.spark.write.CharVarcharRules]]). */
-  def userSchema(fields: Seq[lamina.types.DataField]): StructType =
+  def userSchema(fields: Seq[DataField]): StructType =
     StructType(SparkTypes.toSparkStruct(fields).fields.map { f =>
       f.copy(dataType = stripNested(f.dataType), metadata = userMetadata(f.metadata))
     })

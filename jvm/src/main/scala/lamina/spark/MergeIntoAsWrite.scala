@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{AppendData, Assignment, Dele
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
-import lamina.mergetree.MergeTreeOptions
+import lamina.mergetree.{MergeEngine, MergeTreeOptions, RowKind}
 import lamina.table.FileStoreTable
 
 /** Plans the MERGE INTO statements that need no join as plain writes of their source: on a
@@ -85,11 +85,11 @@ object MergeShapes extends PredicateHelper {
 
   /** The target of `m` when it is a primary-key table with merge engine `engine` at its latest snapshot
    *  without `rowkind.field`, with its output attributes. */
-  def target(m: MergeIntoTable, engine: String = "deduplicate"): Option[(FileStoreTable, Seq[Attribute])] =
+  def target(m: MergeIntoTable, engine: MergeEngine = MergeEngine.Deduplicate): Option[(FileStoreTable, Seq[Attribute])] =
     EliminateSubqueryAliases(m.targetTable) match {
       case r: DataSourceV2Relation => r.table match {
         case lt: LaminaTable if lt.pinnedSnapshot.isEmpty && lt.table.isPrimaryKeyTable &&
-            MergeTreeOptions.MergeEngine.getOrDefault(lt.table.options).equalsIgnoreCase(engine) &&
+            MergeEngine.of(lt.table.options, lt.table.name) == engine &&
             !lt.table.options.contains(MergeTreeOptions.RowKindField.key) => Some((lt.table, r.output))
         case _ => None
       }
@@ -199,7 +199,7 @@ object ChangeShape {
     val keys = MergeShapes.keyEqualities(m, table, target).getOrElse(return None)
     val columns = MergeShapes.keyed(values, target, keys,
       (i, v) => If(deleted, MergeShapes.placeholder(target(i)), v)).getOrElse(return None)
-    val kind = Alias(If(deleted, Literal(lamina.mergetree.RowKind.Delete), Literal(lamina.mergetree.RowKind.Insert)),
+    val kind = Alias(If(deleted, Literal(RowKind.Delete), Literal(RowKind.Insert)),
       KindedWriteTable.KindColumn)()
     val keysPresent = keys.toSeq.sortBy(_._1).map { case (_, e) => IsNotNull(e): Expression }.reduce(And)
     Some((Or(Not(deleted), keysPresent), columns :+ kind))
@@ -238,7 +238,7 @@ object InsertIfAbsentShape {
   /** The source projection whose rows a first-row table keeps only where their key is absent, or None
    *  when `m` is not such an insert (see [[MergeIntoAsWrite]]). */
   def of(m: MergeIntoTable): Option[Seq[NamedExpression]] = {
-    val (table, target) = MergeShapes.target(m, engine = "first-row").getOrElse(return None)
+    val (table, target) = MergeShapes.target(m, engine = MergeEngine.FirstRow).getOrElse(return None)
     val inserts = (m.matchedActions, m.notMatchedActions, m.notMatchedBySourceActions) match {
       case (Seq(), Seq(InsertAction(None, i)), Seq()) => i
       case _ => return None

@@ -3,8 +3,9 @@ package lamina.spark
 import org.apache.spark.sql.connector.catalog.MetadataColumn
 import org.apache.spark.sql.types.DataType
 
-import lamina.spark.write.PrimaryKeyWrites
+import lamina.mergetree.MergeEngine
 import lamina.table.FileStoreTable
+import lamina.table.sink.PrimaryKeyWrites
 import lamina.types.SparkTypes
 
 /** Hidden metadata columns of a primary-key table, each reading as one of its data columns. Spark's
@@ -38,6 +39,6 @@ object MirrorColumns {
       }
     }
     (PrimaryKeyWrites.deleteMetadataFields(table).map(f => mirror(sequence(f), f, "sequence.field")) ++
-      PrimaryKeyWrites.updateMetadataFields(table).map(f => mirror(before(f), f, "partial-update"))).toArray
+      PrimaryKeyWrites.updateMetadataFields(table).map(f => mirror(before(f), f, MergeEngine.PartialUpdate.name))).toArray
   }
 }

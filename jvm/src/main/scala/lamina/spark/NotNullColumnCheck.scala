@@ -7,7 +7,6 @@ import org.apache.spark.sql.catalyst.expressions.codegen.Block._
 import org.apache.spark.sql.catalyst.expressions.objects.AssertNotNull
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, V2WriteCommand}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import org.apache.spark.sql.types.DataType
 
 import lamina.errors.BadInputException
@@ -19,7 +18,7 @@ import lamina.errors.BadInputException
  *  into as well. */
 final class NotNullColumnCheck extends Rule[LogicalPlan] {
   override def apply(plan: LogicalPlan): LogicalPlan = plan.transformDown {
-    case w: V2WriteCommand => laminaTarget(w) match {
+    case w: V2WriteCommand => DmlAnalysisCheck.laminaTableOf(w.table) match {
       case Some(t) =>
         val columns = t.table.schema.fieldNames.toSet
         val keys = t.table.schema.primaryKeys.toSet
@@ -29,14 +28,6 @@ final class NotNullColumnCheck extends Rule[LogicalPlan] {
         })
       case None => w
     }
-  }
-
-  private def laminaTarget(w: V2WriteCommand): Option[LaminaTable] = w.table match {
-    case r: DataSourceV2Relation => r.table match {
-      case t: LaminaTable => Some(t)
-      case _ => None
-    }
-    case _ => None
   }
 }
 

@@ -3,7 +3,9 @@ package lamina.spark
 import org.apache.spark.sql.SparkSession
 
 import lamina.errors.BadInputException
-import lamina.table.options.CoreOptions
+import lamina.lookup.LookupOptions
+import lamina.mergetree.MergeTreeOptions
+import lamina.table.options.{CoreOptions, LookupStoreOptions}
 
 /** The one documented order in which option values are resolved (first hit wins): the read or
  *  write option of the query, the session conf `spark.lamina.<key>`, the table's own option; the
@@ -15,8 +17,8 @@ import lamina.table.options.CoreOptions
 object OptionScopes {
   val SessionPrefix = "spark.lamina."
 
-  lamina.mergetree.MergeTreeOptions.register()
-  lamina.table.options.LookupStoreOptions.register()
+  MergeTreeOptions.register()
+  LookupStoreOptions.register()
 
   /** Options a session or a query may set. */
   val PerQueryKeys: Set[String] = Set(
@@ -27,7 +29,7 @@ object OptionScopes {
     import lamina.mergetree.MergeTreeOptions._
     Set(WriteBufferSize, WriteBufferSpillable, WriteOnly, CompactionMaxSizeAmplificationPercent,
       CompactionSizeRatio, NumSortedRunCompactionTrigger, NumSortedRunStopTrigger).map(_.key)
-  } ++ lamina.lookup.LookupOptions.definitions.map(_.key)
+  } ++ LookupOptions.definitions.map(_.key)
 
   /** Query option keys that are not Lamina options: Spark's own (`__...`) and Lamina's internal
    *  write options, set by its analysis rules. */

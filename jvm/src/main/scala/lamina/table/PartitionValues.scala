@@ -5,6 +5,7 @@ import java.time.format.DateTimeFormatter
 
 import org.apache.spark.sql.catalyst.InternalRow
 
+import lamina.errors.BadInputException
 import lamina.types._
 
 /** Partition values as text, for directory names and for the `$partitions` / `$files` tables. */
@@ -58,7 +59,7 @@ object PartitionValues {
       case _: TimestampType | _: LocalZonedTimestampType =>
         localDateTime(row.getLong(i)).format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).replace('T', ' ')
       case _: BinaryType | _: VarBinaryType => java.util.Base64.getEncoder.encodeToString(row.getBinary(i))
-      case other => throw new lamina.errors.BadInputException(s"Type ${other.asSQLString} cannot be a partition column")
+      case other => throw new BadInputException(s"Type ${other.asSQLString} cannot be a partition column")
     }
   }
 

@@ -73,16 +73,7 @@ object Warehouse {
 
   def apply(root: Path, conf: Configuration): Warehouse = Warehouse(root, FileIO(conf))
 
-  /** The warehouse of a Spark catalog named in the session's configuration. */
-  def forCatalog(spark: org.apache.spark.sql.SparkSession, catalog: String): Warehouse = {
-    val key = s"spark.sql.catalog.$catalog.warehouse"
-    val wh = spark.conf.getOption(key).getOrElse(throw new BadInputException(s"Catalog '$catalog' has no warehouse: set $key"))
-    Warehouse(new Path(wh), hadoopConf(spark))
-  }
-
-  /** The session's Hadoop configuration, with local files written without `.crc` side files. */
-  def hadoopConf(spark: org.apache.spark.sql.SparkSession): Configuration = noChecksums(spark.sessionState.newHadoopConf())
-
+  /** `conf` with local files written without `.crc` side files. */
   def noChecksums(conf: Configuration): Configuration = {
     conf.set("fs.file.impl", classOf[org.apache.hadoop.fs.RawLocalFileSystem].getName)
     conf.setBoolean("fs.file.impl.disable.cache", true)

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Paths}
 
 import lamina.mergetree.MergeTreeOptions
+import lamina.spark.OptionScopes
 import lamina.table.options.{CoreOptions, LookupStoreOptions}
 
 /** Generates `docs/options.md` from the option registry: `OptionsDoc.render` is the text, `main`
@@ -25,7 +26,7 @@ object OptionsDoc {
     sb.append("| key | type | default | per query | description |\n|---|---|---|---|---|\n")
     CoreOptions.all.sortBy(_.key).foreach { d =>
       val default = d.default.map(v => s"`$v`").getOrElse("(none)")
-      val perQuery = if (lamina.spark.OptionScopes.PerQueryKeys.contains(d.key)) "yes" else ""
+      val perQuery = if (OptionScopes.PerQueryKeys.contains(d.key)) "yes" else ""
       sb.append(s"| `${d.key}` | ${d.kind.name.replace("|", " \\| ")} | $default | $perQuery | ${d.doc.replace("|", "\\|")} |\n")
     }
     sb.toString

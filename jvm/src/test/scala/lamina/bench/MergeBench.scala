@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 
 import lamina.mergetree._
+import lamina.mergetree.function.DeduplicateMergeFunction
 
 /** Throughput of the merge of sorted runs ([[SortMergeReader.mergeUniqueCursors]], the read path,
  *  over a [[LoserTree]]) against the cost floor of reading the same runs one after the other, as an

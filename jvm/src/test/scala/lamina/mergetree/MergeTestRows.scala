@@ -4,6 +4,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.unsafe.types.UTF8String
 
+import lamina.mergetree.function.FieldGetter
 import lamina.types._
 
 /** Builders for merge-tree tests: rows of Scala values (strings become UTF8String) and records. */

@@ -2,6 +2,7 @@ package lamina.mergetree
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import lamina.mergetree.function.DeduplicateMergeFunction
 import lamina.types._
 import MergeTestRows._
 

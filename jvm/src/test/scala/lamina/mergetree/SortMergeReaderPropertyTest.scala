@@ -5,6 +5,7 @@ import scala.util.Random
 import org.apache.spark.sql.catalyst.InternalRow
 import org.scalatest.funsuite.AnyFunSuite
 
+import lamina.mergetree.function.MergeFunctions
 import lamina.types._
 import MergeTestRows._
 

@@ -2,15 +2,17 @@ package lamina.mergetree
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import lamina.table.TestTables
+
 class UniversalCompactionTest extends AnyFunSuite {
   private var fileNo = 0
-  private def run(level: Int, size: Long): LevelSortedRun = {
+  private def run(level: Int, size: Long): SortedRun = {
     fileNo += 1
-    LevelSortedRun(level, size, Seq(s"data-$fileNo.parquet"))
+    SortedRun(level, IndexedSeq(TestTables.file(s"data-$fileNo.parquet").copy(fileSize = size, level = level)))
   }
-  private def l0(sizes: Long*): Seq[LevelSortedRun] = sizes.map(run(0, _))
+  private def l0(sizes: Long*): Seq[SortedRun] = sizes.map(run(0, _))
 
-  private def pick(runs: Seq[LevelSortedRun], numLevels: Int = 6, maxSizeAmp: Int = 200, sizeRatio: Int = 1,
+  private def pick(runs: Seq[SortedRun], numLevels: Int = 6, maxSizeAmp: Int = 200, sizeRatio: Int = 1,
       trigger: Int = 5): Option[(Int, Int)] =
     UniversalCompaction.pick(numLevels, runs, maxSizeAmp, sizeRatio, trigger).map(u => (u.outputLevel, u.runs.size))
 

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong
 import com.github.benmanes.caffeine.cache.{Cache, Caffeine, RemovalCause}
 
 import lamina.errors.BadInputException
+import lamina.lookup.LookupOptions
 
 /** Process-wide cache of decoded pages, bounded by bytes held.
  *
@@ -111,7 +112,7 @@ final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Do
 object CacheManager {
 
   /** A manager sized by `lookup.cache-max-memory-size` and `lookup.cache.high-priority-pool-ratio`. */
-  def fromOptions(options: lamina.lookup.LookupOptions): CacheManager =
+  def fromOptions(options: LookupOptions): CacheManager =
     new CacheManager(options.cacheMaxMemorySize, options.highPriorityPoolRatio)
 
   /** A reader refreshes a page's recency in the manager once every this many accesses it served from

@@ -7,9 +7,9 @@ import org.apache.spark.sql.connector.catalog.procedures.{BoundProcedure, Proced
 import org.apache.spark.sql.connector.read.{LocalScan, Scan}
 import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
 
-import lamina.errors.BadInputException
+import lamina.api.Compaction
 import lamina.spark.LaminaCatalog
-import lamina.spark.compact.CompactRequest
+import lamina.spark.compact.SparkCompactTasks
 
 /** `CALL <catalog>.sys.compact(table => 'db.t' [, partitions => 'k=v[,k2=v2][;k=v...]',
  *  compact_strategy => 'full' | 'minor'])`: compacts a primary-key table and returns the COMPACT
@@ -28,13 +28,7 @@ class CompactProcedure(catalog: LaminaCatalog) extends UnboundProcedure with Bou
 
   override def call(args: InternalRow): java.util.Iterator[Scan] = {
     def str(i: Int): String = if (args.isNullAt(i)) "" else args.getUTF8String(i).toString
-    val strategy = str(2).trim.toLowerCase match {
-      case "minor" => false
-      case "" | "full" => true
-      case other => throw new BadInputException(s"Unknown compact_strategy '$other': use 'full' or 'minor'")
-    }
-    val request = CompactRequest(str(0), CompactRequest.parsePartitions(str(1)), strategy)
-    val snapshot = request.run(catalog.laminaWarehouse)
+    val snapshot = Compaction.compact(catalog.laminaWarehouse, str(0), str(1), str(2), SparkCompactTasks)
     val row = InternalRow(snapshot.map(Long.box).orNull)
     Seq[Scan](new LocalScan {
       override def rows(): Array[InternalRow] = Array(row)

@@ -7,7 +7,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 import org.apache.spark.unsafe.Platform
 
-import lamina.mergetree.SortMergeReader
+import lamina.mergetree.{KeyValueBatchCursor, KeyValueReaders, SortMergeReader}
 
 /** Merge-on-read of one primary-key split as columnar batches. Where one run alone holds the next
  *  whole batch of keys (no other run has a key up to its last, and each record is its own result),

@@ -1,142 +1,28 @@
 package lamina.spark.read
 
-import org.apache.hadoop.fs.Path
-import org.apache.spark.paths.SparkPath
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{BoundReference, Cast, Expression, Literal, UnsafeProjection}
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
-import org.apache.spark.sql.execution.datasources.PartitionedFile
 import org.apache.spark.sql.sources.Filter
-import org.apache.spark.sql.types.{StructField, StructType}
+import org.apache.spark.sql.types.{DataType, StructField, StructType}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import lamina.errors.CorruptFileException
+import lamina.format.FileSchemaReader
+import lamina.mergetree.KeyValueReaders
 import lamina.spark.DataFileFormats
 import lamina.table.FileStoreTable
+import lamina.table.options.CoreOptions
 import lamina.table.schema.TableSchema
+import lamina.table.scan.DataSplit
 import lamina.types.SparkTypes
 
-/** How to read the data files written under one schema id into rows of the requested (current)
- *  columns: which file columns to read (matched by field id, so renames and drops work), and the
- *  projection that fills added columns with null and widens changed types. */
-final case class FileSchemaReader(
-    read: PartitionedFile => Iterator[InternalRow],
-    fileColumns: StructType,
-    outputFromFile: Array[Int],
-    outputSchema: StructType,
-    filtered: Boolean = false) extends Serializable {
-
-  val identity: Boolean = outputFromFile.indices.forall(i => outputFromFile(i) == i) &&
-    outputFromFile.length == fileColumns.length &&
-    fileColumns.fields.zip(outputSchema.fields).forall { case (a, b) => a.dataType == b.dataType }
-
-  /** The raw rows of one data file (columnar batches, typed as rows, when built `returningBatch`); a
-   *  missing file, or one the format's decoder cannot read (a bad footer, a page whose checksum does
-   *  not match, undecodable bytes), is reported as a corrupt file naming it and the table. A file read
-   *  to its end without filters must hold the rows its manifest entry counts: a garbled footer can
-   *  make a decoder see fewer rows, or none, without failing. */
-  def open(bucketPath: String, f: lamina.table.manifest.DataFileMeta, tableName: String): Iterator[InternalRow] = {
-    val path = new Path(bucketPath, f.fileName)
-    val pf = PartitionedFile(InternalRow.empty, SparkPath.fromPath(path), 0, f.fileSize, Array.empty[String], 0L, f.fileSize, Map.empty)
-    DataFileReaders.guarded(DataFileReaders.asCorrupt(path.toString, tableName)(read(pf)), path.toString, tableName,
-      if (filtered) -1L else f.rowCount)
-  }
-
-  /** [[open]] of a reader built `returningBatch`: its iterator yields ColumnarBatch objects despite its type. */
-  def openBatches(bucketPath: String, f: lamina.table.manifest.DataFileMeta, tableName: String): Iterator[ColumnarBatch] =
-    open(bucketPath, f, tableName).asInstanceOf[Iterator[ColumnarBatch]]
-
-  /** Whether every output column read from the file keeps the file's type (none was widened). */
-  val sameTypes: Boolean = outputFromFile.indices.forall { i =>
-    outputFromFile(i) < 0 || fileColumns(outputFromFile(i)).dataType == outputSchema(i).dataType }
-
-  /** The conversion of a file row to an output row, reusing one buffer or view: the identity, a
-   *  view (columns reordered or missing), or a projection when a column's type was widened. */
-  def projection(): InternalRow => InternalRow = {
-    if (identity) return r => r
-    if (sameTypes) {
-      val view = new NullPaddedRow(outputSchema, outputFromFile)
-      return r => view.project(r)
-    }
-    val exprs: Seq[Expression] = outputSchema.fields.toSeq.zipWithIndex.map { case (f, i) =>
-      val j = outputFromFile(i)
-      if (j < 0) Literal(null, f.dataType)
-      else {
-        val src = BoundReference(j, fileColumns(j).dataType, nullable = true)
-        if (fileColumns(j).dataType == f.dataType) src else Cast(src, f.dataType)
-      }
-    }
-    val p = UnsafeProjection.create(exprs)
-    r => p(r)
-  }
-}
-
+/** Builds the engine's readers of a table's data files from Spark's readers of its format. */
 object DataFileReaders {
-  /** Runs `body`, a step of reading data file `path`, reporting a failure to read or decode the file
-   *  as a [[CorruptFileException]]. An interrupted read (a cancelled task) is not corruption. */
-  @inline def asCorrupt[T](path: => String, tableName: => String)(body: => T): T =
-    try body catch {
-      case e: java.io.FileNotFoundException =>
-        throw new CorruptFileException(path, -1, s"data file of table $tableName", "missing file", "", e)
-      case e @ (_: java.io.InterruptedIOException | _: java.nio.channels.ClosedByInterruptException) => throw e
-      case e @ (_: java.io.IOException | _: org.apache.parquet.io.ParquetDecodingException) =>
-        throw corrupt(path, tableName, e)
-      case e: RuntimeException if thrownByDecoder(e) => throw corrupt(path, tableName, e)
-    }
-
-  /** Code that decodes data files: bytes it rejects (a null where a page header needs a field, a
-   *  schema name the footer garbled, an offset outside the file) surface as runtime exceptions
-   *  thrown from within it or from the JDK code it calls. */
-  private val DecoderPackages = Seq("org.apache.parquet.", "shaded.parquet.", "org.apache.orc.",
-    "com.github.luben.zstd.", "org.xerial.snappy.", "io.airlift.compress.", "net.jpountz.")
-
-  /** How deep in the stack a decoder frame may lie: it may have called into the JDK (a buffer's limit). */
-  private val DecoderFrames = 8
-
-  private def thrownByDecoder(e: Throwable): Boolean =
-    e.getStackTrace.iterator.take(DecoderFrames).exists(f => DecoderPackages.exists(f.getClassName.startsWith)) ||
-      Option(e.getMessage).exists(_.contains("is not a Parquet file"))
-
-  /** `it` with each step under [[asCorrupt]], and, when `expectedRows` >= 0, a check at its end that it
-   *  yielded that many rows (a batch counts its rows). Generic, so that no element is cast: a reader
-   *  built `returningBatch` yields batches through an iterator typed as one of rows. */
-  def guarded[T](it: Iterator[T], path: String, tableName: String, expectedRows: Long = -1L): Iterator[T] =
-    new Iterator[T] {
-      private var rows = 0L
-      override def hasNext: Boolean = {
-        val more = asCorrupt(path, tableName)(it.hasNext)
-        if (!more && expectedRows >= 0 && rows != expectedRows)
-          throw new CorruptFileException(path, -1, s"$expectedRows rows (the manifest's count) in a data file of table $tableName",
-            s"$rows rows")
-        more
-      }
-      override def next(): T = {
-        val x = asCorrupt(path, tableName)(it.next())
-        rows += (x match { case b: ColumnarBatch => b.numRows; case _ => 1 })
-        x
-      }
-    }
-
-  private def corrupt(path: String, tableName: String, e: Throwable) =
-    new CorruptFileException(path, -1, s"a readable data file of table $tableName", "bytes its decoder rejects",
-      String.valueOf(e.getMessage), e)
-
-  /** Hadoop settings of data-file reads: Parquet pages are checked against the CRC their header
-   *  carries (Lamina's writers write one), unless the session says otherwise. */
-  private def readConf(spark: SparkSession): org.apache.hadoop.conf.Configuration = {
-    val conf = spark.sessionState.newHadoopConf()
-    if (conf.get(VerifyPageChecksum) == null) conf.setBoolean(VerifyPageChecksum, true)
-    conf
-  }
-
-  private val VerifyPageChecksum = "parquet.page.verify-checksum.enabled"
-
   /** Names, types and nullability only: files are matched by name here, never by Parquet field id
    *  (files written by other writers may have none). */
   private def plain(s: StructType): StructType = StructType(s.fields.map(f => StructField(f.name, plainType(f.dataType), f.nullable)))
 
-  private def plainType(t: org.apache.spark.sql.types.DataType): org.apache.spark.sql.types.DataType = {
+  private def plainType(t: DataType): DataType = {
     import org.apache.spark.sql.{types => st}
     t match {
       case s: st.StructType => plain(s)
@@ -163,7 +49,7 @@ object DataFileReaders {
     supportsBatch(spark, table.fileFormat, schema)
 
   def supportsBatch(spark: SparkSession, format: String, schema: StructType): Boolean =
-    schema.nonEmpty && DataFileFormats.forName(format).supportBatch(spark, plain(schema))
+    schema.nonEmpty && DataFileFormats.supportBatch(spark, format, plain(schema))
 
   /** A reader of files whose columns are `fileStruct` producing rows of `output`; columns are
    *  matched by Paimon field id (the `parquet.field.id` metadata of both structs). */
@@ -179,9 +65,8 @@ object DataFileReaders {
     // a Parquet row-group filter on a column this read does not return drops row groups
     val readNames = fileColumns.fieldNames.toSet
     val pushable = filters.filter(_.references.forall(readNames.contains))
-    val format = DataFileFormats.forName(lamina.table.options.CoreOptions.FileFormat.getOrDefault(fileSchema.options))
-    val read = format.buildReaderWithPartitionValues(spark, plainFile, new StructType(), fileColumns, pushable,
-      Map("returning_batch" -> returningBatch.toString), readConf(spark))
+    val read = DataFileFormats.reader(spark, CoreOptions.FileFormat.getOrDefault(fileSchema.options), plainFile,
+      fileColumns, pushable, returningBatch)
     FileSchemaReader(read, fileColumns, outputFromFile, plain(output), filtered = pushable.nonEmpty)
   }
 
@@ -201,10 +86,10 @@ class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Strin
     IteratorReader(rowsOf(partition.asInstanceOf[LaminaInputPartition].split))
   }
 
-  def rowsOf(split: lamina.table.scan.DataSplit): Iterator[InternalRow] = {
+  def rowsOf(split: DataSplit): Iterator[InternalRow] = {
     split.files.iterator.flatMap { f =>
       val r = readers(f.schemaId)
-      r.open(split.bucketPath, f, tableName).map(r.projection())
+      r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName).map(r.projection())
     }
   }
 }
@@ -219,6 +104,6 @@ class ColumnarReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Str
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
-    IteratorReader(split.files.iterator.flatMap(f => readers(f.schemaId).openBatches(split.bucketPath, f, tableName)))
+    IteratorReader(split.files.iterator.flatMap(f => readers(f.schemaId).openBatches(split.bucketPath, KeyValueReaders.refOf(f), tableName)))
   }
 }

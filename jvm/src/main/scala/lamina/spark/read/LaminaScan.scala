@@ -5,7 +5,11 @@ import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
+import lamina.mergetree.{KeyValueReaders, MergeTreeOptions}
+import lamina.mergetree.function.MergeFunctions
+import lamina.spark.SparkFilters
 import lamina.table.FileStoreTable
+import lamina.table.manifest.DataFileMeta
 import lamina.table.scan.{DataSplit, FileStoreScan}
 
 /** The planned scan of one snapshot: one input partition per (partition, bucket) split, or per
@@ -18,9 +22,9 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     snapshot match {
       case None => Seq.empty
       case Some(s) =>
-        val all = new FileStoreScan(table, s).plan(filters)
+        val all = new FileStoreScan(table, s).plan(SparkFilters.toPredicates(filters))
         if (mode == ScanMode.ReadOptimized && table.isPrimaryKeyTable) {
-          val top = lamina.mergetree.MergeTreeOptions.numLevels(table.options) - 1
+          val top = MergeTreeOptions.numLevels(table.options) - 1
           all.map(sp => sp.copy(files = sp.files.filter(_.level == top))).filter(_.files.nonEmpty)
         } else limitSplits(all)
     }
@@ -56,8 +60,8 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       if (table.isPrimaryKeyTable && mode != ScanMode.ReadOptimized) Seq(LaminaInputPartition(s))
       else {
         // append files need no merging: pack them into partitions of about `target` bytes
-        val groups = Seq.newBuilder[Seq[lamina.table.manifest.DataFileMeta]]
-        var cur = Vector.empty[lamina.table.manifest.DataFileMeta]
+        val groups = Seq.newBuilder[Seq[DataFileMeta]]
+        var cur = Vector.empty[DataFileMeta]
         var size = 0L
         s.files.foreach { f =>
           if (cur.nonEmpty && size + f.fileSize > target) { groups += cur; cur = Vector.empty; size = 0 }
@@ -88,7 +92,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   private def columnarMerge(spark: SparkSession, kv: KeyValueReaders, schemaIds: Seq[Long], values: StructType): Boolean =
     kv.allBatched(schemaIds) && kv.keyOrder.asLong.isDefined &&
       values.fields.forall(f => ColumnarMergeReader.supports(f.dataType)) &&
-      lamina.mergetree.MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
+      MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
         .singleInsertIsResult &&
       DataFileReaders.supportsBatch(spark, table, values)
 
@@ -108,7 +112,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     else {
       // below the merge only key filters are safe: a value filter could hide the newest version
       val keyFilters = filters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
-      val kv = KeyValueReaders.build(spark, table, schemaIds, keyFilters, Some(values.fieldNames.toSet))
+      val kv = KeyValueReaderBuilder.build(spark, table, schemaIds, keyFilters, Some(values.fieldNames.toSet))
       val direct = schemaIds.map { id =>
         val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
         id -> DataFileReaders.forSchema(spark, table, s, values, keyFilters)

@@ -4,6 +4,7 @@ import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
+import lamina.spark.MirrorColumns
 import lamina.table.FileStoreTable
 
 /** Collects column pruning, filters and LIMIT for a scan. Partition filters are exact (applied to
@@ -34,7 +35,7 @@ class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSch
   /** A scan of the required columns; metadata columns that mirror data columns
    *  ([[lamina.spark.MirrorColumns]]) are read as their data column. */
   override def build(): Scan = {
-    val source = required.fields.map(f => lamina.spark.MirrorColumns.source(f.name))
+    val source = required.fields.map(f => MirrorColumns.source(f.name))
     if (source.forall(_.isEmpty)) new LaminaScan(table, snapshotId, required, filters.toSeq, limit, mode)
     else {
       val data = required.fields.zip(source).collect { case (f, None) => f }

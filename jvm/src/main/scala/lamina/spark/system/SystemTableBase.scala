@@ -10,6 +10,8 @@ import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import lamina.spark.read.IteratorReader
+
 /** A read-only metadata table computed on the driver (they are small: one row per snapshot, file,
  *  manifest...). Rows are shipped to one task inside its input partition. */
 abstract class SystemTableBase(displayName: String) extends Table with SupportsRead {
@@ -46,6 +48,6 @@ final case class SystemRows(rows: Seq[InternalRow]) extends InputPartition
 
 object SystemRowsReaderFactory extends PartitionReaderFactory {
   override def createReader(p: InputPartition): PartitionReader[InternalRow] = {
-    lamina.spark.read.IteratorReader(p.asInstanceOf[SystemRows].rows.iterator)
+    IteratorReader(p.asInstanceOf[SystemRows].rows.iterator)
   }
 }

@@ -8,11 +8,13 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.errors.NotFoundException
 import lamina.format.BinaryRowCodec
+import lamina.spark.LaminaTable
+import lamina.spark.read.ScanMode
 import lamina.table.{FileStoreTable, PartitionValues}
 import lamina.table.manifest.ManifestEntry
 import lamina.table.scan.FileStoreScan
 import lamina.table.snapshot.Snapshot
-import lamina.types.{DataTypeJson, SparkTypes}
+import lamina.types.{DataType => LaminaType, DataTypeJson, SparkTypes}
 
 /** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
 object SystemTables {
@@ -44,8 +46,8 @@ object SystemTables {
     })
     case "partitions" => simple(display, PartitionsSchema, () => partitionsRows(table, pinned))
     case "buckets" => simple(display, BucketsSchema, () => bucketsRows(table, pinned))
-    case "audit_log" => new ScanModeTable(new lamina.spark.LaminaTable(table, pinned, display), lamina.spark.read.ScanMode.AuditLog, display)
-    case "ro" => new ScanModeTable(new lamina.spark.LaminaTable(table, pinned, display), lamina.spark.read.ScanMode.ReadOptimized, display)
+    case "audit_log" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display)
+    case "ro" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.ReadOptimized, display)
     case other => throw new NotFoundException(
       s"Unknown system table '$other' of ${table.name}; known: ${Kinds.mkString(", ")}")
   }
@@ -123,7 +125,7 @@ object SystemTables {
     }.sortBy(r => (r.getUTF8String(0).toString, r.getInt(1)))
   }
 
-  private def partitionText(part: InternalRow, keys: Seq[String], types: Seq[lamina.types.DataType]): String =
+  private def partitionText(part: InternalRow, keys: Seq[String], types: Seq[LaminaType]): String =
     if (keys.isEmpty) "{}" else PartitionValues.describe(part, keys, types)
 
   private def snapshotRow(s: Snapshot): InternalRow =

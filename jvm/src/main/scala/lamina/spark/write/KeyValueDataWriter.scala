@@ -1,42 +1,39 @@
 package lamina.spark.write
 
-import scala.collection.mutable
-
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection, UnsafeRow}
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.connector.write.{DeltaWriter, WriterCommitMessage}
+import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.errors.BadInputException
-import lamina.format.{BinaryRowCodec, Bucket}
-import lamina.mergetree.RowKind
+import lamina.format.DataFileWriters
+import lamina.mergetree.{MergeTreeOptions, RowKind}
+import lamina.mergetree.function.MergeFunctions
+import lamina.spark.MirrorColumns
 import lamina.table.FileStoreTable
-import lamina.table.commit.CommitMessage
-import lamina.table.options.CoreOptions
+import lamina.table.scan.SequenceBases
+import lamina.table.sink.{KeyValueTableWrite, PrimaryKeyWrites}
 import lamina.types.SparkTypes
 
-/** Writes the records of one Spark task into a primary-key table: each record goes to the
- *  [[KeyValueFileWriter]] of its (partition, bucket) with its row kind. Serves INSERT (all +I) and
- *  the row-level DML of Spark's delta API (insert / update / delete). `sequenceBases` holds, per
- *  serialized partition and bucket, a number at least the highest sequence number committed there
- *  ([[lamina.table.scan.SequenceBases]]). `uniqueKeys`: a key written twice fails the task (see
+/** Spark's data writer of one task into a primary-key table: translates Spark's rows and row-level
+ *  operations into records of a row kind for the engine's [[KeyValueTableWrite]]. Serves INSERT (all
+ *  +I) and the row-level DML of Spark's delta API (insert / update / delete). `sequenceBases`: see
+ *  [[KeyValueTableWrite]]. `uniqueKeys`: a key written twice fails the task (see
  *  [[lamina.spark.MergeShapes.UniqueKeysOption]]). `rowKind`: every row written is a record of
  *  that kind, its non-key values unchecked ([[lamina.spark.MergeShapes.RowKindOption]]). `kindColumn`:
  *  the ordinal, past the table's columns, of the byte giving each row's kind
  *  ([[lamina.spark.MergeShapes.RowKindColumnOption]]). `metadataColumns`: the names of the metadata
  *  columns row-level DML hands to deletes and updates, in order ([[lamina.spark.MirrorColumns]]). */
 class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
-    sequenceBases: Map[lamina.table.scan.SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false,
+    sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false,
     rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty)
   extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
-  private val routing = new RowRouting(table)
-  private val numBuckets = routing.numBuckets
+  private val sink = new KeyValueTableWrite(table, writers, sequenceBases, taskId, uniqueKeys)
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
   /** (data ordinal, row id ordinal) of each row id column. */
   private val idPairs = PrimaryKeyWrites.rowIdColumns(table).map(schema.indexOf).zipWithIndex
-  private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
-  private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
   private val sparkTypes = schema.fields.map(f => SparkTypes.toSpark(f.dataType)).toArray
 
   // The statement's clauses are refused during analysis when the session extensions are installed
@@ -74,10 +71,10 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private val forcedKind: Byte = rowKind.getOrElse(-1: Byte)
   private val kindOrdinal: Int = kindColumn.getOrElse(-1)
   private val rowKindOrdinal: Int =
-    lamina.mergetree.MergeFunctions.rowKindField(schema.fields, schema.primaryKeys, table.options, table.name).getOrElse(-1)
-  private lazy val ignoreDelete = lamina.mergetree.MergeTreeOptions.IgnoreDelete.getOrDefault(table.options)
+    MergeFunctions.rowKindField(schema.fields, schema.primaryKeys, table.options, table.name).getOrElse(-1)
+  private lazy val ignoreDelete = MergeTreeOptions.IgnoreDelete.getOrDefault(table.options)
   private lazy val retractRefusal: Byte => Option[String] = {
-    val mf = lamina.mergetree.MergeFunctions.create(schema.fields, schema.primaryKeys, table.options, table.name)()
+    val mf = MergeFunctions.create(schema.fields, schema.primaryKeys, table.options, table.name)()
     kind => mf.retractRefusal(kind)
   }
 
@@ -126,7 +123,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
    *  it) and the sequence fields handed over as metadata columns: the record's other columns are null. */
   override def delete(metadata: InternalRow, id: InternalRow): Unit = {
     deleteRefusal.foreach(why => throw new BadInputException(why))
-    val row = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(schema.fields.size)
+    val row = new GenericInternalRow(schema.fields.size)
     copyFields(row, id, idPairs)
     copyFields(row, metadata, sequenceOrdinals)
     record(row, RowKind.Delete, checkNulls = false)
@@ -141,69 +138,25 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     case (c, m) if c.startsWith(prefix) => (schema.indexOf(c.stripPrefix(prefix)), m)
   }
 
-  private val sequenceOrdinals = mirrored(lamina.spark.MirrorColumns.SequencePrefix)
+  private val sequenceOrdinals = mirrored(MirrorColumns.SequencePrefix)
   /** By data ordinal: the metadata ordinal of the column's value before an update, or -1. */
   private val beforeOrdinals: Array[Int] = {
     val a = Array.fill(schema.fields.size)(-1)
-    mirrored(lamina.spark.MirrorColumns.BeforePrefix).foreach { case (o, m) => a(o) = m }
+    mirrored(MirrorColumns.BeforePrefix).foreach { case (o, m) => a(o) = m }
     a
   }
 
-  private def record(input: InternalRow, kind: Byte, checkNulls: Boolean = true): Unit = {
-    val row = if (checkNulls) routing.checked(input) else input
-    var k = 0 // a loop over an int array: this runs per record
-    while (k < pkOrdinals.length) {
-      val i = pkOrdinals(k)
-      if (row.isNullAt(i))
-        throw new BadInputException(s"Primary-key column '${schema.fields(i).name}' of table ${table.name} is null in a written row")
-      k += 1
-    }
-    val partition = routing.partition(row)
-    val bucket = routing.bucket(row)
-    // the writers of the last partition seen, by bucket: no map lookup per row
-    if (cachedPartition == null || !cachedPartition.equals(partition)) {
-      cachedPartition = partition.copy()
-      cachedWriters = new Array[KeyValueFileWriter](math.max(numBuckets, 1))
-    }
-    var w = cachedWriters(bucket)
-    if (w == null) {
-      w = writerOf(partition, bucket)
-      cachedWriters(bucket) = w
-    }
-    w.write(row, kind)
-  }
+  private def record(row: InternalRow, kind: Byte, checkNulls: Boolean = true): Unit = sink.write(row, kind, checkNulls)
 
-  private var cachedPartition: UnsafeRow = _
-  private var cachedWriters: Array[KeyValueFileWriter] = _
+  override def commit(): WriterCommitMessage = LaminaWriterCommitMessage(sink.prepareCommit())
 
-  private def writerOf(partition: UnsafeRow, bucket: Int): KeyValueFileWriter =
-    open.get((partition, bucket)) match {
-      case Some(w) => w
-      case None =>
-        val key = partition.copy()
-        val bytes = BinaryRowCodec.serialize(key, schema.partitionTypes)
-        val base = sequenceBases.getOrElse((scala.collection.immutable.ArraySeq.unsafeWrapArray(bytes), bucket), -1L)
-        val w = new KeyValueFileWriter(table, writers, bytes, table.paths.bucketDir(key, bucket), bucket,
-          base + 1, targetFileSize, taskId, uniqueKeys = uniqueKeys)
-        open.put((key, bucket), w)
-        w
-    }
+  override def abort(): Unit = sink.abort()
 
-  override def commit(): WriterCommitMessage = {
-    val msgs = open.values.toSeq.map(w => CommitMessage(w.partition, w.bucket, numBuckets, w.finish()))
-      .filter(_.newFiles.nonEmpty)
-    open.clear()
-    cachedPartition = null
-    LaminaWriterCommitMessage(msgs)
-  }
-
-  override def abort(): Unit = { open.values.foreach(_.abort()); open.clear(); cachedPartition = null }
-
-  override def close(): Unit = if (open.nonEmpty) abort()
+  override def close(): Unit = if (!sink.isEmpty) abort()
 }
 
 object KeyValueDataWriter {
   /** Paimon's short names of the row kinds, at the index of the kind's byte. */
-  private val RowKindNames: Array[org.apache.spark.unsafe.types.UTF8String] =
-    Array.tabulate(4)(k => org.apache.spark.unsafe.types.UTF8String.fromString(RowKind.shortString(k.toByte)))
+  private val RowKindNames: Array[UTF8String] =
+    Array.tabulate(4)(k => UTF8String.fromString(RowKind.shortString(k.toByte)))
 }

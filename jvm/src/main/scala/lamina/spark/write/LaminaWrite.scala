@@ -5,9 +5,16 @@ import org.apache.spark.sql.connector.distributions.{Distribution, Distributions
 import org.apache.spark.sql.connector.expressions.{Expression => ConnectorExpression, Expressions, SortDirection, SortOrder}
 import org.apache.spark.sql.connector.write._
 
-import lamina.spark.ColumnReferences
+import lamina.errors.{BadInputException, CommitStateUnknownException}
+import lamina.mergetree.RowKind
+import lamina.mergetree.compact.CompactAfterWrite
+import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReferences, DataFileFormats, MergeShapes, OptionScopes}
+import lamina.spark.compact.SparkCompactTasks
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
+import lamina.table.scan.SequenceBases
+import lamina.table.sink.TableWriter
+import lamina.types.SparkTypes
 
 /** The batch write of one query: executors write data files, the driver commits them in one
  *  snapshot (APPEND, or OVERWRITE for INSERT OVERWRITE and TRUNCATE). The write options of the
@@ -17,7 +24,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   extends Write with BatchWrite with RequiresDistributionAndOrdering with DeltaWrite with DeltaBatchWrite {
   private val table: FileStoreTable = {
     import scala.jdk.CollectionConverters._
-    stored.withDynamicOptions(lamina.spark.OptionScopes.dynamic(stored.name,
+    stored.withDynamicOptions(OptionScopes.dynamic(stored.name,
       info.options().asCaseSensitiveMap().asScala.toMap, "write"))
   }
   private val commitUser = java.util.UUID.randomUUID().toString
@@ -26,17 +33,17 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
 
 
   override def toBatch: DeltaBatchWrite = {
-    refusal.foreach(why => throw new lamina.errors.BadInputException(why))
+    refusal.foreach(why => throw new BadInputException(why))
     this
   }
 
   override def createBatchWriterFactory(physical: PhysicalWriteInfo): LaminaDataWriterFactory =
-    new LaminaDataWriterFactory(table, DataFileWriters.prepare(SparkSession.active, table),
-      if (table.isPrimaryKeyTable) lamina.table.scan.SequenceBases.of(table) else Map.empty,
-      uniqueKeys = table.isPrimaryKeyTable && info.options().getBoolean(lamina.spark.MergeShapes.UniqueKeysOption, false),
-      rowKind = Option(info.options().get(lamina.spark.MergeShapes.RowKindOption)).filter(_ => table.isPrimaryKeyTable)
-        .map(lamina.mergetree.RowKind.fromShortString),
-      kindColumn = Option(info.options().get(lamina.spark.MergeShapes.RowKindColumnOption)).filter(_ => table.isPrimaryKeyTable)
+    new LaminaDataWriterFactory(table, DataFileFormats.writers(SparkSession.active, table),
+      if (table.isPrimaryKeyTable) SequenceBases.of(table) else Map.empty,
+      uniqueKeys = table.isPrimaryKeyTable && info.options().getBoolean(MergeShapes.UniqueKeysOption, false),
+      rowKind = Option(info.options().get(MergeShapes.RowKindOption)).filter(_ => table.isPrimaryKeyTable)
+        .map(RowKind.fromShortString),
+      kindColumn = Option(info.options().get(MergeShapes.RowKindColumnOption)).filter(_ => table.isPrimaryKeyTable)
         .map(c => info.schema().fieldIndex(c)),
       metadataColumns = if (info.metadataSchema().isPresent) info.metadataSchema().get.fieldNames.toSeq else Seq.empty)
 
@@ -48,7 +55,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     val schema = table.schema
     def column(c: String): ConnectorExpression = ColumnReferences.column(c)
     if (!table.isPrimaryKeyTable) Distributions.unspecified()
-    else if (oneTaskPerBucket) Distributions.clustered(Array(Expressions.apply(lamina.spark.BucketTagFunction.Name,
+    else if (oneTaskPerBucket) Distributions.clustered(Array(Expressions.apply(BucketTagFunction.Name,
       (Expressions.literal(Integer.valueOf(schema.numBuckets)) +: schema.bucketKeys.map(column)): _*)))
     else if (byBucket) Distributions.clustered(
       (schema.partitionKeys.map(column) :+ ColumnReferences.bucket(schema.numBuckets, schema.bucketKeys)).toArray)
@@ -58,8 +65,8 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   /** Whether the bucket functions can compute this table's buckets (see [[lamina.spark.BucketTransformFunction]]). */
   private lazy val byBucket: Boolean = {
     val schema = table.schema
-    table.isPrimaryKeyTable && schema.numBuckets > 0 && lamina.spark.BucketTransformFunction.supports(
-      schema.bucketKeys.map(k => lamina.types.SparkTypes.toSpark(schema.field(k).get.dataType)))
+    table.isPrimaryKeyTable && schema.numBuckets > 0 && BucketTransformFunction.supports(
+      schema.bucketKeys.map(k => SparkTypes.toSpark(schema.field(k).get.dataType)))
   }
 
   /** An unpartitioned table with no more buckets than the session's shuffle partitions is written by
@@ -67,7 +74,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
    *  (More buckets than that: clustered by bucket id over the usual shuffle partitions.) */
   private lazy val oneTaskPerBucket: Boolean =
     byBucket && table.schema.partitionKeys.isEmpty && table.schema.numBuckets <= math.min(
-      lamina.spark.BucketTagFunction.MaxBuckets, SparkSession.active.sessionState.conf.numShufflePartitions)
+      BucketTagFunction.MaxBuckets, SparkSession.active.sessionState.conf.numShufflePartitions)
 
   override def requiredNumPartitions(): Int = if (oneTaskPerBucket) table.schema.numBuckets else 0
 
@@ -88,10 +95,10 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       case null => Seq.empty
     }
     val committed = try commitFiles(msgs) catch {
-      case e: lamina.errors.CommitStateUnknownException => filesMayBeReferenced = true; throw e
+      case e: CommitStateUnknownException => filesMayBeReferenced = true; throw e
     }
     filesMayBeReferenced = committed.isDefined
-    if (table.isPrimaryKeyTable) committed.foreach(id => PrimaryKeyWrites.afterCommit(table, msgs, commitUser, id))
+    if (table.isPrimaryKeyTable) committed.foreach(id => CompactAfterWrite.afterCommit(table, msgs, commitUser, id, SparkCompactTasks))
   }
 
   private def commitFiles(msgs: Seq[CommitMessage]): Option[Long] = {

@@ -1,11 +1,13 @@
 package lamina.spark.write
 
+import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.write._
 import org.apache.spark.sql.sources.{AlwaysTrue, Filter}
 
 import lamina.errors.BadInputException
+import lamina.spark.SparkFilters
 import lamina.table.FileStoreTable
-import lamina.table.scan.PredicateEval
+import lamina.table.predicate.PredicateEval
 import lamina.types.SparkTypes
 
 /** What kind of write a query asked for: append, overwrite of the partitions a filter selects,
@@ -28,7 +30,7 @@ class LaminaWriteBuilder(table: FileStoreTable, info: LogicalWriteInfo)
     val keys = table.schema.partitionKeys.toSet
     val real = filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])
     real.foreach { f =>
-      if (!PredicateEval.supported(f))
+      if (!PredicateEval.supported(SparkFilters.toPredicate(f)))
         throw new BadInputException(s"INSERT OVERWRITE of table ${table.name}: partition condition $f is not supported")
       if (!f.references.forall(keys.contains))
         throw new BadInputException(
@@ -45,12 +47,12 @@ class LaminaWriteBuilder(table: FileStoreTable, info: LogicalWriteInfo)
 
 object WriteModes {
   /** The partition predicate an overwrite applies to live files; None means every partition. */
-  def partitionFilter(table: FileStoreTable, filters: Seq[Filter]): Option[org.apache.spark.sql.catalyst.InternalRow => Boolean] = {
+  def partitionFilter(table: FileStoreTable, filters: Seq[Filter]): Option[InternalRow => Boolean] = {
     if (filters.isEmpty) return None
     val keys = table.schema.partitionKeys
     val types = table.schema.partitionTypes.map(SparkTypes.toSpark)
     // an answer the evaluator cannot give fails the statement rather than guess which data to drop
-    Some(row => filters.forall(f => PredicateEval.eval(f, name => {
+    Some(row => filters.forall(f => PredicateEval.eval(SparkFilters.toPredicate(f), name => {
       val i = keys.indexOf(name)
       if (i < 0) None else Some((row.get(i, types(i)), types(i)))
     }).getOrElse(throw new BadInputException(

@@ -5,6 +5,8 @@ import scala.jdk.CollectionConverters._
 import org.apache.avro.Schema
 import org.apache.avro.generic.{GenericData, GenericRecord}
 
+import lamina.format.{BinaryRowCodec, SimpleStats => CollectedStats}
+
 /** Min values, max values (each a serialized Paimon BinaryRow over the stats columns) and per-column
  *  null counts (an entry may be null: unknown). The `_KEY_STATS` / `_VALUE_STATS` /
  *  `_PARTITION_STATS` records of manifests. Invariant: both rows and the counts have one slot per
@@ -22,12 +24,12 @@ final case class SimpleStats(minValues: Array[Byte], maxValues: Array[Byte], nul
 object SimpleStats {
   /** Stats over no columns: empty rows (arity 0) and no counts. */
   lazy val Empty: SimpleStats = {
-    val empty = lamina.format.BinaryRowCodec.serialize(
+    val empty = BinaryRowCodec.serialize(
       org.apache.spark.sql.catalyst.InternalRow.empty, Seq.empty)
     SimpleStats(empty, empty, Seq.empty)
   }
 
-  def from(s: lamina.format.SimpleStats): SimpleStats =
+  def from(s: CollectedStats): SimpleStats =
     SimpleStats(s.minValues, s.maxValues, s.nullCounts.toSeq.map(c => Option(c).map(_.longValue())))
 
   def fromAvro(r: GenericRecord): SimpleStats = {

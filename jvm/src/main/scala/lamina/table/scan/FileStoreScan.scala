@@ -1,11 +1,11 @@
 package lamina.table.scan
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.sources.Filter
 
 import lamina.format.{BinaryRowCodec, StatsCollector}
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats}
+import lamina.table.predicate.{Predicate, PredicateEval}
 import lamina.table.schema.TableSchema
 import lamina.table.snapshot.Snapshot
 import lamina.types.{IntType, SparkTypes}
@@ -18,7 +18,7 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
   private val partitionKeys = schema.partitionKeys
   private val partitionSparkTypes = schema.partitionTypes.map(SparkTypes.toSpark)
 
-  def liveEntries(filters: Seq[Filter] = Nil): Seq[ManifestEntry] = {
+  def liveEntries(filters: Seq[Predicate] = Nil): Seq[ManifestEntry] = {
     val partFilters = filters.filter(f => f.references.nonEmpty && f.references.forall(partitionKeys.contains))
     val store = table.manifestStore
     val manifestOk: Option[ManifestFileMeta => Boolean] =
@@ -33,7 +33,7 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     }
   }
 
-  def plan(filters: Seq[Filter] = Nil): Seq[DataSplit] = {
+  def plan(filters: Seq[Predicate] = Nil): Seq[DataSplit] = {
     // On a primary-key table a file's value statistics describe versions the merge may discard:
     // only filters on key columns (the same in every version of a row) may skip files.
     val valueFilters = filters.filterNot(f => f.references.forall(partitionKeys.contains))
@@ -57,7 +57,7 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
 
   /** Value filters against the file's value stats; columns are matched by field id, since the file
    *  may have been written under an older schema. */
-  private def fileMightMatch(f: DataFileMeta, filters: Seq[Filter], fileSchema: TableSchema): Boolean = {
+  private def fileMightMatch(f: DataFileMeta, filters: Seq[Predicate], fileSchema: TableSchema): Boolean = {
     val statsCols = f.valueStatsCols.getOrElse(fileSchema.fieldNames)
     if (statsCols.isEmpty || f.valueStats.minValues == null) return true
     val statsFields = statsCols.flatMap(fileSchema.field)
@@ -88,7 +88,7 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     }
   }
 
-  private def statsMightMatch(filters: Seq[Filter], stats: SimpleStats, names: Seq[String], arity: Int,
+  private def statsMightMatch(filters: Seq[Predicate], stats: SimpleStats, names: Seq[String], arity: Int,
       rowCount: Option[Long]): Boolean = {
     try {
       val mins = BinaryRowCodec.deserialize(stats.minValues, schema.partitionTypes)

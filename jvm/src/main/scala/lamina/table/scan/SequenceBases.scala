@@ -2,6 +2,7 @@ package lamina.table.scan
 
 import scala.collection.immutable.ArraySeq
 
+import lamina.errors.NotFoundException
 import lamina.table.FileStoreTable
 import lamina.table.manifest.ManifestEntry
 import lamina.table.snapshot.Snapshot
@@ -56,7 +57,7 @@ object SequenceBases {
     try Some(((from.snapshotId + 1) to to).foldLeft(from.bases) { (bases, id) =>
       raise(bases, store.readAllEntries(Seq(snapshots.snapshot(id).deltaManifestList)).filter(_.isAdd))
     })
-    catch { case _: java.io.FileNotFoundException | _: lamina.errors.NotFoundException => None }
+    catch { case _: java.io.FileNotFoundException | _: NotFoundException => None }
   }
 
   private def raise(bases: Map[Key, Long], added: IterableOnce[ManifestEntry]): Map[Key, Long] =

@@ -2,7 +2,7 @@ package lamina.table.schema
 
 import org.apache.hadoop.fs.Path
 
-import lamina.errors.{BadInputException, CorruptFileException, NotFoundException}
+import lamina.errors.{BadInputException, CommitConflictException, CorruptFileException, NotFoundException}
 import lamina.io.FileIO
 
 /** Reads and writes the `schema/schema-<id>` files of one table. A new schema id is claimed by
@@ -43,7 +43,7 @@ final class SchemaManager(fileIO: FileIO, tablePath: Path, tableName: String) ex
       val next = SchemaEvolution(current, changes, tableName, System.currentTimeMillis())
       if (fileIO.tryAtomicCreate(schemaPath(next.id), next.toJson)) return next
       attempt += 1
-      if (attempt > 10) throw new lamina.errors.CommitConflictException(
+      if (attempt > 10) throw new CommitConflictException(
         s"Could not commit a schema change to $tableName after $attempt attempts: other writers kept winning")
     }
     throw new IllegalStateException("unreachable")

@@ -3,7 +3,6 @@ package lamina.table.scan
 import java.nio.file.{Files, Paths}
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.sources._
 import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
@@ -14,6 +13,7 @@ import lamina.table.{FileStoreTable, TestTables}
 import lamina.table.TestTables.file
 import lamina.table.commit.{CommitMessage, FileStoreCommit}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
+import lamina.table.predicate._
 import lamina.table.schema.{SchemaChange, TableSchema}
 import lamina.types._
 
@@ -69,7 +69,7 @@ class FileStoreScanTest extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   test("partition pruning on the partition values") {
-    val cases: Seq[(Filter, Seq[String])] = Seq(
+    val cases: Seq[(Predicate, Seq[String])] = Seq(
       EqualTo("p", "b") -> Seq("f-b"),
       In("p", Array("a", "c")) -> Seq("f-a", "f-a-1", "f-c"),
       GreaterThan("p", "a") -> Seq("f-b", "f-c"),
@@ -115,7 +115,7 @@ class FileStoreScanTest extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   test("stats-based file skipping") {
-    val cases: Seq[(Filter, Seq[String])] = Seq(
+    val cases: Seq[(Predicate, Seq[String])] = Seq(
       GreaterThan("id", 15) -> Seq("f2", "f4"),
       EqualTo("id", 10) -> Seq("f1", "f4"),
       LessThan("id", 1) -> Seq("f4"),

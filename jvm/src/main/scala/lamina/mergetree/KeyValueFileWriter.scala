@@ -1,0 +1,180 @@
+package lamina.mergetree
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection, UnsafeRow}
+
+import lamina.errors.BadInputException
+import lamina.format.{BinaryRowCodec, DataFileWriter, DataFileWriters, KeyValueRow, StatsCollector, StatsMode, ValueStats}
+import lamina.table.{FileStorePaths, FileStoreTable, KeyValueLayout}
+import lamina.table.manifest.{DataFileMeta, SimpleStats}
+import lamina.table.options.CoreOptions
+import lamina.types.SparkTypes
+
+/** Writes the records of one (partition, bucket) of a primary-key table into level-0 data files in
+ *  the key-value layout, assigning sequence numbers from `firstSequence` on. A file is rolled over
+ *  at the target size, and also when a key arrives that is not above the previous one, so that every
+ *  file holds strictly increasing keys. Invariant: each closed file has its [[DataFileMeta]] with
+ *  min/max key, key and value statistics, sequence range and delete count. With `uniqueKeys`, a
+ *  key that repeats the previous record's key is refused (a write that must hold each key once,
+ *  whose rows arrive sorted by key). */
+final class KeyValueFileWriter(
+    table: FileStoreTable,
+    writers: DataFileWriters,
+    val partition: Array[Byte],
+    dir: Path,
+    val bucket: Int,
+    firstSequence: Long,
+    targetFileSize: Long,
+    taskId: Int,
+    level: Int = 0,
+    fileSource: Int = DataFileMeta.FileSourceAppend,
+    uniqueKeys: Boolean = false) {
+
+  private val layout = KeyValueLayout(table.schema)
+  private val types = table.schema.fields.map(_.dataType)
+  private val keyTypes = layout.keyFields.map(_.dataType)
+  private val keySparkTypes = keyTypes.map(SparkTypes.toSpark)
+  private val keyOrdering = KeyOrder.orderingOf(keySparkTypes)
+  // two projections used in turn: the previous record's key stays valid without a copy per record
+  private def newKeyProjection() = UnsafeProjection.create(layout.keyOrdinals.toSeq.zip(keySparkTypes).map {
+    case (o, t) => BoundReference(o, t, nullable = false)
+  })
+  private val keyProjections = Array(newKeyProjection(), newKeyProjection())
+  private var flip = 0
+  private val valueStatsOf =
+    new ValueStats(StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options)), table.schema.fields, writers)
+  private val statsMode = valueStatsOf.mode
+  private val uuid = FileStorePaths.newUuid()
+  private val done = ArrayBuffer.empty[DataFileMeta]
+  private val record = new KeyValueRow(layout.keyArity, writers.fileSchema)
+
+  private var nextSequence = firstSequence
+  private var counter = 0
+  private var writer: DataFileWriter = _
+  private var fileName: String = _
+  private var rows = 0L
+  private var deletes = 0L
+  private var bytes = 0L
+  private var minSeq = 0L
+  private var minKey: InternalRow = _
+  private var lastKey: InternalRow = _
+  private var valueStats: StatsCollector = _
+  private var keyStats: StatsCollector = _
+  /** A file's keys ascend, so a single key column's bounds are its first and last key: no stats
+   *  update per record. */
+  private val sortedKeyStats = keyTypes.size == 1
+  private var keyBounds: StatsCollector = _
+  /** The key of the previous record, across file boundaries (for `uniqueKeys`). */
+  private var previousKey: InternalRow = _
+
+  private def repeatedKey(key: InternalRow): BadInputException = {
+    val shown = layout.keyFields.indices.map { i =>
+      s"${layout.keyFields(i).name}=${key.get(i, keySparkTypes(i))}"
+    }.mkString(", ")
+    new BadInputException(
+      s"Table ${table.name}: more than one written row has primary key ($shown). A MERGE INTO that upserts its " +
+        "source writes each key once, as MERGE matches a target row with at most one source row; remove the " +
+        "duplicates from the source")
+  }
+
+  /** The sequence number the next record would get. */
+  def sequence: Long = nextSequence
+
+  def write(row: InternalRow, kind: Byte): Unit = write(row, kind, -1L)
+
+  /** Writes one record; `sequence` >= 0 keeps a given sequence number (compaction rewrites). */
+  def write(row: InternalRow, kind: Byte, sequence: Long): Unit = {
+    flip ^= 1
+    val key = keyProjections(flip)(row)
+    // a file holds each key once, in ascending order (Paimon's readers rely on it): a repeated or
+    // smaller key starts the next file
+    if (uniqueKeys) {
+      if (previousKey != null && keyOrdering.compare(key, previousKey) == 0) throw repeatedKey(key)
+      previousKey = key
+    }
+    if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) <= 0) closeFile()
+    if (writer == null) openFile(key)
+    val seq = if (sequence >= 0) { noteSequence(sequence); sequence } else { val s = nextSequence; nextSequence += 1; s }
+    writer.write(record.set(key, seq, kind, row))
+    valueStats.update(row)
+    if (!sortedKeyStats) keyStats.update(row)
+    rows += 1
+    if (RowKind.isRetract(kind)) deletes += 1
+    lastKey = key
+    bytes += (row match {
+      case u: UnsafeRow => u.getSizeInBytes
+      case _ => 8L * types.size
+    })
+    if (bytes >= targetFileSize) closeFile()
+  }
+
+  def finish(): Seq[DataFileMeta] = { closeFile(); done.toSeq }
+
+  def abort(): Unit = {
+    DataFileWriters.discard(table.fileIO, dir, Option(writer).map(_ -> fileName), done.map(_.fileName).toSeq)
+    writer = null
+    done.clear()
+  }
+
+  private def openFile(key: InternalRow): Unit = {
+    fileName = FileStorePaths.newDataFileName("data", uuid, counter, writers.format)
+    counter += 1
+    writer = writers.open(new Path(dir, fileName).toString, taskId)
+    rows = 0; deletes = 0; bytes = 0
+    minSeq = nextSequence
+    minKey = key.copy()
+    valueStats = valueStatsOf.newCollector()
+    keyStats = new StatsCollector(keyTypes, layout.keyOrdinals, Seq.fill(keyTypes.size)(StatsMode.Full))
+    keyBounds = new StatsCollector(keyTypes, Array.range(0, keyTypes.size), Seq.fill(keyTypes.size)(StatsMode.Full))
+  }
+
+  private def keyStatsResult() =
+    if (!sortedKeyStats) keyStats.resultSerialized()
+    else {
+      keyBounds.update(minKey)
+      keyBounds.update(lastKey)
+      keyBounds.resultSerialized()
+    }
+
+  private def closeFile(): Unit = {
+    if (writer == null) return
+    writer.close()
+    writer = null
+    val path = new Path(dir, fileName)
+    val size = table.fileIO.fileSize(path)
+    val (vStats, statsCols) =
+      if (statsMode == StatsMode.NoStats) (SimpleStats.Empty, Some(Seq.empty[String]))
+      else (SimpleStats.from(valueStatsOf.complete(valueStats, path).resultSerialized()), None)
+    val (lo, hi) = seqRange()
+    done += DataFileMeta(
+      fileName = fileName,
+      fileSize = size,
+      rowCount = rows,
+      minKey = BinaryRowCodec.serialize(minKey, keyTypes),
+      maxKey = BinaryRowCodec.serialize(lastKey, keyTypes),
+      keyStats = SimpleStats.from(keyStatsResult()),
+      valueStats = vStats,
+      minSequenceNumber = lo,
+      maxSequenceNumber = hi,
+      schemaId = table.schema.id,
+      level = level,
+      creationTimeMillis = Some(System.currentTimeMillis()),
+      deleteRowCount = Some(deletes),
+      fileSource = Some(fileSource),
+      valueStatsCols = statsCols)
+    lastKey = null
+  }
+
+  // sequence numbers given explicitly (compaction) are tracked per file
+  private var seqLo = Long.MaxValue
+  private var seqHi = Long.MinValue
+  private def seqRange(): (Long, Long) = {
+    val r = if (seqLo == Long.MaxValue) (minSeq, nextSequence - 1) else (seqLo, seqHi)
+    seqLo = Long.MaxValue; seqHi = Long.MinValue
+    r
+  }
+  def noteSequence(s: Long): Unit = { seqLo = math.min(seqLo, s); seqHi = math.max(seqHi, s) }
+}

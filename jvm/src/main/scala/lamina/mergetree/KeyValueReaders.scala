@@ -1,0 +1,162 @@
+package lamina.mergetree
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.types.{StructField, StructType}
+
+import lamina.format.{DataFileRef, FileSchemaReader, NullPaddedRow}
+import lamina.table.{FileStoreTable, KeyValueLayout}
+import lamina.table.manifest.DataFileMeta
+import lamina.table.scan.DataSplit
+import lamina.types.SparkTypes
+
+/** Reading the data files of a primary-key table as [[KeyValue]] records in the current schema,
+ *  and merging the sorted runs of a split into rows with a fresh merge function of `mergeFunctions`
+ *  (the table's factory, built and checked once). Serializable: built on the driver, used in
+ *  executors (and by compaction). */
+final case class KeyValueReaders(
+    readers: Map[Long, FileSchemaReader],
+    batchReaders: Map[Long, FileSchemaReader],
+    table: FileStoreTable,
+    mergeFunctions: MergeFunctionFactory,
+    batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty)
+  extends Serializable {
+
+  private def layout = KeyValueLayout(table.schema)
+
+  private def keySchema(l: KeyValueLayout) =
+    StructType(l.keyFields.map(x => StructField(x.name, SparkTypes.toSpark(x.dataType))))
+
+  private def valueSchema = SparkTypes.toSparkStruct(table.schema.fields)
+
+  /** For each table column, its position in the key-value layout: a column of the (trimmed) primary
+   *  key is read from its key column, the others from the value columns. */
+  private def valueFromLayout(l: KeyValueLayout): Array[Int] = table.schema.fields.indices.map { i =>
+    val k = l.keyOrdinals.indexOf(i)
+    if (k >= 0) k else l.valueOffset + i
+  }.toArray
+
+  /** Key order of the merge: Spark's compiled comparison, or a long for a single integral key
+   *  (the merge compares keys for every record). */
+  def keyOrder: KeyOrder = KeyValueReaders.keyOrderOf(layout)
+
+  /** The records of one file, in file order (key, then sequence number). Each record's key and
+   *  value are views over the reader's current row, valid until the file's iterator advances: the
+   *  merge hands a run's head to the merge function (which copies what it keeps) before advancing
+   *  it, so a column is only decoded when a merge function or the consumer asks for it. */
+  def readFile(bucketPath: String, f: DataFileMeta): Iterator[KeyValue] = {
+    val l = layout
+    val r = readers(f.schemaId)
+    val proj = r.projection()
+    // views over the record's row: valid until this file's iterator advances
+    val keyView = new NullPaddedRow(keySchema(l), Array.range(0, l.keyArity))
+    val valueView = new NullPaddedRow(valueSchema, valueFromLayout(l))
+    val rows = r.open(bucketPath, KeyValueReaders.refOf(f), table.name)
+    val kv = new KeyValue(null, 0L, 0, null)
+    rows.map { raw =>
+      val row = proj(raw)
+      keyView.project(row)
+      valueView.project(row)
+      kv.replace(keyView, row.getLong(l.sequenceOrdinal), row.getByte(l.kindOrdinal), valueView)
+    }
+  }
+
+  /** The sorted runs of a split ([[Levels]]), oldest first: the order the merge takes them in. */
+  def runs(split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] =
+    KeyValueReaders.levels(table, split, skipLevel0).runsOldestFirst.map(_.files)
+
+  /** A run's records: from columnar batches when every file of the run can be read so, else row by row.
+   *  With `runSequence`, the run's batches leave the sequence number column unread and every record
+   *  takes that number (see [[KeyValueReaders.runSequences]]). The kind column is always read: a
+   *  file's `_DELETE_ROW_COUNT` cannot vouch for it (pypaimon 2.1 records 0 for files with deletes). */
+  private def cursor(bucketPath: String, run: Seq[DataFileMeta], order: KeyOrder,
+      runSequence: Option[Long] = None): RunCursor =
+    if (run.forall(f => batchReaders.contains(f.schemaId))) {
+      val l = layout
+      val files = run.iterator.map { f => () =>
+        val r = runSequence.flatMap(_ => batchReadersWithoutSequence.get(f.schemaId)).getOrElse(batchReaders(f.schemaId))
+        FileBatches(r.openBatches(bucketPath, KeyValueReaders.refOf(f), table.name), r.outputFromFile, runSequence.getOrElse(-1L))
+      }
+      new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong)
+    } else RunCursor.of(run.iterator.flatMap(f => readFile(bucketPath, f)), order)
+
+  /** Whether every file of these schemas is read as columnar batches. */
+  def allBatched(schemaIds: Seq[Long]): Boolean = schemaIds.forall(batchReaders.contains)
+
+  /** The merge of a split whose runs are all read as batches, and the runs' cursors (index = run),
+   *  for a reader that takes whole blocks ([[SortMergeReader.MergeIterator.blockRun]]). */
+  def mergedBlocks(split: DataSplit, skipLevel0: Boolean): (IndexedSeq[KeyValueBatchCursor], SortMergeReader.MergeIterator) = {
+    val (cursors, merge) = mergeOf(split, skipLevel0, dropDeletes = true, sequencesFromRuns = true)
+    (cursors.map {
+      case c: KeyValueBatchCursor => c
+      case _ => throw new IllegalStateException(s"a run of ${table.name} is not read as batches")
+    }, merge)
+  }
+
+  /** The merged records of a split: the merge function's results, with or without deletes. */
+  def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, finalKinds: Boolean = false): Iterator[KeyValue] =
+    mergeOf(split, skipLevel0, dropDeletes, finalKinds = finalKinds)._2
+
+  /** `sequencesFromRuns`: the merge's records may carry a stand-in for their sequence numbers that
+   *  orders them as the real ones do (for results that do not show sequence numbers, such as a scan's
+   *  rows; a compaction writes the real ones). */
+  private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, sequencesFromRuns: Boolean = false,
+      finalKinds: Boolean = false): (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
+    val mf = mergeFunctions.create()
+    val order = keyOrder
+    val sortedRuns = runs(split, skipLevel0)
+    val standIns = if (sequencesFromRuns) KeyValueReaders.runSequences(sortedRuns) else None
+    val cursors = sortedRuns.indices.map(i => cursor(split.bucketPath, sortedRuns(i), order, standIns.map(_(i))))
+    // every run has strictly increasing keys: a level-0 run is one file (Paimon's files hold a key
+    // once), a higher level is non-overlapping files
+    (cursors, SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes, finalKinds = finalKinds))
+  }
+}
+
+object KeyValueReaders {
+  /** What a reader needs to know of a data file. */
+  def refOf(f: DataFileMeta): DataFileRef = DataFileRef(f.fileName, f.fileSize, f.rowCount)
+
+  /** One sequence number per sorted run that orders the records of a merge as their own sequence
+   *  numbers do, or None when the runs' ranges of sequence numbers overlap.
+   *
+   *  The merge compares sequence numbers only between records of one key. Two such records in one
+   *  run lie in one file (a run's files hold disjoint key ranges), which yields them in its own order
+   *  (key, then sequence number); two in different runs are ordered by their runs when every number of
+   *  one run is below every number of the other. So when the runs' ranges [min, max] are pairwise
+   *  disjoint, each run's maximum stands in for all its records. Pure. */
+  def runSequences(runs: Seq[Seq[DataFileMeta]]): Option[IndexedSeq[Long]] =
+    if (runs.exists(_.isEmpty)) None
+    else {
+      val ranges = runs.map(r => (r.map(_.minSequenceNumber).min, r.map(_.maxSequenceNumber).max)).toIndexedSeq
+      val byStart = ranges.sortBy(_._1)
+      val disjoint = byStart.indices.drop(1).forall(i => byStart(i - 1)._2 < byStart(i)._1)
+      if (disjoint) Some(ranges.map(_._2)) else None
+    }
+
+  def keyOrderOf(layout: KeyValueLayout): KeyOrder =
+    KeyOrder(keyOrderingOf(layout), KeyOrder.longKeyOf(layout.keyFields.map(f => SparkTypes.toSpark(f.dataType))))
+
+  def keyOrderingOf(layout: KeyValueLayout): Ordering[InternalRow] =
+    KeyOrder.orderingOf(layout.keyFields.map(f => SparkTypes.toSpark(f.dataType)))
+
+  /** Whether a split is one sorted run without deletes, readable without merging: files above level 0
+   *  hold merge results. A level-0 file holds records as written, deletes among them, and only its
+   *  writer vouches for its `_DELETE_ROW_COUNT` (pypaimon 2.1 records 0 whatever the file holds), so
+   *  level 0 is always merged, as Paimon's own readers do. */
+  def readableDirectly(table: FileStoreTable, split: DataSplit): Boolean = {
+    val skip0 = skipsLevel0(table)
+    val files = if (skip0) split.files.filter(_.level > 0) else split.files
+    files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)) && levels(table, split, skip0).runs.size <= 1
+  }
+
+  /** The split's files as [[Levels]]; without level 0 when `skipLevel0`. */
+  def levels(table: FileStoreTable, split: DataSplit, skipLevel0: Boolean): Levels = {
+    val all = Levels(split.files, FileKeyOrder.of(KeyValueLayout(table.schema)))
+    if (skipLevel0) all.withoutLevel0 else all
+  }
+
+  /** First-row tables (and, in Paimon, tables with deletion vectors) are read without level 0. */
+  def skipsLevel0(table: FileStoreTable): Boolean =
+    MergeEngine.of(table.options, table.name) == MergeEngine.FirstRow ||
+      table.options.get("deletion-vectors.enabled").exists(_.equalsIgnoreCase("true"))
+}

@@ -1,0 +1,56 @@
+package lamina.mergetree.compact
+
+import java.nio.ByteBuffer
+
+import org.slf4j.LoggerFactory
+
+import lamina.errors.CommitConflictException
+import lamina.mergetree.{KeyValueReaders, MergeTreeOptions}
+import lamina.table.FileStoreTable
+import lamina.table.commit.CommitMessage
+
+/** The compaction a committed write to a primary-key table asks for. */
+object CompactAfterWrite {
+  /** Compaction after a write, in its own COMPACT snapshot. Tables whose readers skip level 0
+   *  (first-row) get the buckets this commit touched fully compacted at once, so that no committed
+   *  row stays invisible: a compaction that loses a race with a concurrent commit is planned again from
+   *  the new snapshot until it lands (or finds nothing left to do), and should it still fail, the write
+   *  fails, saying that its rows are committed and what makes them visible. Other tables get universal
+   *  compaction of the touched buckets when their sorted runs call for it, unless `write-only` is set,
+   *  as best effort: their rows are visible either way. */
+  def afterCommit(table: FileStoreTable, msgs: Seq[CommitMessage], commitUser: String, snapshotId: Long,
+      tasks: CompactTasks): Unit = {
+    val touched = msgs.map(m => (ByteBuffer.wrap(m.partition), m.bucket)).distinct.toSet
+    if (touched.isEmpty) return
+    val latest = table.withSchema(table.schemaManager.latest().getOrElse(table.schema))
+    val full = KeyValueReaders.skipsLevel0(latest)
+    if (!full && MergeTreeOptions.WriteOnly.getOrDefault(latest.options)) return
+    val attempts = if (full) FullCompactionAttempts else 3
+    var attempt = 0
+    var done = false
+    while (!done) {
+      attempt += 1
+      try {
+        Compactor.compactBuckets(latest, Some(touched), full, commitUser, tasks)
+        done = true
+      } catch {
+        case e: CommitConflictException if attempt < attempts =>
+          log.warn(s"Compaction after a write to ${table.name} lost a race (attempt $attempt): ${e.getMessage}")
+        case e: Exception if full =>
+          throw new CommitConflictException(
+            s"The write to table ${table.name} is committed (snapshot $snapshotId), but the compaction that makes " +
+              s"its rows visible failed after $attempt attempt(s); readers of a first-row table see its rows once " +
+              s"CALL <catalog>.sys.compact(table => '${table.name}') succeeds", e)
+        case e: Exception =>
+          log.warn(s"Compaction after a write to ${table.name} failed; the write is committed", e)
+          done = true
+      }
+    }
+  }
+
+  /** Attempts at the compaction that makes a first-row write visible: each loss to a concurrent commit
+   *  means that commit landed, so writers racing on a bucket all get through well within this. */
+  private val FullCompactionAttempts = 50
+
+  private val log = LoggerFactory.getLogger(getClass)
+}

@@ -1,0 +1,46 @@
+package lamina.mergetree.compact
+
+import java.util.UUID
+
+import org.apache.spark.sql.catalyst.InternalRow
+
+import lamina.errors.BadInputException
+import lamina.table.{PartitionValues, Warehouse}
+import lamina.table.options.TableOperation
+
+/** A compaction asked for by `CALL sys.compact`, `lamina.jobs.Compact` or the Python API: the
+ *  table (`db.t`), the partitions (each a map of column to value text; empty = all) and whether to
+ *  compact fully. */
+final case class CompactRequest(table: String, partitions: Seq[Map[String, String]], full: Boolean) {
+  def run(warehouse: Warehouse, tasks: CompactTasks): Option[Long] = {
+    val parts = table.split("\\.")
+    if (parts.length != 2) throw new BadInputException(s"Table '$table' must be given as database.table")
+    val t = warehouse.loadTable(parts(0), parts(1))
+    t.require(TableOperation.Compact)
+    val keys = t.schema.partitionKeys
+    partitions.flatMap(_.keys).distinct.foreach { k =>
+      if (!keys.contains(k))
+        throw new BadInputException(s"'$k' is not a partition column of table $table; partition columns are ${keys.mkString(", ")}")
+    }
+    val types = t.schema.partitionTypes
+    val filter: Option[InternalRow => Boolean] =
+      if (partitions.isEmpty) None
+      else Some(row => partitions.exists(spec => spec.forall { case (k, v) =>
+        val i = keys.indexOf(k)
+        Option(PartitionValues.toPathString(row, i, types(i))).contains(v)
+      }))
+    Compactor.compactBuckets(t, None, full, UUID.randomUUID().toString, tasks, filter)
+  }
+}
+
+object CompactRequest {
+  /** `k=v,k2=v2;k=v3` into one map per partition; blank means all partitions. */
+  def parsePartitions(text: String): Seq[Map[String, String]] =
+    text.split(";").map(_.trim).filter(_.nonEmpty).toSeq.map { spec =>
+      spec.split(",").map(_.trim).filter(_.nonEmpty).map { kv =>
+        val i = kv.indexOf('=')
+        if (i <= 0) throw new BadInputException(s"Partition '$spec' must be written as column=value[,column=value]")
+        kv.substring(0, i).trim -> kv.substring(i + 1).trim
+      }.toMap
+    }
+}

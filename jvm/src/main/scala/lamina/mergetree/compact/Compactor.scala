@@ -1,0 +1,86 @@
+package lamina.mergetree.compact
+
+import java.nio.ByteBuffer
+
+import org.apache.spark.sql.catalyst.InternalRow
+
+import lamina.errors.{BadInputException, CommitConflictException}
+import lamina.format.DataFileWriters
+import lamina.mergetree.{CompactUnit, FileKeyOrder, KeyValueFileWriter, KeyValueReaders, Levels, MergeTreeOptions,
+  UniversalCompaction}
+import lamina.table.{FileStoreTable, KeyValueLayout}
+import lamina.table.commit.{CommitMessage, FileStoreCommit}
+import lamina.table.manifest.DataFileMeta
+import lamina.table.options.CoreOptions
+import lamina.table.scan.{DataSplit, FileStoreScan}
+
+/** Compaction of primary-key tables: picks, per bucket, the sorted runs to merge (universal or full
+ *  compaction, pure decisions in [[UniversalCompaction]]), merges them in [[CompactTasks]], and commits
+ *  one COMPACT snapshot that deletes the inputs and adds the outputs. A concurrent commit that
+ *  removed an input first makes this commit fail with a conflict; appends are never lost. */
+object Compactor {
+
+  /** Plans and runs compaction of the buckets selected by `buckets` and `partitionFilter` at the
+   *  latest snapshot. Returns the COMPACT snapshot id, or None when nothing needed compaction. */
+  def compactBuckets(table: FileStoreTable, buckets: Option[Set[(ByteBuffer, Int)]], full: Boolean,
+      commitUser: String, tasks: CompactTasks, partitionFilter: Option[InternalRow => Boolean] = None): Option[Long] = {
+    if (!table.isPrimaryKeyTable)
+      throw new BadInputException(s"Table ${table.name} has no primary key: only primary-key tables are compacted")
+    val snapshot = table.snapshotManager.latest().getOrElse(return None)
+    val store = table.manifestStore
+    val splits = new FileStoreScan(table, snapshot).plan().filter { s =>
+      buckets.forall(_.contains((ByteBuffer.wrap(s.partition), s.bucket))) &&
+        partitionFilter.forall(f => f(store.decodePartition(s.partition)))
+    }
+    val keys = FileKeyOrder.of(KeyValueLayout(table.schema))
+    val work = splits.flatMap(s => plan(s, keys, table.options, full))
+    if (work.isEmpty) return None
+    val results = tasks.run(table, work)
+    try new FileStoreCommit(table, commitUser).append(results)
+    catch {
+      case e: CommitConflictException =>
+        // the outputs are referenced by no snapshot: remove them
+        results.foreach { m =>
+          val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
+          DataFileWriters.discard(table.fileIO, dir, None, m.compactAfter.map(_.fileName))
+        }
+        throw e
+    }
+  }
+
+  /** The compaction one split needs, if any. */
+  def plan(split: DataSplit, keys: FileKeyOrder, options: Map[String, String], full: Boolean): Option[BucketCompaction] = {
+    val runs = Levels(split.files, keys).runs
+    val numLevels = MergeTreeOptions.numLevels(options)
+    val unit: Option[CompactUnit] =
+      if (full) UniversalCompaction.full(numLevels, runs)
+      else UniversalCompaction.pick(numLevels, runs,
+        MergeTreeOptions.CompactionMaxSizeAmplificationPercent.getOrDefault(options),
+        MergeTreeOptions.CompactionSizeRatio.getOrDefault(options),
+        MergeTreeOptions.numSortedRunCompactionTrigger(options))
+    unit.map { u =>
+      val names = u.runs.flatMap(_.files.map(_.fileName)).toSet
+      val inputs = split.files.filter(f => names.contains(f.fileName))
+      // a run left at the output level or above may hold older records of a key that a delete shadows
+      val untouchedAtOrAbove = runs.filterNot(r => u.runs.contains(r)).exists(_.level >= u.outputLevel)
+      BucketCompaction(split, inputs, u.outputLevel, dropDeletes = u.outputLevel > 0 && !untouchedAtOrAbove)
+    }
+  }
+
+  /** One compaction task (where [[CompactTasks]] runs it): merges the inputs and writes the output files. */
+  def run(table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction): CommitMessage = {
+    val split = w.split.copy(files = w.inputs)
+    val partitionRow = table.manifestStore.decodePartition(split.partition)
+    val out = new KeyValueFileWriter(table, writers, split.partition, table.paths.bucketDir(partitionRow, split.bucket),
+      split.bucket, 0L, CoreOptions.TargetFileSize.getOrDefault(table.options), 0,
+      level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
+    try {
+      readers.mergedRecords(split, skipLevel0 = false, dropDeletes = w.dropDeletes)
+        .foreach(kv => out.write(kv.value, kv.valueKind, kv.sequenceNumber))
+      CommitMessage(split.partition, split.bucket, split.totalBuckets, Seq.empty,
+        compactBefore = w.inputs, compactAfter = out.finish())
+    } catch {
+      case e: Throwable => out.abort(); throw e
+    }
+  }
+}

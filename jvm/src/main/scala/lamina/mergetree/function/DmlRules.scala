@@ -1,0 +1,111 @@
+package lamina.mergetree.function
+
+import lamina.mergetree.{MergeEngine, MergeTreeOptions}
+import lamina.types.DataField
+
+/** Which row-level DML each merge engine honours.
+ *
+ *  How the writes look, which the rules rely on: DELETE writes a -D record carrying the primary key;
+ *  UPDATE writes the whole new row as a +U record (assigned columns new, the others as read);
+ *  INSERT OVERWRITE replaces files and merges nothing, so every engine allows it.
+ *
+ *  - The primary key and the partition columns are never updated: that would move the row to
+ *    another key or partition.
+ *  - `ignore-delete` drops every -D on write: a DELETE would silently do nothing.
+ *  - deduplicate: everything else is allowed.
+ *  - first-row keeps the first row of a key and ignores later records: no DELETE, UPDATE or MERGE
+ *    clauses that update or delete (Paimon forbids them too).
+ *  - partial-update: UPDATE is allowed (like Paimon), but an assignment of NULL has no effect, as
+ *    NULLs never overwrite. DELETE needs `partial-update.remove-record-on-delete`; without it a -D
+ *    fails the merge or, with sequence groups, only clears the groups' columns.
+ *  - aggregation: DELETE is allowed only with `aggregation.remove-record-on-delete`; otherwise the
+ *    key would stay behind with its values retracted (sum 0, nulls), which is not a delete.
+ *    UPDATE is allowed only when re-aggregating the new row replaces the old values: every
+ *    assigned column uses last_value or last_non_null_value (with the latter an assignment of NULL has
+ *    no effect), and every other non-key column's function gives the same result when fed its own
+ *    current value again (last_value, last_non_null_value, first_value, first_non_null_value, min,
+ *    max, bool_and, bool_or, merge_map, and collect or listagg with distinct). A sum, for example,
+ *    would add the new value to the old one. */
+object DmlRules {
+  private val Ops = Set("DELETE", "UPDATE", "MERGE_DELETE", "MERGE_UPDATE", "INSERT_OVERWRITE")
+  private val Replacing = Set("last_value", FieldAggregator.LastNonNullValue)
+  private val Idempotent = Replacing ++ Set("first_value", "first_non_null_value", "min", "max", "bool_and", "bool_or", "merge_map")
+
+  /** None when `op` is allowed, Some(reason) when it must be rejected at analysis. `op` is DELETE,
+   *  UPDATE, MERGE_DELETE, MERGE_UPDATE or INSERT_OVERWRITE; `updatedColumns` are the assigned columns
+   *  of an UPDATE (or of MERGE's update clauses; empty means unknown, taken as every non-key column). */
+  def check(
+      op: String,
+      updatedColumns: Seq[String],
+      fields: Seq[DataField],
+      primaryKeys: Seq[String],
+      partitionKeys: Seq[String],
+      options: Map[String, String],
+      table: String): Option[String] = {
+    val o = op.trim.toUpperCase
+    require(Ops.contains(o), s"unknown DML operation '$op'; expected one of ${Ops.toSeq.sorted.mkString(", ")}")
+    val engine = MergeEngine.of(options, table)
+    val isDelete = o == "DELETE" || o == "MERGE_DELETE"
+    val isUpdate = o == "UPDATE" || o == "MERGE_UPDATE"
+    val what = o match {
+      case "DELETE" => "DELETE"
+      case "UPDATE" => "UPDATE"
+      case "MERGE_DELETE" => "MERGE INTO ... DELETE"
+      case "MERGE_UPDATE" => "MERGE INTO ... UPDATE"
+      case _ => "INSERT OVERWRITE"
+    }
+    def reject(why: String): Option[String] = Some(s"$what is not supported on table $table (merge-engine $engine): $why")
+    val nonKey = fields.map(_.name).filterNot(primaryKeys.contains)
+    val updated = if (updatedColumns.isEmpty) nonKey else updatedColumns
+
+    if (o == "INSERT_OVERWRITE") return None
+    if (isUpdate) {
+      val keyCols = updated.filter(c => primaryKeys.contains(c) || partitionKeys.contains(c))
+      if (keyCols.nonEmpty) {
+        val kind = if (primaryKeys.contains(keyCols.head)) "primary key" else "partition"
+        return reject(s"column '${keyCols.head}' is a $kind column and cannot be updated")
+      }
+    }
+    if (isDelete && MergeFunctions.tableOption(MergeTreeOptions.IgnoreDelete, options, table))
+      return reject("option 'ignore-delete' is set, so delete records are dropped and the DELETE would do nothing")
+
+    engine match {
+      case MergeEngine.Deduplicate => None
+      case MergeEngine.FirstRow =>
+        reject("first-row keeps the first row of each key and ignores later changes")
+      case MergeEngine.PartialUpdate =>
+        if (isDelete && !MergeFunctions.tableOption(MergeTreeOptions.PartialUpdateRemoveRecordOnDelete, options, table))
+          reject("partial-update removes a row on delete only with 'partial-update.remove-record-on-delete'='true'")
+        else None
+      case MergeEngine.Aggregation =>
+        val functions = nonKey.map { c =>
+          c -> options.getOrElse(s"fields.$c.${MergeFunctions.AggregateFunctionSuffix}",
+            options.getOrElse(MergeTreeOptions.DefaultAggregateFunction.key, FieldAggregator.LastNonNullValue)).trim.toLowerCase
+        }.toMap
+        def ignoresRetract(c: String) =
+          options.get(s"fields.$c.${MergeFunctions.IgnoreRetractSuffix}").exists(_.trim.equalsIgnoreCase("true"))
+        def distinct(c: String) = options.get(s"fields.$c.distinct").exists(_.trim.equalsIgnoreCase("true"))
+        if (isDelete) {
+          if (MergeFunctions.tableOption(MergeTreeOptions.AggregationRemoveRecordOnDelete, options, table)) None
+          // retracting every column would leave the key behind with neutral values (sum 0, nulls):
+          // a DELETE that does not delete is refused
+          else reject("a DELETE would leave the key with retracted aggregates instead of removing it; " +
+            "set 'aggregation.remove-record-on-delete'='true'")
+        } else {
+          updated.find(c => !Replacing.contains(functions(c))) match {
+            case Some(c) => reject(s"aggregate function '${functions(c)}' of column '$c' would aggregate the new value " +
+              "with the old one instead of replacing it; only last_value and last_non_null_value columns can be updated")
+            case None =>
+              nonKey.filterNot(updated.contains).find { c =>
+                val fn = functions(c)
+                !(Idempotent.contains(fn) || ((fn == "collect" || fn == "listagg") && distinct(c)))
+              } match {
+                case Some(c) => reject(s"the update rewrites the whole row, and aggregate function '${functions(c)}' of " +
+                  s"column '$c' would count the unchanged value again")
+                case None => None
+              }
+          }
+        }
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package lamina.mergetree.function
+
+import scala.collection.mutable.ArrayBuffer
+
+import lamina.mergetree.{KeyValue, MergeFunction}
+
+/** Applies `sequence.field`: buffers the records of one key, orders them by the sequence fields (NULL
+ *  first, ties kept in sequence-number order) and feeds them in that order to `inner`. So the record
+ *  with the larger sequence field counts as the later one whatever order it was written in. */
+final class SequenceFieldMergeFunction(inner: MergeFunction, seqFields: Array[(FieldGetter, Ordering[Any])])
+  extends MergeFunction {
+
+  private val buffered = ArrayBuffer.empty[KeyValue]
+  private var merged = false
+
+  private val order: Ordering[KeyValue] = (a: KeyValue, b: KeyValue) => {
+    var i = 0
+    var c = 0
+    while (c == 0 && i < seqFields.length) {
+      val (g, o) = seqFields(i)
+      c = o.compare(g.get(a.value), g.get(b.value))
+      i += 1
+    }
+    if (c != 0) c else java.lang.Long.compare(a.sequenceNumber, b.sequenceNumber)
+  }
+
+  override def retractRefusal(kind: Byte): Option[String] = inner.retractRefusal(kind)
+
+  override def reset(): Unit = {
+    buffered.clear()
+    merged = false
+  }
+
+  override def add(kv: KeyValue): Unit = buffered += kv.copy()
+
+  private def mergeOnce(): Unit = if (!merged) {
+    inner.reset()
+    buffered.sorted(order).foreach(inner.add)
+    merged = true
+  }
+
+  override def result(): Option[KeyValue] = { mergeOnce(); inner.result() }
+
+  override def resultKeepingDelete(): Seq[KeyValue] = { mergeOnce(); inner.resultKeepingDelete() }
+}

@@ -1,0 +1,82 @@
+package lamina.spark.read
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.unsafe.types.UTF8String
+
+import lamina.format.{FileSchemaReader, NullPaddedRow}
+import lamina.mergetree.{KeyValueReaders, RowKind}
+
+/** Reads primary-key splits: merge-on-read of the split's sorted runs, then the requested columns. */
+class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[Long, FileSchemaReader],
+    auditLog: Boolean = false, outputSchema: StructType = null) extends PartitionReaderFactory {
+
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val split = partition.asInstanceOf[LaminaInputPartition].split
+    val table = kv.table
+    val skip0 = KeyValueReaders.skipsLevel0(table)
+    val files = if (skip0) split.files.filter(_.level > 0) else split.files
+    val needsMerge = auditLog || !KeyValueReaders.readableDirectly(table, split)
+    // the required columns of a merged record, as a view: Spark converts scanned rows to its own format once
+    val columns = required.fields.map(f => table.schema.indexOf(f.name))
+    val view = new NullPaddedRow(required, columns)
+    if (!needsMerge) {
+      // one sorted run of unique keys without deletes: read the value columns directly
+      IteratorReader(new AppendReaderFactory(direct, table.name).rowsOf(split.copy(files = files)))
+    } else if (!auditLog) {
+      val merged = kv.mergedRecords(split, skip0, dropDeletes = true)
+      new PartitionReader[InternalRow] {
+        private var cur: InternalRow = _
+        override def next(): Boolean = merged.hasNext && {
+          cur = merged.next().value match {
+            // a record read from a file: one view straight over the file's row
+            case v: NullPaddedRow => v.select(required, columns)
+            case other => view.project(other)
+          }
+          true
+        }
+        override def get(): InternalRow = cur
+        override def close(): Unit = ()
+      }
+    } else {
+      val kindAt = outputSchema.fieldNames.indexOf(ScanMode.RowKindColumn)
+      val out = new GenericInternalRow(outputSchema.size)
+      val valueTypes = required.fields.map(_.dataType)
+      IteratorReader[InternalRow](kv.mergedRecords(split, skip0, dropDeletes = false, finalKinds = true).map { r =>
+        val v = view.project(r.value)
+        var j = 0
+        outputSchema.fields.indices.foreach { i =>
+          if (i == kindAt) out.update(i, UTF8String.fromString(RowKind.shortString(r.valueKind)))
+          else { out.update(i, if (v.isNullAt(j)) null else v.get(j, valueTypes(j))); j += 1 }
+        }
+        out: InternalRow
+      })
+    }
+  }
+}
+
+/** `$audit_log` of an append table: every row is an insert. */
+class AuditLogAppendReaderFactory(inner: PartitionReaderFactory, outputSchema: StructType) extends PartitionReaderFactory {
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val r = inner.createReader(partition)
+    val kindAt = outputSchema.fieldNames.indexOf(ScanMode.RowKindColumn)
+    val types = outputSchema.fields.filterNot(_.name == ScanMode.RowKindColumn).map(_.dataType)
+    val out = new GenericInternalRow(outputSchema.size)
+    val insert = UTF8String.fromString(RowKind.shortString(RowKind.Insert))
+    new PartitionReader[InternalRow] {
+      override def next(): Boolean = r.next()
+      override def get(): InternalRow = {
+        val v = r.get()
+        var j = 0
+        outputSchema.fields.indices.foreach { i =>
+          if (i == kindAt) out.update(i, insert)
+          else { out.update(i, if (v.isNullAt(j)) null else v.get(j, types(j))); j += 1 }
+        }
+        out
+      }
+      override def close(): Unit = r.close()
+    }
+  }
+}

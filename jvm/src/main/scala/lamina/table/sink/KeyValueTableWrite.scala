@@ -1,0 +1,86 @@
+package lamina.table.sink
+
+import scala.collection.immutable.ArraySeq
+import scala.collection.mutable
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow
+
+import lamina.errors.BadInputException
+import lamina.format.{BinaryRowCodec, DataFileWriters}
+import lamina.mergetree.KeyValueFileWriter
+import lamina.table.FileStoreTable
+import lamina.table.commit.CommitMessage
+import lamina.table.options.CoreOptions
+import lamina.table.scan.SequenceBases
+
+/** The writes of one task to a primary-key table: each record goes, with its row kind, to the
+ *  [[KeyValueFileWriter]] of its (partition, bucket). `sequenceBases` holds, per serialized partition
+ *  and bucket, a number at least the highest sequence number committed there ([[SequenceBases]]).
+ *  `uniqueKeys`: a key written twice fails the task. Invariant: every file written is either in the
+ *  commit messages of [[prepareCommit]] or removed by [[abort]]. */
+final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
+    sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean) {
+
+  private val schema = table.schema
+  private val routing = new RowRouting(table)
+  private val numBuckets = routing.numBuckets
+  private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
+  private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
+  private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
+  private var cachedPartition: UnsafeRow = _
+  private var cachedWriters: Array[KeyValueFileWriter] = _
+
+  /** Writes one record of `kind`; `checkNulls` passes it through the NOT NULL and CHAR/VARCHAR rules
+   *  first (a delete's non-key columns are not checked). A null primary key is always refused. */
+  def write(input: InternalRow, kind: Byte, checkNulls: Boolean = true): Unit = {
+    val row = if (checkNulls) routing.checked(input) else input
+    var k = 0 // a loop over an int array: this runs per record
+    while (k < pkOrdinals.length) {
+      val i = pkOrdinals(k)
+      if (row.isNullAt(i))
+        throw new BadInputException(s"Primary-key column '${schema.fields(i).name}' of table ${table.name} is null in a written row")
+      k += 1
+    }
+    val partition = routing.partition(row)
+    val bucket = routing.bucket(row)
+    // the writers of the last partition seen, by bucket: no map lookup per row
+    if (cachedPartition == null || !cachedPartition.equals(partition)) {
+      cachedPartition = partition.copy()
+      cachedWriters = new Array[KeyValueFileWriter](math.max(numBuckets, 1))
+    }
+    var w = cachedWriters(bucket)
+    if (w == null) {
+      w = writerOf(partition, bucket)
+      cachedWriters(bucket) = w
+    }
+    w.write(row, kind)
+  }
+
+  private def writerOf(partition: UnsafeRow, bucket: Int): KeyValueFileWriter =
+    open.get((partition, bucket)) match {
+      case Some(w) => w
+      case None =>
+        val key = partition.copy()
+        val bytes = BinaryRowCodec.serialize(key, schema.partitionTypes)
+        val base = sequenceBases.getOrElse((ArraySeq.unsafeWrapArray(bytes), bucket), -1L)
+        val w = new KeyValueFileWriter(table, writers, bytes, table.paths.bucketDir(key, bucket), bucket,
+          base + 1, targetFileSize, taskId, uniqueKeys = uniqueKeys)
+        open.put((key, bucket), w)
+        w
+    }
+
+  /** Closes every file and returns one message per (partition, bucket) that has files. */
+  def prepareCommit(): Seq[CommitMessage] = {
+    val msgs = open.values.toSeq.map(w => CommitMessage(w.partition, w.bucket, numBuckets, w.finish()))
+      .filter(_.newFiles.nonEmpty)
+    open.clear()
+    cachedPartition = null
+    msgs
+  }
+
+  /** Removes every file written. */
+  def abort(): Unit = { open.values.foreach(_.abort()); open.clear(); cachedPartition = null }
+
+  def isEmpty: Boolean = open.isEmpty
+}

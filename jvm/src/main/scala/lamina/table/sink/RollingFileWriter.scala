@@ -1,0 +1,97 @@
+package lamina.table.sink
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow
+
+import lamina.format.{DataFileWriter, DataFileWriters, StatsCollector, StatsMode, ValueStats}
+import lamina.table.{FileStorePaths, FileStoreTable}
+import lamina.table.manifest.{DataFileMeta, SimpleStats}
+import lamina.table.options.CoreOptions
+
+/** Writes the rows of one (partition, bucket) into data files of about `targetFileSize` bytes
+ *  (estimated from the in-memory row size, since Spark's writers buffer row groups), recording row
+ *  count and value statistics per file. Invariant: every closed file has a [[DataFileMeta]]. */
+final class RollingFileWriter(
+    table: FileStoreTable,
+    writers: DataFileWriters,
+    val partition: Array[Byte],
+    dir: Path,
+    val bucket: Int,
+    targetFileSize: Long,
+    taskId: Int) {
+
+  private val uuid = FileStorePaths.newUuid()
+  private val valueStatsOf =
+    new ValueStats(StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options)), table.schema.fields, writers)
+  private val statsMode = valueStatsOf.mode
+  private val types = table.schema.fields.map(_.dataType)
+  private val done = ArrayBuffer.empty[DataFileMeta]
+  private var counter = 0
+  private var writer: DataFileWriter = _
+  private var fileName: String = _
+  private var rows = 0L
+  private var bytes = 0L
+  private var stats: StatsCollector = _
+
+  def write(row: InternalRow): Unit = {
+    if (writer == null) openFile()
+    writer.write(row)
+    stats.update(row)
+    rows += 1
+    bytes += (row match {
+      case u: UnsafeRow => u.getSizeInBytes
+      case _ => 8L * types.size
+    })
+    if (bytes >= targetFileSize) closeFile()
+  }
+
+  def finish(): Seq[DataFileMeta] = {
+    closeFile()
+    done.toSeq
+  }
+
+  def abort(): Unit = {
+    TableWriter.discard(table, dir, Option(writer).map(_ -> fileName), done.toSeq)
+    writer = null
+    done.clear()
+  }
+
+  private def openFile(): Unit = {
+    fileName = FileStorePaths.newDataFileName("data", uuid, counter, writers.format)
+    counter += 1
+    writer = writers.open(new Path(dir, fileName).toString, taskId)
+    rows = 0
+    bytes = 0
+    stats = valueStatsOf.newCollector()
+  }
+
+  private def closeFile(): Unit = {
+    if (writer == null) return
+    writer.close()
+    writer = null
+    val path = new Path(dir, fileName)
+    val size = table.fileIO.fileSize(path)
+    val (valueStats, statsCols) =
+      if (statsMode == StatsMode.NoStats) (SimpleStats.Empty, Some(Seq.empty[String]))
+      else (SimpleStats.from(valueStatsOf.complete(stats, path).resultSerialized()), None)
+    done += DataFileMeta(
+      fileName = fileName,
+      fileSize = size,
+      rowCount = rows,
+      minKey = SimpleStats.Empty.minValues,
+      maxKey = SimpleStats.Empty.maxValues,
+      keyStats = SimpleStats.Empty,
+      valueStats = valueStats,
+      minSequenceNumber = 0L,
+      maxSequenceNumber = math.max(0L, rows - 1),
+      schemaId = table.schema.id,
+      level = 0,
+      creationTimeMillis = Some(System.currentTimeMillis()),
+      deleteRowCount = Some(0L),
+      fileSource = Some(DataFileMeta.FileSourceAppend),
+      valueStatsCols = statsCols)
+  }
+}

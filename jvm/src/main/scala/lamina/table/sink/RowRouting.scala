@@ -1,0 +1,53 @@
+package lamina.table.sink
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection, UnsafeRow}
+
+import lamina.errors.BadInputException
+import lamina.format.BucketFunction
+import lamina.table.FileStoreTable
+import lamina.types.SparkTypes
+
+/** Where a written row goes (its partition values and bucket) and the checks every written row
+ *  passes first (NOT NULL columns, CHAR/VARCHAR lengths). One per writer task. */
+final class RowRouting(table: FileStoreTable) {
+  private val schema = table.schema
+  private val partitionOrdinals = schema.partitionKeys.map(schema.indexOf).toArray
+  private val partitionProjection: Option[UnsafeProjection] =
+    if (partitionOrdinals.isEmpty) None
+    else Some(UnsafeProjection.create(partitionOrdinals.toSeq.map { i =>
+      BoundReference(i, SparkTypes.toSpark(schema.fields(i).dataType), nullable = true)
+    }))
+  private val emptyPartition = new UnsafeRow(0)
+  private val nonNullOrdinals: Array[Int] = schema.fields.indices.filter(i => !schema.fields(i).dataType.nullable).toArray
+  private val charRules = new CharVarcharRules(schema, table.name)
+
+  val numBuckets: Int = schema.numBuckets
+  private val bucketFunction = if (numBuckets > 0)
+    Some(new BucketFunction(schema.bucketKeys.map(schema.indexOf).toArray,
+      schema.bucketKeys.map(k => schema.field(k).get.dataType), numBuckets))
+  else None
+
+  /** The row after the CHAR/VARCHAR rules, having passed the NOT NULL checks. */
+  def checked(input: InternalRow): InternalRow = {
+    val row = if (charRules.isEmpty) input else charRules(input)
+    var k = 0 // a loop over an int array: this runs per row
+    while (k < nonNullOrdinals.length) {
+      val i = nonNullOrdinals(k)
+      if (row.isNullAt(i))
+        throw new BadInputException(
+          s"Column '${schema.fields(i).name}' of table ${table.name} is NOT NULL but a row has null there")
+      k += 1
+    }
+    row
+  }
+
+  /** The partition values of the row (reused: copy to keep). */
+  def partition(row: InternalRow): UnsafeRow = partitionProjection.map(_.apply(row)).getOrElse(emptyPartition)
+
+  /** Paimon's bucket of the row; 0 for bucket-unaware tables. */
+  def bucket(row: InternalRow): Int = bucketFunction match {
+    case Some(f) => f(row)
+    case None => 0
+  }
+}

@@ -1,0 +1,41 @@
+package lamina.table.sink
+
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.catalyst.InternalRow
+
+import lamina.format.{DataFileWriter, DataFileWriters}
+import lamina.table.FileStoreTable
+import lamina.table.commit.{CommitMessage, FileStoreCommit}
+import lamina.table.manifest.DataFileMeta
+
+/** Driver-side commits of written files, shared by SQL writes, TRUNCATE and the Python API. */
+object TableWriter {
+  def commitAppend(table: FileStoreTable, msgs: Seq[CommitMessage], user: String = newUser()): Option[Long] =
+    new FileStoreCommit(table, user).append(msgs)
+
+  /** Overwrites the partitions `filter` selects, or (when `partitions` is given) exactly those
+   *  serialized partitions. */
+  def commitOverwrite(table: FileStoreTable, msgs: Seq[CommitMessage], filter: Option[InternalRow => Boolean],
+      user: String = newUser(), partitions: Option[Set[java.nio.ByteBuffer]] = None): Option[Long] = {
+    val commit = new FileStoreCommit(table, user)
+    partitions match {
+      case Some(ps) => commit.overwritePartitions(msgs, ps)
+      case None => commit.overwrite(msgs, filter)
+    }
+  }
+
+  /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
+   *  ones. Used when a task aborts; nothing committed references these files. */
+  def discard(table: FileStoreTable, dir: Path, open: Option[(DataFileWriter, String)], done: Seq[DataFileMeta]): Unit =
+    DataFileWriters.discard(table.fileIO, dir, open, done.map(_.fileName))
+
+  def deleteFiles(table: FileStoreTable, msgs: Seq[CommitMessage]): Unit = {
+    val store = table.manifestStore
+    msgs.foreach { m =>
+      val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
+      discard(table, dir, None, m.newFiles)
+    }
+  }
+
+  private def newUser(): String = java.util.UUID.randomUUID().toString
+}

@@ -1,0 +1,74 @@
+package lamina.mergetree
+
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector
+import org.apache.spark.sql.types._
+import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
+import org.scalatest.funsuite.AnyFunSuite
+
+
+class KeyValueBatchCursorTest extends AnyFunSuite {
+
+  // layout [_KEY_id, _SEQUENCE_NUMBER, _VALUE_KIND, id, v]; the table is (id, v)
+  private val types = Seq(LongType, LongType, ByteType, LongType, LongType)
+  private val vectors = types.map(t => new OnHeapColumnVector(4, t))
+  private val batch = new ColumnarBatch(vectors.map(v => v: ColumnVector).toArray)
+
+  /** Refills the one batch object, as Spark's vectorized reader does. */
+  private def fill(rows: Seq[(Long, Byte)]): ColumnarBatch = {
+    vectors.foreach(_.reset())
+    rows.zipWithIndex.foreach { case ((k, kind), i) =>
+      vectors(0).putLong(i, k); vectors(1).putLong(i, k); vectors(2).putByte(i, kind)
+      vectors(3).putLong(i, k); vectors(4).putLong(i, k * 10)
+    }
+    batch.setNumRows(rows.size)
+    batch
+  }
+
+  test("blocks are the batches, and whether a block holds only adds is asked of each batch anew") {
+    val contents = Seq(
+      Seq(1L -> RowKind.Insert, 2L -> RowKind.Insert),
+      Seq(3L -> RowKind.Insert, 4L -> RowKind.Delete),
+      Seq(5L -> RowKind.UpdateAfter))
+    val batches = contents.iterator.map(fill)
+    val cursor = new KeyValueBatchCursor(Iterator(() => FileBatches(batches, Array(0, 1, 2, 3, 4))), 1,
+      StructType(Seq(StructField("id", LongType))), StructType(Seq(StructField("id", LongType), StructField("v", LongType))),
+      Array(0, 4), KeyOrder.longKeyOf(Seq(LongType)))
+    val seen = scala.collection.mutable.ArrayBuffer.empty[(Long, Boolean, Long)]
+    assert(cursor.advance())
+    var more = true
+    while (more) {
+      assert(cursor.atBlockStart)
+      seen += ((cursor.keyAsLong, cursor.blockAllAdds, cursor.blockLastKeyAsLong))
+      assert(cursor.currentBatch.numRows() == contents(seen.size - 1).size)
+      more = cursor.skipBlock()
+    }
+    assert(seen.toSeq == Seq((1L, true, 2L), (3L, false, 4L), (5L, true, 5L)))
+  }
+
+  test("records read through the views: key, sequence number, kind and value columns") {
+    val batches = Iterator(fill(Seq(7L -> RowKind.Insert, 8L -> RowKind.Delete)))
+    val cursor = new KeyValueBatchCursor(Iterator(() => FileBatches(batches, Array(0, 1, 2, 3, 4))), 1,
+      StructType(Seq(StructField("id", LongType))), StructType(Seq(StructField("id", LongType), StructField("v", LongType))),
+      Array(0, 4), KeyOrder.longKeyOf(Seq(LongType)))
+    val got = Iterator.continually(cursor.advance()).takeWhile(identity).map { _ =>
+      val kv = cursor.current
+      (kv.key.getLong(0), kv.sequenceNumber, kv.valueKind, kv.value.getLong(0), kv.value.getLong(1), cursor.atBlockStart)
+    }.toList
+    assert(got == List((7L, 7L, RowKind.Insert, 7L, 70L, true), (8L, 8L, RowKind.Delete, 8L, 80L, false)))
+  }
+
+  test("a file read without its sequence number column gives every record the run's number") {
+    // the same batch, but the layout says the sequence number is not among its columns
+    val batches = Iterator(fill(Seq(7L -> RowKind.Delete, 8L -> RowKind.UpdateAfter)))
+    val cursor = new KeyValueBatchCursor(Iterator(() => FileBatches(batches, Array(0, -1, 2, 3, 4), 41L)), 1,
+      StructType(Seq(StructField("id", LongType))), StructType(Seq(StructField("id", LongType), StructField("v", LongType))),
+      Array(0, 4), KeyOrder.longKeyOf(Seq(LongType)))
+    assert(cursor.advance())
+    assert(!cursor.blockAllAdds)
+    val got = (cursor.current.sequenceNumber, cursor.current.valueKind, cursor.current.value.getLong(1)) ::
+      Iterator.continually(cursor.advance()).takeWhile(identity).map { _ =>
+        (cursor.current.sequenceNumber, cursor.current.valueKind, cursor.current.value.getLong(1))
+      }.toList
+    assert(got == List((41L, RowKind.Delete, 70L), (41L, RowKind.UpdateAfter, 80L)))
+  }
+}

@@ -1,0 +1,88 @@
+package lamina.mergetree
+
+import java.io.{File, FileOutputStream}
+import java.net.URI
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.unsafe.types.UTF8String
+import org.scalatest.funsuite.AnyFunSuite
+
+import lamina.errors.BadInputException
+import lamina.format.{BinaryRowCodec, DataFileWriter, DataFileWriters}
+import lamina.io.SerializableConfiguration
+import lamina.table.{FileStoreTable, TestTables}
+import lamina.types.IntType
+
+/** The primary-key writer's rolling, with a data-file writer that only counts rows (no Spark format):
+ *  a new file at the target size and wherever a key does not ascend. */
+class KeyValueFileWriterTest extends AnyFunSuite {
+  private def table(): FileStoreTable = {
+    val dir = TestTables.tempDir("kv-writer")
+    val s = TestTables.eventsSchema(partitioned = false)
+    TestTables.createTable(dir, s.copy(primaryKeys = Seq("id"),
+      fields = s.fields.map(f => if (f.name == "id") f.copy(dataType = IntType(nullable = false)) else f)))
+  }
+
+  /** Writes one byte per row: enough for a file size, nothing to decode. */
+  private val counting = DataFileWriters((path: String, _: Int) => new DataFileWriter {
+    private val out = {
+      val file = new File(new URI(new Path(path).toUri.toString))
+      file.getParentFile.mkdirs()
+      new FileOutputStream(file)
+    }
+    override def write(row: InternalRow): Unit = out.write(1)
+    override def close(): Unit = out.close()
+  }, new SerializableConfiguration(new Configuration()), new StructType(), "rows")
+
+  private def row(id: Int) = InternalRow(id, UTF8String.fromString(s"v$id"), UTF8String.fromString("p"))
+
+  private def writer(t: FileStoreTable, target: Long, unique: Boolean = false) =
+    new KeyValueFileWriter(t, counting, Array.emptyByteArray, new Path(t.path, "bucket-0"), 0, 100L, target, 0,
+      uniqueKeys = unique)
+
+  private def keyOf(bytes: Array[Byte]) = BinaryRowCodec.deserialize(bytes, Seq(IntType(nullable = false))).getInt(0)
+
+  test("a key that does not ascend starts the next file; each file's keys and sequence numbers are its own") {
+    val t = table()
+    val w = writer(t, Long.MaxValue)
+    Seq(1, 2, 3, 2, 5, 5).foreach(id => w.write(row(id), RowKind.Insert))
+    val files = w.finish()
+    assert(files.map(f => (keyOf(f.minKey), keyOf(f.maxKey), f.rowCount)) == Seq((1, 3, 3L), (2, 5, 2L), (5, 5, 1L)))
+    assert(files.map(f => (f.minSequenceNumber, f.maxSequenceNumber)) == Seq((100L, 102L), (103L, 104L), (105L, 105L)))
+    assert(files.forall(f => f.level == 0 && f.deleteRowCount.contains(0L)))
+    assert(files.forall(f => f.fileSize == f.rowCount))
+  }
+
+  test("a file rolls at the target size, estimated from the rows written") {
+    val t = table()
+    val w = writer(t, 1L)
+    (1 to 3).foreach(id => w.write(row(id), RowKind.Insert))
+    assert(w.finish().map(_.rowCount) == Seq(1L, 1L, 1L))
+  }
+
+  test("deletes are counted; abort removes every file written") {
+    val t = table()
+    val w = writer(t, 2 * 1024 * 1024)
+    w.write(row(1), RowKind.Insert)
+    w.write(row(2), RowKind.Delete)
+    w.write(row(1), RowKind.Insert)
+    val dir = new File(new URI(new Path(t.path, "bucket-0").toUri.toString))
+    assert(dir.list().length == 2)
+    w.abort()
+    assert(dir.list().isEmpty)
+    val again = writer(t, Long.MaxValue)
+    again.write(row(1), RowKind.Insert)
+    again.write(row(2), RowKind.Delete)
+    assert(again.finish().map(_.deleteRowCount) == Seq(Some(1L)))
+  }
+
+  test("with unique keys, a repeated key fails the write naming it") {
+    val w = writer(table(), Long.MaxValue, unique = true)
+    w.write(row(7), RowKind.Insert)
+    val e = intercept[BadInputException](w.write(row(7), RowKind.Insert))
+    assert(e.getMessage.startsWith("Table db.t: more than one written row has primary key (id=7)."))
+  }
+}
