@@ -1,0 +1,68 @@
+"""Executors in JVMs of their own (`local-cluster[2,1,1024]`): a primary-key write, MERGE, DELETE and
+compaction give the same rows as in one JVM, so nothing an executor does relies on state the driver
+set up (an option registry filled by side effects, a singleton, a cache)."""
+
+import json
+import os
+import subprocess
+import sys
+
+_SCRIPT = r"""
+import json, sys
+from pyspark.sql import SparkSession
+import lamina
+warehouse = sys.argv[1]
+builder = (SparkSession.builder.master("local-cluster[2,1,1024]").appName("lamina-local-cluster")
+    .config("spark.ui.enabled", "false")
+    .config("spark.sql.shuffle.partitions", "4")
+    .config("spark.executor.memory", "1g")
+    .config("spark.sql.session.timeZone", "UTC"))
+spark = lamina.configure(builder, warehouse=warehouse, catalog="lamina").getOrCreate()
+spark.sparkContext.setLogLevel("ERROR")
+executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1
+spark.sql("CREATE NAMESPACE lamina.d")
+spark.sql("CREATE TABLE lamina.d.t (id INT NOT NULL, v STRING, n BIGINT) TBLPROPERTIES "
+          "('primary-key' = 'id', 'bucket' = '4', 'merge-engine' = 'partial-update')")
+spark.sql("INSERT INTO lamina.d.t SELECT id, CONCAT('v', id), NULL FROM range(200)")
+spark.sql("INSERT INTO lamina.d.t SELECT id, NULL, id * 10 FROM range(100, 300)")
+spark.sql("MERGE INTO lamina.d.t t USING (SELECT id, 'm' AS v FROM range(0, 400, 3)) s ON t.id = s.id "
+          "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, v, n) VALUES (s.id, s.v, -1)")
+spark.sql("CREATE TABLE lamina.d.k (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '3')")
+spark.sql("INSERT INTO lamina.d.k SELECT id, CONCAT('k', id) FROM range(100)")
+spark.sql("DELETE FROM lamina.d.k WHERE id % 4 = 0")
+spark.sql("UPDATE lamina.d.k SET v = 'u' WHERE id % 5 = 0")
+compacted = [r[0] for r in spark.sql("CALL lamina.sys.compact(table => 'd.t')").collect()]
+rows = sorted(tuple(r) for r in spark.sql("SELECT id, v, n FROM lamina.d.t").collect())
+krows = sorted(tuple(r) for r in spark.sql("SELECT id, v FROM lamina.d.k").collect())
+print("RESULT" + json.dumps({"executors": executors, "compacted": compacted, "rows": rows, "k": krows}))
+"""
+
+
+def _expected():
+    t = {}
+    for i in range(200):
+        t[i] = [f"v{i}", None]
+    for i in range(100, 300):
+        old = t.get(i, [None, None])
+        t[i] = [old[0], i * 10]  # partial-update: NULLs keep what the row held
+    for i in range(0, 400, 3):
+        t[i] = ["m", t[i][1]] if i in t else ["m", -1]
+    k = {i: f"k{i}" for i in range(100) if i % 4 != 0}
+    for i in k:
+        if i % 5 == 0:
+            k[i] = "u"
+    return sorted([i, v, n] for i, (v, n) in t.items()), sorted([i, v] for i, v in k.items())
+
+
+def test_primary_key_dml_and_compaction_on_separate_executor_jvms(tmp_path):
+    env = dict(os.environ, TZ="UTC", PYSPARK_PYTHON=sys.executable)
+    done = subprocess.run([sys.executable, "-c", _SCRIPT, str(tmp_path / "wh")], capture_output=True, text=True,
+                          env=env, timeout=900)
+    lines = [l for l in done.stdout.splitlines() if l.startswith("RESULT")]
+    assert lines, f"the local-cluster job failed (exit {done.returncode}):\n{done.stderr[-4000:]}"
+    result = json.loads(lines[0][len("RESULT"):])
+    assert result["executors"] == 2
+    assert result["compacted"][0] is not None
+    expected_t, expected_k = _expected()
+    assert [list(r) for r in result["rows"]] == expected_t
+    assert [list(r) for r in result["k"]] == expected_k
