@@ -16,10 +16,10 @@ builder = (SparkSession.builder.master("local-cluster[2,1,1024]").appName("lamin
     .config("spark.ui.enabled", "false")
     .config("spark.sql.shuffle.partitions", "4")
     .config("spark.executor.memory", "1g")
+    .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
     .config("spark.sql.session.timeZone", "UTC"))
 spark = lamina.configure(builder, warehouse=warehouse, catalog="lamina").getOrCreate()
 spark.sparkContext.setLogLevel("ERROR")
-executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1
 spark.sql("CREATE NAMESPACE lamina.d")
 spark.sql("CREATE TABLE lamina.d.t (id INT NOT NULL, v STRING, n BIGINT) TBLPROPERTIES "
           "('primary-key' = 'id', 'bucket' = '4', 'merge-engine' = 'partial-update')")
@@ -34,6 +34,8 @@ spark.sql("UPDATE lamina.d.k SET v = 'u' WHERE id % 5 = 0")
 compacted = [r[0] for r in spark.sql("CALL lamina.sys.compact(table => 'd.t')").collect()]
 rows = sorted(tuple(r) for r in spark.sql("SELECT id, v, n FROM lamina.d.t").collect())
 krows = sorted(tuple(r) for r in spark.sql("SELECT id, v FROM lamina.d.k").collect())
+# counted after the jobs: executors register asynchronously, and jobs wait for all (ratio 1.0)
+executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1
 print("RESULT" + json.dumps({"executors": executors, "compacted": compacted, "rows": rows, "k": krows}))
 """
 

@@ -46,7 +46,6 @@ final class KeyValueFileWriter(
   private var flip = 0
   private val valueStatsOf =
     new ValueStats(StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options)), table.schema.fields, writers)
-  private val statsMode = valueStatsOf.mode
   private val uuid = FileStorePaths.newUuid()
   private val done = ArrayBuffer.empty[DataFileMeta]
   private val record = new KeyValueRow(layout.keyArity, writers.fileSchema)
@@ -145,9 +144,7 @@ final class KeyValueFileWriter(
     writer = null
     val path = new Path(dir, fileName)
     val size = table.fileIO.fileSize(path)
-    val (vStats, statsCols) =
-      if (statsMode == StatsMode.NoStats) (SimpleStats.Empty, Some(Seq.empty[String]))
-      else (SimpleStats.from(valueStatsOf.complete(valueStats, path).resultSerialized()), None)
+    val (vStats, statsCols) = SimpleStats.ofFile(valueStatsOf, valueStats, path)
     val (lo, hi) = seqRange()
     done += DataFileMeta(
       fileName = fileName,

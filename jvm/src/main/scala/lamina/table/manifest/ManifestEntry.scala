@@ -56,11 +56,16 @@ object ManifestEntry {
        |]}""".stripMargin)
 
   /** Folds ADDs and DELETEs in commit order into the live set: a DELETE cancels the ADD it names. */
-  def mergeLive(entries: Iterator[ManifestEntry]): Seq[ManifestEntry] = {
+  def mergeLive(entries: Iterator[ManifestEntry]): Seq[ManifestEntry] =
+    mergeLive[Unit](entries.map(e => ((), e)), (_, _) => ())
+
+  /** As above, for entries tagged with where they come from; `orphanDelete` is told of a DELETE that
+   *  no earlier ADD introduced (corruption, when every manifest of a snapshot is read). */
+  def mergeLive[S](entries: Iterator[(S, ManifestEntry)], orphanDelete: (S, ManifestEntry) => Unit): Seq[ManifestEntry] = {
     val live = new java.util.LinkedHashMap[Identifier, ManifestEntry]()
-    entries.foreach { e =>
+    entries.foreach { case (source, e) =>
       val id = e.identifier
-      if (e.isAdd) live.put(id, e) else live.remove(id)
+      if (e.isAdd) live.put(id, e) else if (live.remove(id) == null) orphanDelete(source, e)
     }
     import scala.jdk.CollectionConverters._
     live.values().asScala.toSeq

@@ -4,8 +4,9 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.avro.Schema
 import org.apache.avro.generic.{GenericData, GenericRecord}
+import org.apache.hadoop.fs.Path
 
-import lamina.format.{BinaryRowCodec, SimpleStats => CollectedStats}
+import lamina.format.{BinaryRowCodec, SimpleStats => CollectedStats, StatsCollector, StatsMode, ValueStats}
 
 /** Min values, max values (each a serialized Paimon BinaryRow over the stats columns) and per-column
  *  null counts (an entry may be null: unknown). The `_KEY_STATS` / `_VALUE_STATS` /
@@ -31,6 +32,13 @@ object SimpleStats {
 
   def from(s: CollectedStats): SimpleStats =
     SimpleStats(s.minValues, s.maxValues, s.nullCounts.toSeq.map(c => Option(c).map(_.longValue())))
+
+  /** The value statistics of a data file just closed at `path` and the `_VALUE_STATS_COLS` to record
+   *  with them: none under `metadata.stats-mode = none` (an empty column list), else every column
+   *  (None), completed from the file's footer where `values` takes them from there. */
+  def ofFile(values: ValueStats, collector: StatsCollector, path: Path): (SimpleStats, Option[Seq[String]]) =
+    if (values.mode == StatsMode.NoStats) (Empty, Some(Seq.empty[String]))
+    else (from(values.complete(collector, path).resultSerialized()), None)
 
   def fromAvro(r: GenericRecord): SimpleStats = {
     val counts = r.get("_NULL_COUNTS") match {

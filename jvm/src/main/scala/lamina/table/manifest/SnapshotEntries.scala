@@ -47,16 +47,9 @@ final class SnapshotEntries(store: ManifestStore, snapshotPath: Long => Path, ta
       }
     }
     val whole = manifestFilter.isEmpty
-    val live = new java.util.LinkedHashMap[ManifestEntry.Identifier, ManifestEntry]()
-    entries.foreach { case (manifest, e) =>
-      val id = e.identifier
-      if (e.isAdd) live.put(id, e)
-      else if (live.remove(id) == null && whole)
-        throw referredBy(new CorruptFileException(store.manifestPath(manifest).toString, -1,
-          s"a DELETE of a file an earlier entry added", s"a DELETE of ${e.file.fileName} (bucket ${e.bucket}), never added"))
-    }
-    val result = ArrayBuffer.empty[ManifestEntry]
-    live.values().forEach(e => result += e)
+    val result = ManifestEntry.mergeLive[String](entries.iterator, (manifest, e) =>
+      if (whole) throw referredBy(new CorruptFileException(store.manifestPath(manifest).toString, -1,
+        s"a DELETE of a file an earlier entry added", s"a DELETE of ${e.file.fileName} (bucket ${e.bucket}), never added")))
     if (whole) snapshot.totalRecordCount.foreach { total =>
       val rows = result.iterator.map(_.file.rowCount).sum
       if (rows != total)
@@ -64,6 +57,6 @@ final class SnapshotEntries(store: ManifestStore, snapshotPath: Long => Path, ta
           s"totalRecordCount equal to the rows of its live files ($rows, in ${lists.mkString(" and ")})",
           total.toString, s"snapshot ${snapshot.id} of table $tableName")
     }
-    result.toSeq
+    result
   }
 }

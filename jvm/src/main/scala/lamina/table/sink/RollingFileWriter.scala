@@ -26,7 +26,6 @@ final class RollingFileWriter(
   private val uuid = FileStorePaths.newUuid()
   private val valueStatsOf =
     new ValueStats(StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options)), table.schema.fields, writers)
-  private val statsMode = valueStatsOf.mode
   private val types = table.schema.fields.map(_.dataType)
   private val done = ArrayBuffer.empty[DataFileMeta]
   private var counter = 0
@@ -74,9 +73,7 @@ final class RollingFileWriter(
     writer = null
     val path = new Path(dir, fileName)
     val size = table.fileIO.fileSize(path)
-    val (valueStats, statsCols) =
-      if (statsMode == StatsMode.NoStats) (SimpleStats.Empty, Some(Seq.empty[String]))
-      else (SimpleStats.from(valueStatsOf.complete(stats, path).resultSerialized()), None)
+    val (valueStats, statsCols) = SimpleStats.ofFile(valueStatsOf, stats, path)
     done += DataFileMeta(
       fileName = fileName,
       fileSize = size,
