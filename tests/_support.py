@@ -103,3 +103,28 @@ def read_snapshot(warehouse: str, db: str, table: str, snapshot_id: int) -> dict
 def field_types(schema: dict) -> dict:
     """{field name: Paimon type} of a schema file (atomic types as strings, nested as dicts)."""
     return {f["name"]: f["type"] for f in schema["fields"]}
+
+
+@contextlib.contextmanager
+def session_conf(spark, key, value):
+    """`key` set to `value` in the session's conf for the block."""
+    spark.conf.set(key, value)
+    try:
+        yield
+    finally:
+        spark.conf.unset(key)
+
+
+def scan_output_rows(df) -> int:
+    """The rows the table's scan handed Spark in the last run of `df` (the scan node's
+    `numOutputRows`), after Spark's adaptive execution settled the plan."""
+    plan = df._jdf.queryExecution().executedPlan()
+    if plan.nodeName() == "AdaptiveSparkPlan":
+        plan = plan.executedPlan()
+    leaves = plan.collectLeaves().iterator()
+    total = 0
+    while leaves.hasNext():
+        node = leaves.next()
+        if node.nodeName().startswith("BatchScan"):
+            total += node.metrics().apply("numOutputRows").value()
+    return total

@@ -6,11 +6,10 @@ buckets, merge engine, format) are refused with a pointer to ALTER TABLE, unknow
 closest valid key, bad values naming the option, and nothing is committed.
 """
 
-import contextlib
 
 import pytest
 
-from _support import data_files, error_text, sql_rows, unchanged
+from _support import data_files, error_text, session_conf, sql_rows, unchanged
 
 CAT = "lamina"
 
@@ -21,15 +20,6 @@ def pk(spark, db):
     spark.sql(f"CREATE TABLE {CAT}.{db}.t (id BIGINT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', "
               "'bucket' = '1', 'num-sorted-run.compaction-trigger' = '2')")
     return f"{CAT}.{db}.t"
-
-
-@contextlib.contextmanager
-def session_conf(spark, key, value):
-    spark.conf.set(key, value)
-    try:
-        yield
-    finally:
-        spark.conf.unset(key)
 
 
 def snapshots_table(name):

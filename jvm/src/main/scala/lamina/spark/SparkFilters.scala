@@ -30,4 +30,30 @@ object SparkFilters {
   }
 
   def toPredicates(fs: Seq[sources.Filter]): Seq[Predicate] = fs.map(toPredicate)
+
+  /** `f` over columns renamed by `rename`, the same condition, or None when `f` holds a filter class
+   *  this does not know (dropping such a pruning filter only reads more). */
+  def renamed(f: sources.Filter, rename: String => String): Option[sources.Filter] = {
+    def r(g: sources.Filter): Option[sources.Filter] = g match {
+      case sources.EqualTo(a, v) => Some(sources.EqualTo(rename(a), v))
+      case sources.EqualNullSafe(a, v) => Some(sources.EqualNullSafe(rename(a), v))
+      case sources.GreaterThan(a, v) => Some(sources.GreaterThan(rename(a), v))
+      case sources.GreaterThanOrEqual(a, v) => Some(sources.GreaterThanOrEqual(rename(a), v))
+      case sources.LessThan(a, v) => Some(sources.LessThan(rename(a), v))
+      case sources.LessThanOrEqual(a, v) => Some(sources.LessThanOrEqual(rename(a), v))
+      case sources.In(a, vs) => Some(sources.In(rename(a), vs))
+      case sources.IsNull(a) => Some(sources.IsNull(rename(a)))
+      case sources.IsNotNull(a) => Some(sources.IsNotNull(rename(a)))
+      case sources.StringStartsWith(a, p) => Some(sources.StringStartsWith(rename(a), p))
+      case sources.StringEndsWith(a, p) => Some(sources.StringEndsWith(rename(a), p))
+      case sources.StringContains(a, p) => Some(sources.StringContains(rename(a), p))
+      case sources.And(a, b) => for (x <- r(a); y <- r(b)) yield sources.And(x, y)
+      case sources.Or(a, b) => for (x <- r(a); y <- r(b)) yield sources.Or(x, y)
+      case sources.Not(c) => r(c).map(sources.Not)
+      case t @ sources.AlwaysTrue() => Some(t)
+      case t @ sources.AlwaysFalse() => Some(t)
+      case _ => None
+    }
+    r(f)
+  }
 }

@@ -28,4 +28,16 @@ class SparkFiltersTest extends AnyFunSuite {
     assert(not.references == Seq("q"))
     assert(PredicateEval.eval(not, _ => Some((1, IntegerType))).isEmpty)
   }
+
+  test("a filter renamed onto other columns keeps its condition; one holding an unknown filter is dropped") {
+    val filter = sources.Or(
+      sources.And(sources.GreaterThanOrEqual("id", 5L), sources.LessThan("id", 9L)),
+      sources.Not(sources.In("k", Array[Any](1, 2))))
+    assert(SparkFilters.renamed(filter, "_KEY_" + _) == Some(sources.Or(
+      sources.And(sources.GreaterThanOrEqual("_KEY_id", 5L), sources.LessThan("_KEY_id", 9L)),
+      sources.Not(sources.In("_KEY_k", Array[Any](1, 2))))))
+    assert(SparkFilters.renamed(sources.StringStartsWith("s", "ab"), _.toUpperCase) == Some(sources.StringStartsWith("S", "ab")))
+    val odd = sources.CollatedEqualTo("q", "x", StringType("UTF8_LCASE"))
+    assert(SparkFilters.renamed(sources.Not(sources.And(sources.IsNull("a"), odd)), "_KEY_" + _).isEmpty)
+  }
 }

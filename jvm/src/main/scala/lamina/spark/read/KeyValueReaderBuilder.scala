@@ -7,6 +7,7 @@ import org.apache.spark.sql.types.{MetadataBuilder, StructType}
 import lamina.format.FileSchemaReader
 import lamina.mergetree.{KeyValueReaders, MergeEngine, MergeTreeOptions}
 import lamina.mergetree.function.MergeFunctions
+import lamina.spark.SparkFilters
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.types.SparkTypes
 
@@ -36,10 +37,13 @@ object KeyValueReaderBuilder {
       case None => full
       case Some(k) => unread(full, n => valueNames.contains(n) && !k.contains(n))
     }
+    // the merge reads a key from its key column: filters on key columns reach the format's reader
+    // there (row groups and pages of every sorted run, each sorted by key, are skipped by range)
+    val onKeyColumns = keyFilters.flatMap(f => SparkFilters.renamed(f, KeyValueLayout.KeyPrefix + _))
     def readersOf(struct: StructType, ids: Seq[Long], batch: Boolean) = ids.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
       id -> DataFileReaders.forStructs(spark, KeyValueLayout(s).fileStruct, struct,
-        if (id == table.schema.id) keyFilters else Seq.empty, s, returningBatch = batch)
+        if (id == table.schema.id) onKeyColumns else Seq.empty, s, returningBatch = batch)
     }.toMap
     val readers = readersOf(current, schemaIds.distinct, batch = false)
     // batches need Spark's vectorized reader for the file's columns, and no widened column
