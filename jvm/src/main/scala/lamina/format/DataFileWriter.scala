@@ -7,4 +7,8 @@ import org.apache.spark.sql.catalyst.InternalRow
 trait DataFileWriter {
   def write(row: InternalRow): Unit
   def close(): Unit
+
+  /** The bytes the file would hold if closed now (written and buffered, encoded and compressed), or
+   *  -1 where the format's writer cannot tell. */
+  def length: Long = -1L
 }

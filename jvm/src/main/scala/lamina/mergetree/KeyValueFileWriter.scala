@@ -4,10 +4,10 @@ import scala.collection.mutable.ArrayBuffer
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection, UnsafeRow}
+import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
 
 import lamina.errors.BadInputException
-import lamina.format.{BinaryRowCodec, DataFileWriter, DataFileWriters, KeyValueRow, StatsCollector, StatsMode, ValueStats}
+import lamina.format.{BinaryRowCodec, DataFileWriter, DataFileWriters, KeyValueRow, StatsCollector, StatsMode, TargetSizeCheck, ValueStats}
 import lamina.table.{FileStorePaths, FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.table.options.CoreOptions
@@ -56,7 +56,7 @@ final class KeyValueFileWriter(
   private var fileName: String = _
   private var rows = 0L
   private var deletes = 0L
-  private var bytes = 0L
+  private val sizeCheck = new TargetSizeCheck(targetFileSize, types.size)
   private var minSeq = 0L
   private var minKey: InternalRow = _
   private var lastKey: InternalRow = _
@@ -103,11 +103,7 @@ final class KeyValueFileWriter(
     rows += 1
     if (RowKind.isRetract(kind)) deletes += 1
     lastKey = key
-    bytes += (row match {
-      case u: UnsafeRow => u.getSizeInBytes
-      case _ => 8L * types.size
-    })
-    if (bytes >= targetFileSize) closeFile()
+    if (sizeCheck.reached(writer, row)) closeFile()
   }
 
   def finish(): Seq[DataFileMeta] = { closeFile(); done.toSeq }
@@ -122,7 +118,7 @@ final class KeyValueFileWriter(
     fileName = FileStorePaths.newDataFileName("data", uuid, counter, writers.format)
     counter += 1
     writer = writers.open(new Path(dir, fileName).toString, taskId)
-    rows = 0; deletes = 0; bytes = 0
+    rows = 0; deletes = 0; sizeCheck.reset()
     minSeq = nextSequence
     minKey = key.copy()
     valueStats = valueStatsOf.newCollector()

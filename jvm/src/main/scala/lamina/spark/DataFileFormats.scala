@@ -1,5 +1,7 @@
 package lamina.spark
 
+import java.lang.reflect.{Field, Method}
+
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.hadoop.mapreduce.{Job, TaskAttemptID, TaskID, TaskType}
@@ -7,9 +9,9 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl
 import org.apache.spark.paths.SparkPath
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.execution.datasources.{FileFormat, OutputWriterFactory, PartitionedFile}
+import org.apache.spark.sql.execution.datasources.{FileFormat, OutputWriter, OutputWriterFactory, PartitionedFile}
 import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat
-import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat
+import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOutputWriter}
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
@@ -88,7 +90,33 @@ object DataFileFormats {
       new DataFileWriter {
         override def write(row: InternalRow): Unit = w.write(row)
         override def close(): Unit = w.close()
+        override def length: Long = ParquetLength.of(w)
       }
+    }
+  }
+
+  /** The size a Parquet file being written would have if closed now: parquet-mr's own figure
+   *  (`InternalParquetRecordWriter.getDataSize`, row groups written plus pages buffered, compressed),
+   *  which its writer under Spark's keeps private; so it is reached by reflection, looked up once.
+   *  -1 for other formats, or where a Spark or Parquet version lays the writer out differently (the
+   *  writers then roll by the rows' in-memory size). */
+  private object ParquetLength {
+    private lazy val access: Option[(Method, Field, Method)] = try {
+      val recordWriter = classOf[ParquetOutputWriter].getDeclaredMethod("recordWriter")
+      recordWriter.setAccessible(true)
+      val internal = Class.forName("org.apache.parquet.hadoop.ParquetRecordWriter").getDeclaredField("internalWriter")
+      internal.setAccessible(true)
+      val dataSize = Class.forName("org.apache.parquet.hadoop.InternalParquetRecordWriter").getDeclaredMethod("getDataSize")
+      dataSize.setAccessible(true)
+      Some((recordWriter, internal, dataSize))
+    } catch { case _: ReflectiveOperationException | _: RuntimeException => None }
+
+    def of(w: OutputWriter): Long = w match {
+      case p: ParquetOutputWriter => access.fold(-1L) { case (recordWriter, internal, dataSize) =>
+        try dataSize.invoke(internal.get(recordWriter.invoke(p))).asInstanceOf[java.lang.Long].longValue()
+        catch { case _: ReflectiveOperationException | _: RuntimeException => -1L }
+      }
+      case _ => -1L
     }
   }
 

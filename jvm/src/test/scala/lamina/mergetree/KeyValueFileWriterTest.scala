@@ -33,8 +33,10 @@ class KeyValueFileWriterTest extends AnyFunSuite {
       file.getParentFile.mkdirs()
       new FileOutputStream(file)
     }
-    override def write(row: InternalRow): Unit = out.write(1)
+    private var written = 0L
+    override def write(row: InternalRow): Unit = { out.write(1); written += 1 }
     override def close(): Unit = out.close()
+    override def length: Long = written
   }, new SerializableConfiguration(new Configuration()), new StructType(), "rows")
 
   private def row(id: Int) = InternalRow(id, UTF8String.fromString(s"v$id"), UTF8String.fromString("p"))
@@ -56,11 +58,19 @@ class KeyValueFileWriterTest extends AnyFunSuite {
     assert(files.forall(f => f.fileSize == f.rowCount))
   }
 
-  test("a file rolls at the target size, estimated from the rows written") {
+  test("a file rolls at the target size, as the data-file writer reports the bytes written") {
     val t = table()
     val w = writer(t, 1L)
     (1 to 3).foreach(id => w.write(row(id), RowKind.Insert))
     assert(w.finish().map(_.rowCount) == Seq(1L, 1L, 1L))
+    // one byte a row on disk, far more in memory: the file holds about 2500 rows, not the ~60 the
+    // rows' in-memory size would allow
+    val bytes = writer(table(), 2500L)
+    (1 to 6000).foreach(id => bytes.write(row(id), RowKind.Insert))
+    val files = bytes.finish()
+    val counts = files.map(_.rowCount)
+    assert(counts.sum == 6000 && counts.size == 2 && counts.head >= 2500 && counts.head < 3600, counts)
+    assert(files.forall(f => f.fileSize == f.rowCount))
   }
 
   test("deletes are counted; abort removes every file written") {

@@ -4,15 +4,14 @@ import scala.collection.mutable.ArrayBuffer
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 
-import lamina.format.{DataFileWriter, DataFileWriters, StatsCollector, StatsMode, ValueStats}
+import lamina.format.{DataFileWriter, DataFileWriters, StatsCollector, StatsMode, TargetSizeCheck, ValueStats}
 import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.table.options.CoreOptions
 
 /** Writes the rows of one (partition, bucket) into data files of about `targetFileSize` bytes
- *  (estimated from the in-memory row size, since Spark's writers buffer row groups), recording row
+ *  ([[TargetSizeCheck]]: the size the format's writer reports), recording row
  *  count and value statistics per file. Invariant: every closed file has a [[DataFileMeta]]. */
 final class RollingFileWriter(
     table: FileStoreTable,
@@ -32,7 +31,7 @@ final class RollingFileWriter(
   private var writer: DataFileWriter = _
   private var fileName: String = _
   private var rows = 0L
-  private var bytes = 0L
+  private val sizeCheck = new TargetSizeCheck(targetFileSize, types.size)
   private var stats: StatsCollector = _
 
   def write(row: InternalRow): Unit = {
@@ -40,11 +39,7 @@ final class RollingFileWriter(
     writer.write(row)
     stats.update(row)
     rows += 1
-    bytes += (row match {
-      case u: UnsafeRow => u.getSizeInBytes
-      case _ => 8L * types.size
-    })
-    if (bytes >= targetFileSize) closeFile()
+    if (sizeCheck.reached(writer, row)) closeFile()
   }
 
   def finish(): Seq[DataFileMeta] = {
@@ -63,7 +58,7 @@ final class RollingFileWriter(
     counter += 1
     writer = writers.open(new Path(dir, fileName).toString, taskId)
     rows = 0
-    bytes = 0
+    sizeCheck.reset()
     stats = valueStatsOf.newCollector()
   }
 
