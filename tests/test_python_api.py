@@ -201,3 +201,21 @@ def test_compact_merges_sorted_runs(spark, db):
     assert levels == [("{p=x}", 5), ("{p=y}", 0), ("{p=y}", 0), ("{p=y}", 0)]
     assert sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {name}").collect()) == [(1, "v2", "x"), (2, "w2", "y")]
     assert lamina.compact(spark, f"{db}.c", partitions={"p": "x"}, full=True) is None
+
+
+def test_compact_takes_partition_values_holding_separators_and_names_a_bad_catalog(spark, db):
+    """Partitions travel to the JVM as mappings, not as text: a value holding ',', ';' or '=' names
+    its own partition."""
+    import lamina
+    name = f"lamina.{db}.s"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) PARTITIONED BY (p) "
+              "TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '1', 'write-only' = 'true')")
+    for i in range(2):
+        spark.sql(f"INSERT INTO {name} VALUES (1, 'v{i}', 'a=1,b;c'), (2, 'w{i}', 'a')")
+    assert lamina.compact(spark, f"{db}.s", partitions={"p": "a=1,b;c"}, full=True) == 3
+    levels = sorted((r.partition, r.level) for r in spark.sql(f"SELECT partition, level FROM lamina.{db}.`s$files`").collect())
+    assert levels == [("{p=a=1,b;c}", 5), ("{p=a}", 0), ("{p=a}", 0)]
+    with pytest.raises(lamina.NotFoundException, match="Catalog 'nope' is not configured"):
+        lamina.compact(spark, f"{db}.s", catalog="nope")
+    with pytest.raises(lamina.BadInputException, match="Catalog 'spark_catalog' is a .* not a Lamina catalog"):
+        lamina.compact(spark, f"{db}.s", catalog="spark_catalog")

@@ -1,12 +1,9 @@
-"""Python entry points to Lamina's procedures: thin, argument-checked wrappers over `CALL`."""
+"""Python entry points to Lamina's procedures: argument checks, then the JVM's session facade
+(`lamina.spark.SessionApi`, over `lamina.api`) through py4j."""
 
 from typing import Mapping, Optional, Sequence, Union
 
 PartitionSpec = Mapping[str, object]
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequence[PartitionSpec]]] = None,
@@ -26,8 +23,12 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
     for spec in specs:
         if not isinstance(spec, Mapping) or not spec:
             raise ValueError(f"each partition must be a non-empty mapping of column to value, got {spec!r}")
-    text = ";".join(",".join(f"{k}={v}" for k, v in spec.items()) for spec in specs)
-    rows = spark.sql(
-        f"CALL {catalog}.sys.compact(table => {_quote(table)}, partitions => {_quote(text)}, "
-        f"compact_strategy => {_quote('full' if full else 'minor')})").collect()
-    return rows[0][0] if rows else None
+    jvm = spark._jvm
+    java_specs = jvm.java.util.ArrayList()
+    for spec in specs:
+        java_spec = jvm.java.util.HashMap()
+        for column, value in spec.items():
+            java_spec.put(str(column), str(value))
+        java_specs.add(java_spec)
+    snapshot = jvm.lamina.spark.SessionApi.compact(spark._jsparkSession, catalog, table, java_specs, full)
+    return None if snapshot is None else int(snapshot)
