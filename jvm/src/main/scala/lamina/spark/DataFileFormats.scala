@@ -13,7 +13,7 @@ import org.apache.spark.sql.execution.datasources.{FileFormat, OutputWriter, Out
 import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOutputWriter}
 import org.apache.spark.sql.sources.Filter
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.types.{ArrayType, DataType, Decimal, DecimalType, MapType, StructType}
 
 import lamina.errors.BadInputException
 import lamina.format.{DataFileWriter, DataFileWriters}
@@ -70,6 +70,10 @@ object DataFileFormats {
         })
       plain.foreach(c => conf.setBoolean(s"parquet.enable.dictionary#$c", false))
     }
+    // decimals above 18 digits are fixed-length byte arrays, which Paimon's writer never puts in a
+    // dictionary (its v1 pages cannot); Paimon's readers filter such a dictionary by the values'
+    // minimal bytes, so a dictionary-encoded page would hide every match from them
+    if (format == "parquet") wideDecimalPaths(fileSchema).foreach(c => conf.setBoolean(s"parquet.enable.dictionary#$c", false))
     // Paimon's readers expect INT64 timestamps and the standard (non-legacy) nested layout
     conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
     conf.set("spark.sql.parquet.writeLegacyFormat", "false")
@@ -79,6 +83,19 @@ object DataFileFormats {
     conf.set("orc.compression.zstd.level", zstdLevel)
     val serializableConf = new SerializableConfiguration(conf)
     DataFileWriters(new OutputWriterOpener(factory, serializableConf, fileSchema), serializableConf, fileSchema, format)
+  }
+
+  /** The Parquet column paths (Spark's standard layout of lists and maps) of the decimals of more
+   *  than 18 digits in `schema`, nested ones too. */
+  private def wideDecimalPaths(schema: StructType): Seq[String] = {
+    def paths(t: DataType, path: String): Seq[String] = t match {
+      case d: DecimalType if d.precision > Decimal.MAX_LONG_DIGITS => Seq(path)
+      case s: StructType => s.fields.toSeq.flatMap(f => paths(f.dataType, s"$path.${f.name}"))
+      case a: ArrayType => paths(a.elementType, s"$path.list.element")
+      case m: MapType => paths(m.keyType, s"$path.key_value.key") ++ paths(m.valueType, s"$path.key_value.value")
+      case _ => Seq.empty
+    }
+    schema.fields.toSeq.flatMap(f => paths(f.dataType, f.name))
   }
 
   /** Opens Spark's writer of one file as the engine's [[DataFileWriter]]. */
