@@ -49,7 +49,8 @@ def _refused(spark, statement, feature, key):
 def test_deletion_vectors_refuse_reads_writes_and_compaction(spark, warehouse, db, pk_table):
     _as_paimon_wrote_it(warehouse, db, "t", {"deletion-vectors.enabled": "true"})
     before = snapshot_ids(warehouse, db, "t")
-    _refused(spark, f"SELECT * FROM {pk_table}", "deletion vectors", "deletion-vectors.enabled")
+    for read in ("t", "`t$ro`", "`t$audit_log`"):
+        _refused(spark, f"SELECT * FROM {CAT}.{db}.{read}", "deletion vectors", "deletion-vectors.enabled")
     for w in WRITES:
         _refused(spark, w.format(t=pk_table), "deletion vectors", "deletion-vectors.enabled")
     _refused(spark, f"CALL {CAT}.sys.compact(table => '{db}.t')", "deletion vectors", "deletion-vectors.enabled")

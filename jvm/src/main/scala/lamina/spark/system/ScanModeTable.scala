@@ -11,6 +11,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.spark.LaminaTable
 import lamina.spark.read.{LaminaScanBuilder, ScanMode}
+import lamina.table.options.TableOperation
 
 /** `$ro` (top level of a primary-key table, unmerged) and `$audit_log` (merged records with a
  *  leading `rowkind` column: +I, -U, +U, -D), read like the table itself. */
@@ -24,6 +25,9 @@ class ScanModeTable(base: LaminaTable, mode: ScanMode, display: String) extends 
 
   override def capabilities(): util.Set[TableCapability] = Set(TableCapability.BATCH_READ).asJava
 
-  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder =
+  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
+    // the table's rows, in another shape: a feature that changes them refuses these reads too
+    base.readTable.require(TableOperation.Read)
     new LaminaScanBuilder(base.readTable, base.pinnedSnapshot, schema(), mode)
+  }
 }
