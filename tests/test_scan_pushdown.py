@@ -96,3 +96,17 @@ def test_corrupt_data_file_is_reported_with_its_name(spark, warehouse, db, event
     with pytest.raises(Exception) as excinfo:
         spark.sql(f"SELECT * FROM {events}").collect()
     assert victim.split("/")[-1] in error_text(excinfo)
+
+
+@pytest.mark.parametrize("props", ["TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')", ""], ids=["pk", "append"])
+def test_nested_fields_of_a_struct_column(spark, db, props):
+    """Spark asks for the struct fields a query uses; the scan reads the struct whole and Spark picks
+    the fields, on one sorted run, on several and after a merge."""
+    name = f"{CAT}.{db}.n"
+    spark.sql(f"CREATE TABLE {name} (id INT NOT NULL, s STRUCT<a: INT, b: STRING, w: DOUBLE>, t STRUCT<x: INT>) {props}")
+    spark.sql(f"INSERT INTO {name} VALUES (1, named_struct('a', 1, 'b', 'x', 'w', 1.5), named_struct('x', 10))")
+    assert sql_rows(spark, f"SELECT s.w, t.x FROM {name}") == [(1.5, 10)]
+    spark.sql(f"INSERT INTO {name} VALUES (2, named_struct('a', 2, 'b', 'y', 'w', NULL), named_struct('x', 20))")
+    assert sql_rows(spark, f"SELECT id, s.a, s.w FROM {name} WHERE s.w IS NOT NULL") == [(1, 1, 1.5)]
+    assert sql_rows(spark, f"SELECT s.b FROM {name} WHERE s.a > 1") == [("y",)]
+    assert sql_rows(spark, f"SELECT id, s FROM {name} WHERE t.x = 20") == [(2, (2, "y", None))]

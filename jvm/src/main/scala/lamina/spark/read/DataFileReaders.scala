@@ -18,19 +18,7 @@ import lamina.types.SparkTypes
 
 /** Builds the engine's readers of a table's data files from Spark's readers of its format. */
 object DataFileReaders {
-  /** Names, types and nullability only: files are matched by name here, never by Parquet field id
-   *  (files written by other writers may have none). */
-  private def plain(s: StructType): StructType = StructType(s.fields.map(f => StructField(f.name, plainType(f.dataType), f.nullable)))
-
-  private def plainType(t: DataType): DataType = {
-    import org.apache.spark.sql.{types => st}
-    t match {
-      case s: st.StructType => plain(s)
-      case a: st.ArrayType => a.copy(elementType = plainType(a.elementType))
-      case m: st.MapType => m.copy(keyType = plainType(m.keyType), valueType = plainType(m.valueType))
-      case other => other
-    }
-  }
+  private def plain(s: StructType): StructType = FileSchemaReader.plain(s)
 
   def forSchema(spark: SparkSession, table: FileStoreTable, fileSchema: TableSchema, required: StructType,
       filters: Seq[Filter], returningBatch: Boolean = false): FileSchemaReader = {
@@ -67,7 +55,8 @@ object DataFileReaders {
     val pushable = filters.filter(_.references.forall(readNames.contains))
     val read = DataFileFormats.reader(spark, CoreOptions.FileFormat.getOrDefault(fileSchema.options), plainFile,
       fileColumns, pushable, returningBatch)
-    FileSchemaReader(read, fileColumns, outputFromFile, plain(output), filtered = pushable.nonEmpty)
+    FileSchemaReader(read, fileColumns, outputFromFile, plain(output), filtered = pushable.nonEmpty,
+      fileColumnsWithIds = StructType(fileCols.map(n => fileStruct(n))), outputWithIds = output)
   }
 
   def factory(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], required: StructType,

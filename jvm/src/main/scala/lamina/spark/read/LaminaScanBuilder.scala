@@ -26,7 +26,11 @@ class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSch
 
   override def pushedFilters(): Array[Filter] = filters
 
-  override def pruneColumns(requiredSchema: StructType): Unit = required = requiredSchema
+  /** Prunes top-level columns only: a struct column is read whole, since the readers convert a
+   *  file's structs to the current schema field by field (Spark projects the nested fields it
+   *  wants from the scan's output). */
+  override def pruneColumns(requiredSchema: StructType): Unit =
+    required = StructType(requiredSchema.fields.map(f => fullSchema.fields.find(_.name == f.name).getOrElse(f)))
 
   override def pushLimit(n: Int): Boolean = { if (mode == ScanMode.Normal) limit = Some(n); mode == ScanMode.Normal }
 
