@@ -20,7 +20,7 @@ object MergeTreeOptions {
   val MergeEngines: Seq[String] = Engine.All.map(_.name)
 
   /** Read through [[Engine.of]], which gives the typed engine. */
-  val MergeEngine: OptionDef[String] = define(Engine.Key, enumOf(MergeEngines: _*), Engine.Default.name,
+  val MergeEngine: OptionDef[String] = define(Engine.Key, enumOf(MergeEngines)(identity), Engine.Default.name,
     "How records of one primary key merge: deduplicate keeps the latest, partial-update overwrites " +
       "with the non-null fields of later records, aggregation applies per-field aggregate functions, " +
       "first-row keeps the earliest.")
@@ -67,7 +67,7 @@ object MergeTreeOptions {
     "A STRING column of a primary-key table whose value gives the kind of each row an INSERT or DataFrame write " +
       "writes: '+I' insert, '-U' update-before, '+U' update-after, '-D' delete (Paimon's short strings); a change " +
       "stream applies by appending it. The column is stored like any other. Row-level DML writes its own kinds.")
-  val ChangelogProducer: OptionDef[String] = define("changelog-producer", enumOf("none", "input", "lookup", "full-compaction"), "none",
+  val ChangelogProducer: OptionDef[String] = define("changelog-producer", enumOf(Seq("none", "input", "lookup", "full-compaction"))(identity), "none",
     "How a primary-key table produces its changelog for streaming reads. Only none is implemented: tables that " +
       "Paimon created with another producer are read, and refuse writes and compaction.")
 

@@ -1,6 +1,9 @@
 package lamina.table.options
 
 import lamina.errors.BadInputException
+import lamina.format.DataFileFormat
+import lamina.table.options.{FileCompression => Compression, ManifestCompression => ManifestCodec,
+  ParquetWriterVersion => WriterVersion}
 import OptionKind._
 
 /** The registry of every table, read and write option Lamina knows, with Apache Paimon's keys.
@@ -17,6 +20,10 @@ object CoreOptions {
     d
   }
 
+  /** An enumerated option, whose default is one of its values. */
+  private def define[T](key: String, kind: EnumKind[T], default: T, doc: String): OptionDef[T] =
+    define(key, kind, kind.textOf(default), doc)
+
   val Bucket: OptionDef[Int] = define("bucket", IntKind, "-1",
     "Number of buckets per partition. -1 means bucket-unaware (append tables only); N > 0 hashes " +
       "the bucket key into N fixed buckets.")
@@ -25,18 +32,20 @@ object CoreOptions {
       "partition columns; required for fixed-bucket append tables.")
   val PrimaryKey: OptionDef[Seq[String]] = define("primary-key", ListKind, null,
     "Comma-separated primary-key columns. Only read at CREATE TABLE, where it becomes part of the schema.")
-  val FileFormat: OptionDef[String] = define("file.format", enumOf("parquet", "orc", "avro"), "parquet",
+  val FileFormat: OptionDef[DataFileFormat] = define("file.format", enumOf(DataFileFormat.All)(_.name),
+    DataFileFormat.Parquet,
     "Format of data files: parquet or orc (avro, which Paimon also writes, is not implemented: such tables are refused).")
-  val FileCompression: OptionDef[String] = define("file.compression",
-    enumOf("zstd", "snappy", "lz4", "gzip", "none", "uncompressed"), "zstd",
+  val FileCompression: OptionDef[Compression] = define("file.compression", enumOf(Compression.All)(_.name),
+    Compression.Zstd,
     "Compression codec of data files.")
   val FileCompressionZstdLevel: OptionDef[Int] = define("file.compression.zstd-level", intBetween(1, 22), "1",
     "Level of zstd compression of data files (1 is fastest; higher levels write smaller files more slowly).")
-  val ParquetWriterVersion: OptionDef[String] = define("parquet.writer.version", enumOf("v1", "v2"), "v2",
+  val ParquetWriterVersion: OptionDef[WriterVersion] = define("parquet.writer.version",
+    enumOf(WriterVersion.All)(_.name), WriterVersion.V2,
     "Parquet format version of data files: v2 pages encode integers as deltas (sorted keys and sequence " +
       "numbers shrink to a few bits each); v1 for readers that predate v2 encodings.")
-  val ManifestCompression: OptionDef[String] = define("manifest.compression",
-    enumOf("zstd", "deflate", "snappy", "null"), "zstd", "Avro codec of manifest and manifest-list files.")
+  val ManifestCompression: OptionDef[ManifestCodec] = define("manifest.compression",
+    enumOf(ManifestCodec.All)(_.name), ManifestCodec.Zstd, "Avro codec of manifest and manifest-list files.")
   val ManifestTargetFileSize: OptionDef[Long] = define("manifest.target-file-size", PositiveMemorySizeKind, "8 mb",
     "Size at which a manifest file is rolled over.")
   val ManifestMergeMinCount: OptionDef[Int] = define("manifest.merge-min-count", intAtLeast(1), "30",

@@ -93,11 +93,20 @@ object OptionKind {
   private def exactProduct(digits: String, mult: Long): Option[Long] =
     digits.toLongOption.flatMap(n => scala.util.Try(Math.multiplyExact(n, mult)).toOption)
 
-  def enumOf(values: String*): OptionKind[String] = simple(values.mkString("|"))(s =>
-    values.find(_.equalsIgnoreCase(s)).toRight(s"expected one of ${values.mkString(", ")}"))
+  /** The values of an enumerated option, each written as `text(value)` (any case accepted). */
+  def enumOf[T](values: Seq[T])(text: T => String): EnumKind[T] =
+    new EnumKind(values, text, values.map(text).mkString("|"), s"expected one of ${values.map(text).mkString(", ")}")
 
   private def simple[T](n: String)(f: String => Either[String, T]): OptionKind[T] = new OptionKind[T] {
     val name: String = n
     def parse(s: String): Either[String, T] = f(s)
   }
+}
+
+/** An enumerated option: each of `values` is written as its `text` (any case accepted), and parses to
+ *  the value itself, so that code decides by the value, never by comparing text. `name` is the type's
+ *  name in docs/options.md, `expected` the reason given for any other text. */
+final class EnumKind[T](val values: Seq[T], text: T => String, val name: String, expected: String) extends OptionKind[T] {
+  def textOf(value: T): String = text(value)
+  def parse(s: String): Either[String, T] = values.find(v => text(v).equalsIgnoreCase(s)).toRight(expected)
 }

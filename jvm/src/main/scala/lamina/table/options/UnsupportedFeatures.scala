@@ -1,6 +1,7 @@
 package lamina.table.options
 
 import lamina.errors.BadInputException
+import lamina.format.DataFileFormat
 
 /** What a statement does to a table, as far as the features of its options are concerned. */
 sealed trait TableOperation { def describe: String }
@@ -44,7 +45,8 @@ object UnsupportedFeatures {
     Feature("data evolution", "data-evolution.enabled", TableOperation.All, (o, _) => is("data-evolution.enabled", "true")(o)),
     Feature("a bucket function other than Paimon's default", "bucket-function.type", Set(Write, Compact),
       (o, _) => o.get("bucket-function.type").exists(v => !v.trim.equalsIgnoreCase("default"))),
-    Feature("Avro data files", "file.format", TableOperation.All, (o, _) => is("file.format", "avro")(o)))
+    Feature("Avro data files", CoreOptions.FileFormat.key, TableOperation.All,
+      (o, _) => CoreOptions.FileFormat.getOrDefault(o) == DataFileFormat.Avro))
 
   /** The features of `options` that make `operation` wrong. */
   def blocking(options: Map[String, String], primaryKeyTable: Boolean, operation: TableOperation): Seq[Feature] =

@@ -5,6 +5,7 @@ import scala.util.Random
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.BadInputException
+import lamina.format.DataFileFormat
 
 class CoreOptionsTest extends AnyFunSuite {
 
@@ -20,7 +21,11 @@ class CoreOptionsTest extends AnyFunSuite {
     assert(CoreOptions.ManifestTargetFileSize.getOrDefault(Map.empty) === 8L * 1024 * 1024)
     assert(CoreOptions.TargetFileSize.getOrDefault(Map.empty) === 128L * 1024 * 1024)
     assert(CoreOptions.StatsMode.getOrDefault(Map.empty) === "truncate(16)")
-    assert(CoreOptions.FileFormat.getOrDefault(Map.empty) === "parquet")
+    assert(CoreOptions.FileFormat.getOrDefault(Map.empty) === DataFileFormat.Parquet)
+    assert(CoreOptions.FileFormat.get(Map("file.format" -> "ORC")) === Some(DataFileFormat.Orc))
+    assert(CoreOptions.FileCompression.getOrDefault(Map.empty) === FileCompression.Zstd)
+    assert(CoreOptions.ParquetWriterVersion.getOrDefault(Map.empty) === ParquetWriterVersion.V2)
+    assert(CoreOptions.ManifestCompression.getOrDefault(Map.empty) === ManifestCompression.Zstd)
     assert(CoreOptions.BucketKey.get(Map.empty) === None)
     assert(CoreOptions.find("bucket") === Some(CoreOptions.Bucket))
     assert(CoreOptions.find("no-such-key") === None)
