@@ -2,12 +2,13 @@ package lamina.table.options
 
 import lamina.errors.BadInputException
 
-/** One typed option: its key, how to parse it, its default and its documentation.
- *  Invariant: `parse(default)` succeeds whenever a default is given. */
+/** One typed option: its key, how to parse it, its default, where it may be set and its
+ *  documentation. Invariant: `parse(default)` succeeds whenever a default is given. */
 final case class OptionDef[T](
     key: String,
     kind: OptionKind[T],
     default: Option[String],
+    scope: OptionScope,
     doc: String) {
 
   /** The value for this option in `options`, or its default; bad values raise a [[BadInputException]]
@@ -17,6 +18,11 @@ final case class OptionDef[T](
 
   def getOrDefault(options: Map[String, String]): T =
     get(options).getOrElse(throw new IllegalStateException(s"option '$key' has no default"))
+
+  /** [[getOrDefault]] of a table's options; a bad value fails naming the table as well as the option. */
+  def ofTable(options: Map[String, String], table: String): T =
+    try getOrDefault(options)
+    catch { case e: BadInputException => throw new BadInputException(s"Table $table: ${e.getMessage}", e) }
 
   def parseOrFail(value: String): T =
     kind.parse(value.trim) match {
@@ -96,6 +102,9 @@ object OptionKind {
   /** The values of an enumerated option, each written as `text(value)` (any case accepted). */
   def enumOf[T](values: Seq[T])(text: T => String): EnumKind[T] =
     new EnumKind(values, text, values.map(text).mkString("|"), s"expected one of ${values.map(text).mkString(", ")}")
+
+  /** Values that `parse` accepts, of the type called `n`; anything else is "expected `n`". */
+  def described[T](n: String)(parse: String => Option[T]): OptionKind[T] = simple(n)(s => parse(s).toRight(s"expected $n"))
 
   private def simple[T](n: String)(f: String => Either[String, T]): OptionKind[T] = new OptionKind[T] {
     val name: String = n

@@ -31,10 +31,10 @@ object UnsupportedFeatures {
 
   val All: Seq[Feature] = Seq(
     Feature("deletion vectors", "deletion-vectors.enabled", TableOperation.All, (o, _) => is("deletion-vectors.enabled", "true")(o)),
-    Feature("dynamic bucket mode", "bucket", Set(Write, Compact),
+    Feature("dynamic bucket mode", CoreOptions.Bucket.key, Set(Write, Compact),
       (o, pk) => pk && CoreOptions.Bucket.getOrDefault(o) == -1),
-    Feature("a changelog producer", "changelog-producer", Set(Write, Compact),
-      (o, _) => o.get("changelog-producer").exists(v => !v.trim.equalsIgnoreCase("none"))),
+    Feature("a changelog producer", CoreOptions.ChangelogProducer.key, Set(Write, Compact),
+      (o, _) => CoreOptions.ChangelogProducer.getOrDefault(o) != ChangelogProducer.None),
     Feature("descending sequence order", "sequence.field.sort-order", TableOperation.All,
       (o, _) => is("sequence.field.sort-order", "descending")(o)),
     Feature("a fallback branch", "scan.fallback-branch", TableOperation.All, (o, _) => set("scan.fallback-branch")(o)),
