@@ -80,9 +80,10 @@ bench: venv jar
 	done
 	$(SBT) 'set Test / javaOptions += "-Xmx12g"' "Test/runMain lamina.bench.LookupBench --out bench/results"
 
-# Regenerates docs/options.md from the option registry (a JVM test checks it is current).
+# Regenerates docs/options.md from the option registry (a JVM test checks it is current). Run on the
+# test classpath, which holds the libraries Spark provides (the registry's lookup codecs among them).
 docs:
-	$(SBT) "runMain lamina.tools.OptionsDoc docs/options.md"
+	$(SBT) "Test/runMain lamina.tools.OptionsDoc docs/options.md"
 
 clean:
 	rm -rf target project/target python/lamina/jars python/build python/*.egg-info \

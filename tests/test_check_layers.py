@@ -21,7 +21,7 @@ CLEAN = {
     "mergetree/Levels.scala": "package lamina.mergetree\n\nimport lamina.table.manifest.DataFileMeta\n\n"
                               "/** See [[lamina.mergetree.SortedRun]]; a session is not a SparkSession here. */\n"
                               "final class Levels(files: Seq[DataFileMeta])\n",
-    "mergetree/MergeEngine.scala": 'package lamina.mergetree\n\nobject MergeEngine { val Key = "merge-engine" }\n',
+    "table/options/MergeEngine.scala": 'package lamina.table.options\n\nobject MergeEngine { val Key = "merge-engine" }\n',
     "lookup/Block.scala": "package lamina.lookup\n\n// org.apache.spark is named in a comment only\nfinal class Block\n",
 }
 

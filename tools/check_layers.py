@@ -29,7 +29,7 @@ CONNECTOR = re.compile(r"org\.apache\.spark\.sql\.connector|catalyst\.analysis|c
 EXECUTION = re.compile(r"org\.apache\.spark\.sql\.execution\b")
 MAX_EXECUTION_FILES = 2
 ENGINE_LITERALS = ("merge-engine", "deduplicate", "first-row", "partial-update")
-MERGE_ENGINE_FILES = ("table/options/CoreOptions.scala", "mergetree/MergeEngine.scala")  # registry, type
+MERGE_ENGINE_FILES = ("table/options/CoreOptions.scala", "table/options/MergeEngine.scala")  # registry, type
 LAMINA_SPARK = re.compile(r"\blamina\.spark\b")
 APACHE_SPARK = re.compile(r"org\.apache\.spark\b")
 QUALIFIED = re.compile(r"(?<![\w.])lamina\.[a-z][\w]*(?:\.[a-z][\w]*)*\.[A-Z]\w*")
@@ -40,8 +40,6 @@ KNOWN = {
     # keeps it in an execution package and offers no public alternative
     "spark/DmlAnalysisCheck.scala": {"execution"},
     "spark/MergeIntoAsWrite.scala": {"execution"},
-    # the merge-engine defaults of schema evolution: table/schema may not import mergetree (a cycle)
-    "table/schema/SchemaEvolution.scala": {"merge-engine"},
 }
 
 

@@ -12,7 +12,7 @@ final case class DataFileWriters(
     opener: (String, Int) => DataFileWriter,
     conf: SerializableConfiguration,
     fileSchema: StructType,
-    format: String) extends Serializable {
+    format: DataFileFormat) extends Serializable {
 
   /** A writer of a new file at `path`, for the task `taskId`. */
   def open(path: String, taskId: Int): DataFileWriter = opener(path, taskId)

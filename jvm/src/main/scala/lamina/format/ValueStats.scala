@@ -10,7 +10,7 @@ import lamina.types.DataField
 final class ValueStats(val mode: StatsMode, fields: Seq[DataField], writers: DataFileWriters) {
   private val types = fields.map(_.dataType)
   private val fromFooter: Array[Boolean] =
-    types.map(t => writers.format == "parquet" && mode != StatsMode.NoStats && ParquetFooterStats.supports(t)).toArray
+    types.map(t => writers.format == DataFileFormat.Parquet && mode != StatsMode.NoStats && ParquetFooterStats.supports(t)).toArray
   private val footerColumns: Array[Int] = fromFooter.indices.filter(fromFooter(_)).toArray
 
   /** A collector for the next file, fed the table's rows. */

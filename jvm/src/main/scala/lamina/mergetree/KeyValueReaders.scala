@@ -6,6 +6,7 @@ import org.apache.spark.sql.types.{StructField, StructType}
 import lamina.format.{DataFileRef, FileSchemaReader, NullPaddedRow}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.DataFileMeta
+import lamina.table.options.MergeEngine
 import lamina.table.scan.DataSplit
 import lamina.types.SparkTypes
 

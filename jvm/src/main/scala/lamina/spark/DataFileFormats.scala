@@ -16,10 +16,10 @@ import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{ArrayType, DataType, Decimal, DecimalType, MapType, StructType}
 
 import lamina.errors.BadInputException
-import lamina.format.{DataFileWriter, DataFileWriters}
+import lamina.format.{DataFileFormat, DataFileWriter, DataFileWriters}
 import lamina.io.SerializableConfiguration
 import lamina.table.{FileStoreTable, KeyValueLayout}
-import lamina.table.options.CoreOptions
+import lamina.table.options.{CoreOptions, FileCompression}
 import lamina.types.SparkTypes
 
 /** Spark's own file formats (`execution.datasources`), used to write and (vectorized) read data
@@ -27,20 +27,18 @@ import lamina.types.SparkTypes
  *  its Parquet/ORC writers and readers, so they are reached here and handed to the engine as
  *  [[DataFileWriters]] and read functions. */
 object DataFileFormats {
-  def forName(format: String): FileFormat = format.toLowerCase match {
-    case "parquet" => new ParquetFileFormat()
-    case "orc" => new OrcFileFormat()
+  def forName(format: DataFileFormat): FileFormat = format match {
+    case DataFileFormat.Parquet => new ParquetFileFormat()
+    case DataFileFormat.Orc => new OrcFileFormat()
     case other => throw new BadInputException(s"Data file format '$other' is not supported; use parquet or orc")
   }
 
-  /** Spark's option name for the codec, per format; values follow Paimon's names. */
-  def compressionOption(format: String, codec: String): (String, String) = {
-    val c = codec.toLowerCase match {
-      case "none" => "uncompressed"
-      case other => other
-    }
-    "compression" -> c
-  }
+  /** Spark's option for the codec (the same for both formats): Paimon's names, `none` being Spark's
+   *  `uncompressed`. */
+  def compressionOption(codec: FileCompression): (String, String) = "compression" -> (codec match {
+    case FileCompression.None => FileCompression.Uncompressed.name
+    case other => other.name
+  })
 
   /** Writers for the table's data files: the table's columns, or the key-value layout of a
    *  primary-key table. */
@@ -55,13 +53,13 @@ object DataFileFormats {
     val format = table.fileFormat
     val job = Job.getInstance(SessionHadoopConf(spark))
     val codec = CoreOptions.FileCompression.getOrDefault(table.options)
-    val factory = forName(format).prepareWrite(spark, job, Map(compressionOption(format, codec)), fileSchema)
+    val factory = forName(format).prepareWrite(spark, job, Map(compressionOption(codec)), fileSchema)
     val conf = job.getConfiguration
-    conf.set("parquet.writer.version", CoreOptions.ParquetWriterVersion.getOrDefault(table.options))
+    conf.set("parquet.writer.version", CoreOptions.ParquetWriterVersion.getOrDefault(table.options).name)
     // no dictionary for the columns every merge reads: sequence numbers and a single-column key never
     // repeat in a file (building a dictionary until it overflows only costs the writer), and the
     // row kind, mostly one value, is as small delta encoded and then needs no lookup per record
-    if (table.isPrimaryKeyTable && format == "parquet") {
+    if (table.isPrimaryKeyTable && format == DataFileFormat.Parquet) {
       val layout = KeyValueLayout(table.schema)
       val plain = Seq(KeyValueLayout.SequenceNumber, KeyValueLayout.ValueKind) ++
         (layout.keyFields match {
@@ -73,7 +71,7 @@ object DataFileFormats {
     // decimals above 18 digits are fixed-length byte arrays, which Paimon's writer never puts in a
     // dictionary (its v1 pages cannot); Paimon's readers filter such a dictionary by the values'
     // minimal bytes, so a dictionary-encoded page would hide every match from them
-    if (format == "parquet") wideDecimalPaths(fileSchema).foreach(c => conf.setBoolean(s"parquet.enable.dictionary#$c", false))
+    if (format == DataFileFormat.Parquet) wideDecimalPaths(fileSchema).foreach(c => conf.setBoolean(s"parquet.enable.dictionary#$c", false))
     // Paimon's readers expect INT64 timestamps and the standard (non-legacy) nested layout
     conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
     conf.set("spark.sql.parquet.writeLegacyFormat", "false")
@@ -138,12 +136,12 @@ object DataFileFormats {
   }
 
   /** Whether Spark's reader of `format` can return columnar batches of `schema` (plain: no field ids). */
-  def supportBatch(spark: SparkSession, format: String, schema: StructType): Boolean =
+  def supportBatch(spark: SparkSession, format: DataFileFormat, schema: StructType): Boolean =
     forName(format).supportBatch(spark, schema)
 
   /** Spark's reader of `format` for files of `fileStruct`, returning `readColumns` (columnar batches,
    *  typed as rows, when `returningBatch`): a function of a file's path and length. */
-  def reader(spark: SparkSession, format: String, fileStruct: StructType, readColumns: StructType,
+  def reader(spark: SparkSession, format: DataFileFormat, fileStruct: StructType, readColumns: StructType,
       filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
     val read = forName(format).buildReaderWithPartitionValues(spark, fileStruct, new StructType(), readColumns,
       filters, Map("returning_batch" -> returningBatch.toString), readConf(spark))

@@ -15,10 +15,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.table.{Identifiers, Warehouse}
 import lamina.errors.{BadInputException, NotFoundException}
-import lamina.mergetree.MergeTreeOptions
 import lamina.spark.procedures.Procedures
 import lamina.spark.system.SystemTables
-import lamina.table.options.LookupStoreOptions
 import lamina.table.schema.SchemaEvolution
 
 /** The Spark catalog over a filesystem warehouse: namespaces are `<db>.db` directories, tables are
@@ -30,8 +28,6 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   private var tableDefaults: Map[String, String] = Map.empty
 
   override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
-    MergeTreeOptions.register()
-    LookupStoreOptions.register()
     catalogName = name
     val wh = options.get("warehouse")
     if (wh == null || wh.trim.isEmpty)

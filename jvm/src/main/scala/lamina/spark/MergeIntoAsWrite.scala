@@ -6,8 +6,9 @@ import org.apache.spark.sql.catalyst.plans.logical.{AppendData, Assignment, Dele
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
-import lamina.mergetree.{MergeEngine, MergeTreeOptions, RowKind}
+import lamina.mergetree.RowKind
 import lamina.table.FileStoreTable
+import lamina.table.options.{CoreOptions, MergeEngine}
 
 /** Plans the MERGE INTO statements that need no join as plain writes of their source: on a
  *  deduplicate table, a record written under a primary key replaces (+I) or removes (-D) the table's row
@@ -90,7 +91,7 @@ object MergeShapes extends PredicateHelper {
       case r: DataSourceV2Relation => r.table match {
         case lt: LaminaTable if lt.pinnedSnapshot.isEmpty && lt.table.isPrimaryKeyTable &&
             MergeEngine.of(lt.table.options, lt.table.name) == engine &&
-            !lt.table.options.contains(MergeTreeOptions.RowKindField.key) => Some((lt.table, r.output))
+            !lt.table.options.contains(CoreOptions.RowKindField.key) => Some((lt.table, r.output))
         case _ => None
       }
       case _ => None
@@ -137,7 +138,7 @@ object MergeShapes extends PredicateHelper {
   /** Whether a delete record needs only the key: not with `sequence.field`, where it must carry the
    *  deleted row's sequence values, which only the table holds. */
   def blindDeletes(table: FileStoreTable): Boolean =
-    !MergeTreeOptions.SequenceField.get(table.options).exists(_.nonEmpty)
+    !CoreOptions.SequenceField.get(table.options).exists(_.nonEmpty)
 
   /** What a record that deletes writes in a column it does not read: NULL, or a placeholder where the
    *  column is NOT NULL. */

@@ -3,8 +3,8 @@ package lamina.spark
 import org.apache.spark.sql.connector.catalog.MetadataColumn
 import org.apache.spark.sql.types.DataType
 
-import lamina.mergetree.MergeEngine
 import lamina.table.FileStoreTable
+import lamina.table.options.MergeEngine
 import lamina.table.sink.PrimaryKeyWrites
 import lamina.types.SparkTypes
 

@@ -5,6 +5,7 @@ import java.util.UUID
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
+import lamina.format.DataFileFormat
 import lamina.types.DataType
 
 /** Where each file of a table lives, in Paimon's layout:
@@ -35,8 +36,8 @@ final class FileStorePaths(val tablePath: Path, partitionKeys: Seq[String], part
 }
 
 object FileStorePaths {
-  def newDataFileName(prefix: String, uuid: String, count: Int, format: String): String =
-    s"$prefix-$uuid-$count.$format"
+  def newDataFileName(prefix: String, uuid: String, count: Int, format: DataFileFormat): String =
+    s"$prefix-$uuid-$count.${format.name}"
 
   def newUuid(): String = UUID.randomUUID().toString
 

@@ -3,6 +3,7 @@ package lamina.table
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.{CorruptFileException, NotFoundException}
+import lamina.format.DataFileFormat
 import lamina.io.FileIO
 import lamina.table.manifest.{ManifestStore, SnapshotEntries}
 import lamina.table.options.{CoreOptions, TableOperation, UnsupportedFeatures}
@@ -27,7 +28,7 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   def snapshotEntries: SnapshotEntries = new SnapshotEntries(manifestStore, snapshotManager.snapshotPath, name)
   def isPrimaryKeyTable: Boolean = schema.primaryKeys.nonEmpty
   def numBuckets: Int = schema.numBuckets
-  def fileFormat: String = CoreOptions.FileFormat.getOrDefault(options)
+  def fileFormat: DataFileFormat = CoreOptions.FileFormat.getOrDefault(options)
 
   /** The table at the schema `snapshot` was written with; a snapshot that names a schema the table
    *  does not have is corruption of the snapshot file. */

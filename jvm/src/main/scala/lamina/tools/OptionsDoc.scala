@@ -3,31 +3,26 @@ package lamina.tools
 import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Paths}
 
-import lamina.mergetree.MergeTreeOptions
-import lamina.spark.OptionScopes
-import lamina.table.options.{CoreOptions, LookupStoreOptions}
+import lamina.table.options.CoreOptions
 
 /** Generates `docs/options.md` from the option registry: `OptionsDoc.render` is the text, `main`
  *  writes it to the path given (default `docs/options.md`). */
 object OptionsDoc {
   def render(): String = {
-    MergeTreeOptions.register()
-    LookupStoreOptions.register()
     val sb = new StringBuilder
     sb.append("# Options\n\n")
-    sb.append("Generated from `lamina.table.options.CoreOptions`, `lamina.mergetree.MergeTreeOptions` and `lamina.lookup.LookupOptions` by `lamina.tools.OptionsDoc`; do not edit by hand.\n\n")
+    sb.append("Generated from the option registry `lamina.table.options.CoreOptions` by `lamina.tools.OptionsDoc`; do not edit by hand.\n\n")
     sb.append("Table options are set with `TBLPROPERTIES` at `CREATE TABLE` or `ALTER TABLE ... SET TBLPROPERTIES`. ")
-    sb.append("The options marked *per query* may also be set for one read or write (`spark.read.option(...)`, ")
+    sb.append("The options of scope *per query* may also be set for one read or write (`spark.read.option(...)`, ")
     sb.append("`df.writeTo(...).option(...)`) or for a session (`spark.conf.set(\"spark.lamina.<key>\", ...)`); ")
-    sb.append("a value is taken from the query, then the session, then the table, then the default. The other ")
-    sb.append("options define the table and are refused there. ")
+    sb.append("a value is taken from the query, then the session, then the table, then the default. The options ")
+    sb.append("of scope *table* define the table and are refused there. ")
     sb.append("An unknown key is an error that suggests the closest known key. Keys of the form ")
     sb.append("`fields.<column>.<setting>` are accepted for per-column settings.\n\n")
-    sb.append("| key | type | default | per query | description |\n|---|---|---|---|---|\n")
+    sb.append("| key | type | default | scope | description |\n|---|---|---|---|---|\n")
     CoreOptions.all.sortBy(_.key).foreach { d =>
       val default = d.default.map(v => s"`$v`").getOrElse("(none)")
-      val perQuery = if (OptionScopes.PerQueryKeys.contains(d.key)) "yes" else ""
-      sb.append(s"| `${d.key}` | ${d.kind.name.replace("|", " \\| ")} | $default | $perQuery | ${d.doc.replace("|", "\\|")} |\n")
+      sb.append(s"| `${d.key}` | ${d.kind.name.replace("|", " \\| ")} | $default | ${d.scope.name} | ${d.doc.replace("|", "\\|")} |\n")
     }
     sb.toString
   }

@@ -11,7 +11,7 @@ import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.BadInputException
-import lamina.format.{BinaryRowCodec, DataFileWriter, DataFileWriters}
+import lamina.format.{BinaryRowCodec, DataFileFormat, DataFileWriter, DataFileWriters}
 import lamina.io.SerializableConfiguration
 import lamina.table.{FileStoreTable, TestTables}
 import lamina.types.IntType
@@ -37,7 +37,7 @@ class KeyValueFileWriterTest extends AnyFunSuite {
     override def write(row: InternalRow): Unit = { out.write(1); written += 1 }
     override def close(): Unit = out.close()
     override def length: Long = written
-  }, new SerializableConfiguration(new Configuration()), new StructType(), "rows")
+  }, new SerializableConfiguration(new Configuration()), new StructType(), DataFileFormat.Orc)
 
   private def row(id: Int) = InternalRow(id, UTF8String.fromString(s"v$id"), UTF8String.fromString("p"))
 

@@ -5,9 +5,10 @@ import java.nio.ByteBuffer
 import org.slf4j.LoggerFactory
 
 import lamina.errors.CommitConflictException
-import lamina.mergetree.{KeyValueReaders, MergeTreeOptions}
+import lamina.mergetree.KeyValueReaders
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
+import lamina.table.options.CoreOptions
 
 /** The compaction a committed write to a primary-key table asks for. */
 object CompactAfterWrite {
@@ -24,7 +25,7 @@ object CompactAfterWrite {
     if (touched.isEmpty) return
     val latest = table.withSchema(table.schemaManager.latest().getOrElse(table.schema))
     val full = KeyValueReaders.skipsLevel0(latest)
-    if (!full && MergeTreeOptions.WriteOnly.getOrDefault(latest.options)) return
+    if (!full && CoreOptions.WriteOnly.getOrDefault(latest.options)) return
     val attempts = if (full) FullCompactionAttempts else 3
     var attempt = 0
     var done = false

@@ -6,8 +6,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.{BadInputException, CommitConflictException}
 import lamina.format.DataFileWriters
-import lamina.mergetree.{CompactUnit, FileKeyOrder, KeyValueFileWriter, KeyValueReaders, Levels, MergeTreeOptions,
-  UniversalCompaction}
+import lamina.mergetree.{CompactUnit, FileKeyOrder, KeyValueFileWriter, KeyValueReaders, Levels, UniversalCompaction}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.commit.{CommitMessage, FileStoreCommit}
 import lamina.table.manifest.DataFileMeta
@@ -51,13 +50,13 @@ object Compactor {
   /** The compaction one split needs, if any. */
   def plan(split: DataSplit, keys: FileKeyOrder, options: Map[String, String], full: Boolean): Option[BucketCompaction] = {
     val runs = Levels(split.files, keys).runs
-    val numLevels = MergeTreeOptions.numLevels(options)
+    val numLevels = CoreOptions.numLevels(options)
     val unit: Option[CompactUnit] =
       if (full) UniversalCompaction.full(numLevels, runs)
       else UniversalCompaction.pick(numLevels, runs,
-        MergeTreeOptions.CompactionMaxSizeAmplificationPercent.getOrDefault(options),
-        MergeTreeOptions.CompactionSizeRatio.getOrDefault(options),
-        MergeTreeOptions.numSortedRunCompactionTrigger(options))
+        CoreOptions.CompactionMaxSizeAmplificationPercent.getOrDefault(options),
+        CoreOptions.CompactionSizeRatio.getOrDefault(options),
+        CoreOptions.NumSortedRunCompactionTrigger.getOrDefault(options))
     unit.map { u =>
       val names = u.runs.flatMap(_.files.map(_.fileName)).toSet
       val inputs = split.files.filter(f => names.contains(f.fileName))

@@ -1,6 +1,6 @@
 package lamina.mergetree.function
 
-import lamina.mergetree.{MergeEngine, MergeTreeOptions}
+import lamina.table.options.{CoreOptions, MergeEngine}
 import lamina.types.DataField
 
 /** Which row-level DML each merge engine honours.
@@ -66,7 +66,7 @@ object DmlRules {
         return reject(s"column '${keyCols.head}' is a $kind column and cannot be updated")
       }
     }
-    if (isDelete && MergeFunctions.tableOption(MergeTreeOptions.IgnoreDelete, options, table))
+    if (isDelete && CoreOptions.IgnoreDelete.ofTable(options, table))
       return reject("option 'ignore-delete' is set, so delete records are dropped and the DELETE would do nothing")
 
     engine match {
@@ -74,19 +74,19 @@ object DmlRules {
       case MergeEngine.FirstRow =>
         reject("first-row keeps the first row of each key and ignores later changes")
       case MergeEngine.PartialUpdate =>
-        if (isDelete && !MergeFunctions.tableOption(MergeTreeOptions.PartialUpdateRemoveRecordOnDelete, options, table))
+        if (isDelete && !CoreOptions.PartialUpdateRemoveRecordOnDelete.ofTable(options, table))
           reject("partial-update removes a row on delete only with 'partial-update.remove-record-on-delete'='true'")
         else None
       case MergeEngine.Aggregation =>
         val functions = nonKey.map { c =>
           c -> options.getOrElse(s"fields.$c.${MergeFunctions.AggregateFunctionSuffix}",
-            options.getOrElse(MergeTreeOptions.DefaultAggregateFunction.key, FieldAggregator.LastNonNullValue)).trim.toLowerCase
+            options.getOrElse(CoreOptions.DefaultAggregateFunction.key, FieldAggregator.LastNonNullValue)).trim.toLowerCase
         }.toMap
         def ignoresRetract(c: String) =
           options.get(s"fields.$c.${MergeFunctions.IgnoreRetractSuffix}").exists(_.trim.equalsIgnoreCase("true"))
         def distinct(c: String) = options.get(s"fields.$c.distinct").exists(_.trim.equalsIgnoreCase("true"))
         if (isDelete) {
-          if (MergeFunctions.tableOption(MergeTreeOptions.AggregationRemoveRecordOnDelete, options, table)) None
+          if (CoreOptions.AggregationRemoveRecordOnDelete.ofTable(options, table)) None
           // retracting every column would leave the key behind with neutral values (sum 0, nulls):
           // a DELETE that does not delete is refused
           else reject("a DELETE would leave the key with retracted aggregates instead of removing it; " +

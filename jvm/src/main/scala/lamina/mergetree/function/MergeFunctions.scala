@@ -1,8 +1,8 @@
 package lamina.mergetree.function
 
 import lamina.errors.BadInputException
-import lamina.mergetree.{MergeEngine, MergeFunction, MergeFunctionFactory, MergeTreeOptions}
-import lamina.table.options.OptionDef
+import lamina.mergetree.{MergeFunction, MergeFunctionFactory}
+import lamina.table.options.{CoreOptions, MergeEngine}
 import lamina.types.{CharType, DataField, VarCharType}
 
 /** Builds the merge function of a primary-key table from its schema and options, and decides which
@@ -39,7 +39,7 @@ object MergeFunctions {
       if (!names.contains(pk)) throw new BadInputException(s"Table $table: primary key column '$pk' does not exist")
     }
     val engine = MergeEngine.of(options, table)
-    val ignoreDelete = tableOption(MergeTreeOptions.IgnoreDelete, options, table)
+    val ignoreDelete = CoreOptions.IgnoreDelete.ofTable(options, table)
     val seqFields = sequenceFields(fields, options, table)
     rowKindField(fields, primaryKeys, options, table)
     if (engine == MergeEngine.FirstRow && seqFields.nonEmpty)
@@ -54,11 +54,6 @@ object MergeFunctions {
     if (seqFields.isEmpty) base
     else () => new SequenceFieldMergeFunction(base(), seqFields)
   }
-
-  /** An option's value or default; a bad value fails naming the table as well as the option. */
-  private[mergetree] def tableOption[T](d: OptionDef[T], options: Map[String, String], table: String): T =
-    try d.getOrDefault(options)
-    catch { case e: BadInputException => throw new BadInputException(s"Table $table: ${e.getMessage}", e) }
 
   /** `fields.<column>.<suffix>` options: (column as written, option key, value). */
   private def columnOptions(options: Map[String, String], suffix: String): Seq[(String, String, String)] =
@@ -82,7 +77,7 @@ object MergeFunctions {
   /** The ordinal of the `rowkind.field` column, checked against the schema: a STRING, CHAR or VARCHAR
    *  column outside the primary key. */
   def rowKindField(fields: Seq[DataField], primaryKeys: Seq[String], options: Map[String, String], table: String): Option[Int] = {
-    val key = MergeTreeOptions.RowKindField.key
+    val key = CoreOptions.RowKindField.key
     options.get(key).map(_.trim).map { name =>
       val i = requireColumn(fields, name, key, table)
       if (primaryKeys.contains(name))
@@ -102,8 +97,8 @@ object MergeFunctions {
       options: Map[String, String],
       table: String): Array[(FieldGetter, Ordering[Any])] = {
     val getters = FieldGetter.all(fields)
-    val key = MergeTreeOptions.SequenceField.key
-    options.get(key).map(MergeTreeOptions.SequenceField.parseOrFail).getOrElse(Nil).map { name =>
+    val key = CoreOptions.SequenceField.key
+    options.get(key).map(CoreOptions.SequenceField.parseOrFail).getOrElse(Nil).map { name =>
       val g = getters(requireColumn(fields, name, key, table))
       val ord = ValueOrdering.of(g.field.dataType).getOrElse(throw new BadInputException(
         s"Table $table: column '$name' named by option '$key' has type ${g.field.dataType.asSQLString}, which has no order"))
@@ -119,14 +114,14 @@ object MergeFunctions {
       table: String,
       ignoreDelete: Boolean): () => MergeFunction = {
     AggregationSuffixes.foreach(s => columnOptions(options, s).foreach { case (c, k, _) => requireColumn(fields, c, k, table) })
-    val removeOnDelete = tableOption(MergeTreeOptions.AggregationRemoveRecordOnDelete, options, table)
-    val default = options.get(MergeTreeOptions.DefaultAggregateFunction.key)
+    val removeOnDelete = CoreOptions.AggregationRemoveRecordOnDelete.ofTable(options, table)
+    val default = options.get(CoreOptions.DefaultAggregateFunction.key)
     val functions = fields.map { f =>
       if (primaryKeys.contains(f.name)) None
       else {
         val own = s"fields.${f.name}.$AggregateFunctionSuffix"
         options.get(own).map(_ -> own)
-          .orElse(default.map(_ -> MergeTreeOptions.DefaultAggregateFunction.key))
+          .orElse(default.map(_ -> CoreOptions.DefaultAggregateFunction.key))
           .orElse(Some(FieldAggregator.LastNonNullValue -> own))
       }
     }
@@ -150,7 +145,7 @@ object MergeFunctions {
       options: Map[String, String],
       table: String,
       ignoreDelete: Boolean): () => MergeFunction = {
-    val removeOnDelete = tableOption(MergeTreeOptions.PartialUpdateRemoveRecordOnDelete, options, table)
+    val removeOnDelete = CoreOptions.PartialUpdateRemoveRecordOnDelete.ofTable(options, table)
     val groupOf = Array.fill[Option[SequenceGroup]](fields.length)(None)
     columnOptions(options, SequenceGroupSuffix).foreach { case (seqSpec, key, value) =>
       val seqNames = seqSpec.split(",").map(_.trim).filter(_.nonEmpty)
@@ -181,11 +176,11 @@ object MergeFunctions {
           "under merge-engine partial-update")
       i -> (fn -> k)
     }.toMap
-    val default = options.get(MergeTreeOptions.DefaultAggregateFunction.key)
+    val default = options.get(CoreOptions.DefaultAggregateFunction.key)
     def build(): Array[Option[ColumnAggregation]] = fields.indices.map { i =>
       val isMember = groupOf(i).exists(g => g.members.contains(i) && !g.seqFields.contains(i))
       explicit.get(i)
-        .orElse(if (isMember) default.map(_ -> MergeTreeOptions.DefaultAggregateFunction.key) else None)
+        .orElse(if (isMember) default.map(_ -> CoreOptions.DefaultAggregateFunction.key) else None)
         .map { case (fn, key) => column(fields(i), fn, key, options, table) }
     }.toArray
     build()

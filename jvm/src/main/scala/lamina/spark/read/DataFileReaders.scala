@@ -7,7 +7,7 @@ import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import lamina.format.FileSchemaReader
+import lamina.format.{DataFileFormat, FileSchemaReader}
 import lamina.mergetree.KeyValueReaders
 import lamina.spark.DataFileFormats
 import lamina.table.FileStoreTable
@@ -36,7 +36,7 @@ object DataFileReaders {
   def supportsBatch(spark: SparkSession, table: FileStoreTable, schema: StructType): Boolean =
     supportsBatch(spark, table.fileFormat, schema)
 
-  def supportsBatch(spark: SparkSession, format: String, schema: StructType): Boolean =
+  def supportsBatch(spark: SparkSession, format: DataFileFormat, schema: StructType): Boolean =
     schema.nonEmpty && DataFileFormats.supportBatch(spark, format, plain(schema))
 
   /** A reader of files whose columns are `fileStruct` producing rows of `output`; columns are

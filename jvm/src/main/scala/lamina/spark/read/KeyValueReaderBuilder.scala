@@ -5,10 +5,11 @@ import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{MetadataBuilder, StructType}
 
 import lamina.format.FileSchemaReader
-import lamina.mergetree.{KeyValueReaders, MergeEngine, MergeTreeOptions}
+import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
 import lamina.spark.SparkFilters
 import lamina.table.{FileStoreTable, KeyValueLayout}
+import lamina.table.options.{CoreOptions, MergeEngine}
 import lamina.types.SparkTypes
 
 /** Builds the engine's [[KeyValueReaders]] of a primary-key table from Spark's readers of its format. */
@@ -23,7 +24,7 @@ object KeyValueReaderBuilder {
     // columns of the trimmed primary key are read from their key columns
     val keep: Option[Set[String]] = needed.filter(_ => engine == MergeEngine.Deduplicate || engine == MergeEngine.FirstRow).map(cols =>
       (cols ++ table.schema.primaryKeys ++
-        MergeTreeOptions.SequenceField.get(table.options).getOrElse(Seq.empty)) --
+        CoreOptions.SequenceField.get(table.options).getOrElse(Seq.empty)) --
         table.schema.trimmedPrimaryKeys)
     val valueNames = table.schema.fieldNames.toSet
     // an unread column gets an id no file column has, so the reader fills it with null

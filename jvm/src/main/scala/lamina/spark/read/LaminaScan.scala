@@ -5,11 +5,12 @@ import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
-import lamina.mergetree.{KeyValueReaders, MergeTreeOptions}
+import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
 import lamina.spark.SparkFilters
 import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
+import lamina.table.options.CoreOptions
 import lamina.table.scan.{DataSplit, FileStoreScan}
 
 /** The planned scan of one snapshot: one input partition per (partition, bucket) split, or per
@@ -24,7 +25,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       case Some(s) =>
         val all = new FileStoreScan(table, s).plan(SparkFilters.toPredicates(filters))
         if (mode == ScanMode.ReadOptimized && table.isPrimaryKeyTable) {
-          val top = MergeTreeOptions.numLevels(table.options) - 1
+          val top = CoreOptions.numLevels(table.options) - 1
           all.map(sp => sp.copy(files = sp.files.filter(_.level == top))).filter(_.files.nonEmpty)
         } else limitSplits(all)
     }

@@ -7,10 +7,11 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.errors.BadInputException
 import lamina.format.DataFileWriters
-import lamina.mergetree.{MergeTreeOptions, RowKind}
+import lamina.mergetree.RowKind
 import lamina.mergetree.function.MergeFunctions
 import lamina.spark.MirrorColumns
 import lamina.table.FileStoreTable
+import lamina.table.options.CoreOptions
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.{KeyValueTableWrite, PrimaryKeyWrites}
 import lamina.types.SparkTypes
@@ -72,7 +73,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private val kindOrdinal: Int = kindColumn.getOrElse(-1)
   private val rowKindOrdinal: Int =
     MergeFunctions.rowKindField(schema.fields, schema.primaryKeys, table.options, table.name).getOrElse(-1)
-  private lazy val ignoreDelete = MergeTreeOptions.IgnoreDelete.getOrDefault(table.options)
+  private lazy val ignoreDelete = CoreOptions.IgnoreDelete.getOrDefault(table.options)
   private lazy val retractRefusal: Byte => Option[String] = {
     val mf = MergeFunctions.create(schema.fields, schema.primaryKeys, table.options, table.name)()
     kind => mf.retractRefusal(kind)

@@ -12,25 +12,26 @@ import org.apache.hadoop.fs.Path
 
 import lamina.errors.CorruptFileException
 import lamina.io.FileIO
+import lamina.table.options.ManifestCompression
 
 /** Reads and writes whole Avro object-container files of manifests and manifest lists. */
 object AvroFiles {
-  def codec(name: String): CodecFactory = name.toLowerCase match {
+  def codec(compression: ManifestCompression): CodecFactory = compression match {
     // with zstd's content checksum: a damaged byte in a compressed block fails to decode instead of
     // decoding to other values (snappy blocks carry a CRC of their own; deflate's have none)
-    case "zstd" => CodecFactory.zstandardCodec(1, true)
-    case "deflate" => CodecFactory.deflateCodec(6)
-    case "snappy" => CodecFactory.snappyCodec()
-    case _ => CodecFactory.nullCodec()
+    case ManifestCompression.Zstd => CodecFactory.zstandardCodec(1, true)
+    case ManifestCompression.Deflate => CodecFactory.deflateCodec(6)
+    case ManifestCompression.Snappy => CodecFactory.snappyCodec()
+    case ManifestCompression.Null => CodecFactory.nullCodec()
   }
 
-  def write(fileIO: FileIO, path: Path, schema: Schema, records: Iterator[GenericRecord], compression: String): Long = {
+  def write(fileIO: FileIO, path: Path, schema: Schema, records: Iterator[GenericRecord], compression: ManifestCompression): Long = {
     val bytes = encode(schema, records, compression)
     fileIO.writeBytes(path, bytes)
     bytes.length.toLong
   }
 
-  def encode(schema: Schema, records: Iterator[GenericRecord], compression: String): Array[Byte] = {
+  def encode(schema: Schema, records: Iterator[GenericRecord], compression: ManifestCompression): Array[Byte] = {
     val out = new ByteArrayOutputStream()
     val w = new DataFileWriter[GenericRecord](new GenericDatumWriter[GenericRecord](schema))
     w.setCodec(codec(compression))

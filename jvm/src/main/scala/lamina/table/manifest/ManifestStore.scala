@@ -8,10 +8,11 @@ import org.apache.spark.sql.catalyst.InternalRow
 import lamina.format.{BinaryRowCodec, StatsCollector, StatsMode}
 import lamina.io.FileIO
 import lamina.table.FileStorePaths
+import lamina.table.options.ManifestCompression
 import lamina.types.DataType
 
 /** Reads and writes manifest files and manifest lists of one table. */
-final class ManifestStore(fileIO: FileIO, paths: FileStorePaths, compression: String,
+final class ManifestStore(fileIO: FileIO, paths: FileStorePaths, compression: ManifestCompression,
     partitionTypes: Seq[DataType]) extends Serializable {
 
   def manifestPath(name: String): Path = paths.manifestPath(name)

@@ -1,74 +1,219 @@
 package lamina.table.options
 
-import lamina.errors.BadInputException
-import OptionKind._
+import scala.collection.mutable.ArrayBuffer
 
-/** The registry of every table, read and write option Lamina knows, with Apache Paimon's keys.
+import lamina.errors.BadInputException
+import lamina.format.DataFileFormat
+import lamina.lookup.{LocalFileType, LookupOptions}
+import lamina.lookup.compression.CompressionType
+import lamina.table.options.{ChangelogProducer => Producer, FileCompression => Compression,
+  ManifestCompression => ManifestCodec, MergeEngine => Engine, ParquetWriterVersion => WriterVersion}
+import OptionKind._
+import OptionScope.{PerQuery, Table}
+
+/** The one registry of every option Lamina knows (table, read and write options, with Apache
+ *  Paimon's keys): each with its key, type, default, scope and doc, all declared in this object, which
+ *  holds every option as soon as it is initialised, in any JVM; nothing adds to it later. An
+ *  enumerated option parses into its type ([[MergeEngine]], [[ChangelogProducer]], ...), so that code
+ *  decides by the type and never compares text.
  *
  *  Resolution order for a value (first hit wins): the read/write option of the query, the session
- *  conf `spark.lamina.<key>`, the table's option (stored in its schema), the default here.
- *  `docs/options.md` is generated from this registry (`lamina.tools.OptionsDoc`). */
+ *  conf `spark.lamina.<key>` (both only for [[OptionScope.PerQuery]] options, see [[checkPerQuery]]),
+ *  the table's option (stored in its schema), the default here. `docs/options.md` is generated from
+ *  this registry (`lamina.tools.OptionsDoc`). */
 object CoreOptions {
-  private val defs = scala.collection.mutable.LinkedHashMap.empty[String, OptionDef[_]]
+  private val defs = ArrayBuffer.empty[OptionDef[_]]
 
-  private def define[T](key: String, kind: OptionKind[T], default: String, doc: String): OptionDef[T] = {
-    val d = OptionDef(key, kind, Option(default), doc)
-    defs.put(key, d)
+  private def define[T](key: String, kind: OptionKind[T], default: String, scope: OptionScope, doc: String): OptionDef[T] = {
+    val d = OptionDef(key, kind, Option(default), scope, doc)
+    defs += d
     d
   }
 
-  val Bucket: OptionDef[Int] = define("bucket", IntKind, "-1",
+  /** An enumerated option, whose default is one of its values. */
+  private def define[T](key: String, kind: EnumKind[T], default: T, scope: OptionScope, doc: String): OptionDef[T] =
+    define(key, kind, kind.textOf(default), scope, doc)
+
+  // The table's layout and data files.
+
+  val Bucket: OptionDef[Int] = define("bucket", IntKind, "-1", Table,
     "Number of buckets per partition. -1 means bucket-unaware (append tables only); N > 0 hashes " +
       "the bucket key into N fixed buckets.")
-  val BucketKey: OptionDef[Seq[String]] = define("bucket-key", ListKind, null,
+  val BucketKey: OptionDef[Seq[String]] = define("bucket-key", ListKind, null, Table,
     "Comma-separated columns whose hash picks a row's bucket. Defaults to the primary key minus the " +
       "partition columns; required for fixed-bucket append tables.")
-  val PrimaryKey: OptionDef[Seq[String]] = define("primary-key", ListKind, null,
+  val PrimaryKey: OptionDef[Seq[String]] = define("primary-key", ListKind, null, Table,
     "Comma-separated primary-key columns. Only read at CREATE TABLE, where it becomes part of the schema.")
-  val FileFormat: OptionDef[String] = define("file.format", enumOf("parquet", "orc", "avro"), "parquet",
+  val FileFormat: OptionDef[DataFileFormat] = define("file.format", enumOf(DataFileFormat.All)(_.name),
+    DataFileFormat.Parquet, Table,
     "Format of data files: parquet or orc (avro, which Paimon also writes, is not implemented: such tables are refused).")
-  val FileCompression: OptionDef[String] = define("file.compression",
-    enumOf("zstd", "snappy", "lz4", "gzip", "none", "uncompressed"), "zstd",
+  val FileCompression: OptionDef[Compression] = define("file.compression", enumOf(Compression.All)(_.name),
+    Compression.Zstd, PerQuery,
     "Compression codec of data files.")
-  val FileCompressionZstdLevel: OptionDef[Int] = define("file.compression.zstd-level", intBetween(1, 22), "1",
+  val FileCompressionZstdLevel: OptionDef[Int] = define("file.compression.zstd-level", intBetween(1, 22), "1", PerQuery,
     "Level of zstd compression of data files (1 is fastest; higher levels write smaller files more slowly).")
-  val ParquetWriterVersion: OptionDef[String] = define("parquet.writer.version", enumOf("v1", "v2"), "v2",
+  val ParquetWriterVersion: OptionDef[WriterVersion] = define("parquet.writer.version",
+    enumOf(WriterVersion.All)(_.name), WriterVersion.V2, PerQuery,
     "Parquet format version of data files: v2 pages encode integers as deltas (sorted keys and sequence " +
       "numbers shrink to a few bits each); v1 for readers that predate v2 encodings.")
-  val ManifestCompression: OptionDef[String] = define("manifest.compression",
-    enumOf("zstd", "deflate", "snappy", "null"), "zstd", "Avro codec of manifest and manifest-list files.")
+  val ManifestCompression: OptionDef[ManifestCodec] = define("manifest.compression",
+    enumOf(ManifestCodec.All)(_.name), ManifestCodec.Zstd, PerQuery,
+    "Avro codec of manifest and manifest-list files.")
   val ManifestTargetFileSize: OptionDef[Long] = define("manifest.target-file-size", PositiveMemorySizeKind, "8 mb",
-    "Size at which a manifest file is rolled over.")
-  val ManifestMergeMinCount: OptionDef[Int] = define("manifest.merge-min-count", intAtLeast(1), "30",
+    PerQuery, "Size at which a manifest file is rolled over.")
+  val ManifestMergeMinCount: OptionDef[Int] = define("manifest.merge-min-count", intAtLeast(1), "30", PerQuery,
     "When a snapshot would reference more manifest files than this, they are merged into fewer.")
-  val TargetFileSize: OptionDef[Long] = define("target-file-size", PositiveMemorySizeKind, "128 mb",
+  val TargetFileSize: OptionDef[Long] = define("target-file-size", PositiveMemorySizeKind, "128 mb", PerQuery,
     "Size at which a data file is rolled over.")
-  val StatsMode: OptionDef[String] = define("metadata.stats-mode", StringKind, "truncate(16)",
+  val StatsMode: OptionDef[String] = define("metadata.stats-mode", StringKind, "truncate(16)", PerQuery,
     "Which value statistics data files record: none, counts, full or truncate(N).")
   val PartitionDefaultName: OptionDef[String] = define("partition.default-name", StringKind,
-    "__DEFAULT_PARTITION__", "Directory name used for a null or empty partition value.")
-  val PartitionLegacyName: OptionDef[Boolean] = define("partition.legacy-name", BooleanKind, "true",
+    "__DEFAULT_PARTITION__", Table, "Directory name used for a null or empty partition value.")
+  val PartitionLegacyName: OptionDef[Boolean] = define("partition.legacy-name", BooleanKind, "true", Table,
     "How partition directories are named, as in Paimon: true (Paimon's default) names them by the internal " +
       "value's text (a DATE by its epoch day, p=19723; a TIMESTAMP as 2024-01-01T12%3A30); false by the SQL " +
       "text (p=2024-01-01, 2024-01-01 12%3A30%3A00). Other types read the same either way. Tables written " +
       "by Lamina versions before this option existed used false for DATE and TIMESTAMP partitions.")
-  val CommitMaxRetries: OptionDef[Int] = define("commit.max-retries", intAtLeast(0), "10",
+
+  // Commits and reads.
+
+  val CommitMaxRetries: OptionDef[Int] = define("commit.max-retries", intAtLeast(0), "10", PerQuery,
     "How many times a commit retries after losing a snapshot-id race before it fails.")
-  val ScanSnapshotId: OptionDef[Long] = define("scan.snapshot-id", LongKind, null,
+  val ScanSnapshotId: OptionDef[Long] = define("scan.snapshot-id", LongKind, null, PerQuery,
     "Read the table as of this snapshot id (time travel).")
-  val ScanTimestampMillis: OptionDef[Long] = define("scan.timestamp-millis", LongKind, null,
+  val ScanTimestampMillis: OptionDef[Long] = define("scan.timestamp-millis", LongKind, null, PerQuery,
     "Read the latest snapshot committed at or before this epoch-millisecond timestamp.")
+
+  // Primary-key tables: merge engines, write buffer, compaction. Per-field options
+  // (`fields.<f>.aggregate-function`, `fields.<f>.sequence-group`, ...) are patterns accepted by
+  // [[validate]]; `MergeFunctions.create` checks them against the schema.
+
+  /** Read through [[MergeEngine.of]], which names the table in its error. */
+  val MergeEngine: OptionDef[Engine] = define("merge-engine", enumOf(Engine.All)(_.name), Engine.Default, Table,
+    "How records of one primary key merge: deduplicate keeps the latest, partial-update overwrites " +
+      "with the non-null fields of later records, aggregation applies per-field aggregate functions, " +
+      "first-row keeps the earliest.")
+  val SequenceField: OptionDef[Seq[String]] = define("sequence.field", ListKind, null, Table,
+    "Comma-separated columns that order the records of one key: the larger value is the later " +
+      "record; ties fall back to write order.")
+  val WriteBufferSize: OptionDef[Long] = define("write-buffer-size", PositiveMemorySizeKind, "256 mb", PerQuery,
+    "Accepted for Paimon compatibility. Lamina sorts written rows with Spark's external sorter, which is " +
+      "bounded by Spark's execution memory and spills to local disk, so one write makes one sorted run per bucket and task.")
+  val WriteBufferSpillable: OptionDef[Boolean] = define("write-buffer-spillable", BooleanKind, "true", PerQuery,
+    "Accepted for Paimon compatibility. Lamina's write sort always spills (see write-buffer-size).")
+  val WriteOnly: OptionDef[Boolean] = define("write-only", BooleanKind, "false", PerQuery,
+    "If true, writes never compact; compaction is left to CALL sys.compact or the compaction job. Otherwise the " +
+      "buckets a write touched are compacted (universal compaction) in a COMPACT snapshot right after it.")
+  val CompactionMaxSizeAmplificationPercent: OptionDef[Int] = define(
+    "compaction.max-size-amplification-percent", intAtLeast(0), "200", PerQuery,
+    "Full compaction is picked when the sorted runs other than the oldest add up to more than this " +
+      "percentage of the oldest run's size.")
+  val CompactionSizeRatio: OptionDef[Int] = define("compaction.size-ratio", intAtLeast(0), "1", PerQuery,
+    "Percentage of flexibility when comparing sorted-run sizes: a run joins the compaction when its " +
+      "size is at most the candidates' total size times (100 + ratio) percent.")
+  val NumSortedRunCompactionTrigger: OptionDef[Int] = define("num-sorted-run.compaction-trigger", intAtLeast(1), "5",
+    PerQuery, "Number of sorted runs (each level-0 file counts as one) that triggers compaction.")
+  /** Read through [[numSortedRunStopTrigger]], which gives its default. */
+  val NumSortedRunStopTrigger: OptionDef[Int] = define("num-sorted-run.stop-trigger", intAtLeast(1), null, PerQuery,
+    "Number of sorted runs above which Paimon's writers pause until compaction catches up. Lamina " +
+      "compacts the buckets a write touched within that write (unless write-only) and does not pause " +
+      "writes; the option is kept for tables shared with Paimon. Defaults to num-sorted-run.compaction-trigger + 3.")
+  /** Read through [[numLevels]], which gives its default. */
+  val NumLevels: OptionDef[Int] = define("num-levels", intAtLeast(2), null, Table,
+    "Number of levels of the merge tree. Defaults to num-sorted-run.compaction-trigger + 1.")
+  val IgnoreDelete: OptionDef[Boolean] = define("ignore-delete", BooleanKind, "false", Table,
+    "Whether delete and update-before records are ignored: dropped on write and skipped when merging.")
+  val PartialUpdateRemoveRecordOnDelete: OptionDef[Boolean] = define(
+    "partial-update.remove-record-on-delete", BooleanKind, "false", Table,
+    "For merge-engine partial-update: whether a delete record removes the whole row; later records " +
+      "of the key start from an empty row.")
+  val AggregationRemoveRecordOnDelete: OptionDef[Boolean] = define(
+    "aggregation.remove-record-on-delete", BooleanKind, "false", Table,
+    "For merge-engine aggregation: whether a delete record removes the whole row instead of being " +
+      "retracted column by column; later records of the key start from an empty row.")
+  val DefaultAggregateFunction: OptionDef[String] = define("fields.default-aggregate-function", StringKind, null, Table,
+    "For merge-engine aggregation: the aggregate function of non-key columns without " +
+      "fields.<f>.aggregate-function. Defaults to last_non_null_value.")
+  val RowKindField: OptionDef[String] = define("rowkind.field", StringKind, null, Table,
+    "A STRING column of a primary-key table whose value gives the kind of each row an INSERT or DataFrame write " +
+      "writes: '+I' insert, '-U' update-before, '+U' update-after, '-D' delete (Paimon's short strings); a change " +
+      "stream applies by appending it. The column is stored like any other. Row-level DML writes its own kinds.")
+  val ChangelogProducer: OptionDef[Producer] = define("changelog-producer", enumOf(Producer.All)(_.name),
+    Producer.None, Table,
+    "How a primary-key table produces its changelog for streaming reads. Only none is implemented: tables that " +
+      "Paimon created with another producer are read, and refuse writes and compaction.")
+
+  // The local lookup store and its cache, read into the lookup library's LookupOptions by
+  // [[lookupStore]]. They keep the lookup store's own type names, which their errors give
+  // ("expected MemorySize").
+
+  val CachePageSize: OptionDef[Int] = define("cache-page-size",
+    described("MemorySize")(s => MemorySizeKind.parse(s).toOption.filter(v => v >= 1 && v <= LookupOptions.MaxCachePageSize)
+      .map(_.toInt)), "64 kb", PerQuery,
+    "Target size of a data block of a sort lookup file and the page size of a hash lookup file; " +
+      "the unit of reading and caching.")
+  val LookupBloomFilterEnabled: OptionDef[Boolean] = define("lookup.bloom-filter.enabled", lookupBoolean, "true", PerQuery,
+    "Whether a sort lookup file carries a bloom filter over its keys, so most misses read no data block.")
+  val LookupBloomFilterFpp: OptionDef[Double] = define("lookup.bloom-filter.fpp",
+    described("Double")(_.toDoubleOption.filter(v => v > 0 && v < 1)), "0.05", PerQuery,
+    "Target false positive probability of the bloom filter, in (0, 1).")
+  val LookupLocalFileType: OptionDef[LocalFileType] = define("lookup.local-file-type",
+    lookupEnum(LocalFileType.values)(_.name), LocalFileType.Sort, PerQuery,
+    "Format of local lookup files: 'sort' (sorted blocks, index, bloom filter; keeps key order) or " +
+      "'hash' (write-once open-addressing hash file).")
+  val LookupCacheMaxMemorySize: OptionDef[Long] = define("lookup.cache-max-memory-size",
+    described("MemorySize")(MemorySizeKind.parse(_).toOption), "256 mb", PerQuery,
+    "Bytes of decoded blocks and pages the lookup cache may hold, index and data pools together; " +
+      "arrays of evicted pages kept for reuse come on top, up to an eighth of this size (16 MiB at most), and so " +
+      "does a sort lookup file's index block or bloom filter larger than its pool, which the file's reader keeps " +
+      "while open rather than read it again on every lookup.")
+  val LookupCacheHighPriorityPoolRatio: OptionDef[Double] = define("lookup.cache.high-priority-pool-ratio",
+    described("Double")(_.toDoubleOption.filter(v => v >= 0 && v < 1)), "0.25", PerQuery,
+    "Share of the cache reserved for index blocks and bloom filters, in [0, 1); 0 means one pool shared by all. " +
+      "An index block or bloom filter larger than this pool is kept by its reader, beyond the cache's size.")
+  val LookupCacheSpillCompression: OptionDef[CompressionType] = define("lookup.cache-spill-compression",
+    lookupEnum(CompressionType.values)(_.name), CompressionType.Zstd, PerQuery,
+    "Compression of blocks of local lookup files; a block stays uncompressed unless compression saves 1/8. " +
+      "After four data blocks in a row that it did not, a writer tries only every sixteenth block until one does.")
+  val LookupBackgroundCompression: OptionDef[Boolean] = define("lookup.background-compression", lookupBoolean, "true",
+    PerQuery,
+    "Whether a sort lookup file's writer compresses and writes full data blocks on a second thread while " +
+      "it fills the next one (only when blocks are compressed and at least 16 kb; the file's bytes are the same either way).")
+
+  private def lookupBoolean: OptionKind[Boolean] = described("Boolean")(BooleanKind.parse(_).toOption)
+
+  private def lookupEnum[T](values: Seq[T])(text: T => String): EnumKind[T] = {
+    val name = values.map(text).mkString("Enum (", ", ", ")")
+    new EnumKind(values, text, name, s"expected $name")
+  }
+
+  /** Every option, in the order declared above. */
+  val all: Seq[OptionDef[_]] = defs.toSeq
+  private val byKey: Map[String, OptionDef[_]] = all.map(d => d.key -> d).toMap
+  private val keys: Seq[String] = all.map(_.key)
+
+  def find(key: String): Option[OptionDef[_]] = byKey.get(key)
+
+  /** The lookup store's options of a table with these options (and a query's, on top). */
+  def lookupStore(options: Map[String, String]): LookupOptions = LookupOptions(
+    cachePageSize = CachePageSize.getOrDefault(options),
+    bloomFilterEnabled = LookupBloomFilterEnabled.getOrDefault(options),
+    bloomFilterFpp = LookupBloomFilterFpp.getOrDefault(options),
+    localFileType = LookupLocalFileType.getOrDefault(options),
+    cacheMaxMemorySize = LookupCacheMaxMemorySize.getOrDefault(options),
+    highPriorityPoolRatio = LookupCacheHighPriorityPoolRatio.getOrDefault(options),
+    compression = LookupCacheSpillCompression.getOrDefault(options),
+    backgroundCompression = LookupBackgroundCompression.getOrDefault(options))
+
+  def numSortedRunStopTrigger(options: Map[String, String]): Int =
+    NumSortedRunStopTrigger.get(options).getOrElse(NumSortedRunCompactionTrigger.getOrDefault(options) + 3)
+
+  def numLevels(options: Map[String, String]): Int =
+    NumLevels.get(options).getOrElse(NumSortedRunCompactionTrigger.getOrDefault(options) + 1)
 
   /** Keys accepted beside the registry: reserved names Spark passes through, and patterns. */
   private val patternKeys: Seq[scala.util.matching.Regex] = Seq(
     """^fields\.[^.]+\.[a-z-]+(\.[a-z-]+)*$""".r)
-
-  def all: Seq[OptionDef[_]] = defs.values.toSeq
-
-  def find(key: String): Option[OptionDef[_]] = defs.get(key)
-
-  /** Extra keys registered by other registries (lookup store, merge tree) so that a table accepts them. */
-  def registerExternal(d: OptionDef[_]): Unit = synchronized { if (!defs.contains(d.key)) defs.put(d.key, d) }
 
   /** The first segments of Apache Paimon's option keys (`compaction.`, `deletion-vectors.`, ...): a
    *  key under one of them that the registry does not know is an option Lamina does not honour (or a
@@ -89,32 +234,45 @@ object CoreOptions {
    *  (`'owner.team' = 'x'`), kept as given, as Paimon and Delta keep it. */
   def validate(options: Map[String, String], table: String): Unit = {
     options.foreach { case (k, v) =>
-      defs.get(k) match {
+      byKey.get(k) match {
         case Some(d) => d.parseOrFail(v)
         case None if patternKeys.exists(_.pattern.matcher(k).matches()) =>
         case None if isUserKey(k) =>
-        case None =>
-          val hint = suggest(k).map(s => s"; did you mean '$s'?").getOrElse("")
-          throw new BadInputException(s"Unknown option '$k' for table $table$hint")
+        case None => throw new BadInputException(s"Unknown option '$k' for table $table${didYouMean(k)}")
       }
     }
   }
+
+  /** Checks an option that a session or one read or write sets for `table` (`where` names the setting,
+   *  for the message): only an [[OptionScope.PerQuery]] key may be set there, with a valid value; a
+   *  key of the table's definition is refused, pointing to ALTER TABLE; an unknown key is refused with
+   *  the closest valid key. */
+  def checkPerQuery(table: String, key: String, value: String, where: String): Unit =
+    byKey.get(key) match {
+      case Some(d) if d.scope == PerQuery => d.parseOrFail(value)
+      case Some(_) =>
+        throw new BadInputException(s"Option '$key' of table $table cannot be set by $where: it is part of the " +
+          s"table's definition; change it with ALTER TABLE $table SET TBLPROPERTIES ('$key' = '...')")
+      case None => throw new BadInputException(s"Unknown option '$key' set by $where for table $table${didYouMean(key)}")
+    }
+
+  private def didYouMean(key: String): String = suggest(key).map(s => s"; did you mean '$s'?").getOrElse("")
 
   /** A key outside Paimon's option space and not a near miss (at most 2 edits) of a known key. */
   def isUserKey(key: String): Boolean = {
     val lower = key.toLowerCase
     val first = lower.split('.').head
-    !defs.contains(key) && !PaimonPrefixes.contains(first) &&
-      !defs.keys.exists(k => Levenshtein.distance(lower, k) <= 2)
+    !byKey.contains(key) && !PaimonPrefixes.contains(first) &&
+      !keys.exists(k => Levenshtein.distance(lower, k) <= 2)
   }
 
   /** A stored key that is one edit away from a key the registry knows: in a schema file, the mark of
    *  a damaged byte rather than an option. */
   def nearMiss(key: String): Option[String] =
-    if (defs.contains(key)) None else defs.keys.find(k => Levenshtein.distance(key, k) == 1)
+    if (byKey.contains(key)) None else keys.find(k => Levenshtein.distance(key, k) == 1)
 
   def suggest(key: String): Option[String] = {
-    val scored = defs.keys.map(k => k -> Levenshtein.distance(key.toLowerCase, k)).toSeq.sortBy(_._2)
+    val scored = keys.map(k => k -> Levenshtein.distance(key.toLowerCase, k)).sortBy(_._2)
     scored.headOption.filter(_._2 <= math.max(3, key.length / 3)).map(_._1)
   }
 }

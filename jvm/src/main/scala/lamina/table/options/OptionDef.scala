@@ -2,12 +2,13 @@ package lamina.table.options
 
 import lamina.errors.BadInputException
 
-/** One typed option: its key, how to parse it, its default and its documentation.
- *  Invariant: `parse(default)` succeeds whenever a default is given. */
+/** One typed option: its key, how to parse it, its default, where it may be set and its
+ *  documentation. Invariant: `parse(default)` succeeds whenever a default is given. */
 final case class OptionDef[T](
     key: String,
     kind: OptionKind[T],
     default: Option[String],
+    scope: OptionScope,
     doc: String) {
 
   /** The value for this option in `options`, or its default; bad values raise a [[BadInputException]]
@@ -17,6 +18,11 @@ final case class OptionDef[T](
 
   def getOrDefault(options: Map[String, String]): T =
     get(options).getOrElse(throw new IllegalStateException(s"option '$key' has no default"))
+
+  /** [[getOrDefault]] of a table's options; a bad value fails naming the table as well as the option. */
+  def ofTable(options: Map[String, String], table: String): T =
+    try getOrDefault(options)
+    catch { case e: BadInputException => throw new BadInputException(s"Table $table: ${e.getMessage}", e) }
 
   def parseOrFail(value: String): T =
     kind.parse(value.trim) match {
@@ -93,11 +99,23 @@ object OptionKind {
   private def exactProduct(digits: String, mult: Long): Option[Long] =
     digits.toLongOption.flatMap(n => scala.util.Try(Math.multiplyExact(n, mult)).toOption)
 
-  def enumOf(values: String*): OptionKind[String] = simple(values.mkString("|"))(s =>
-    values.find(_.equalsIgnoreCase(s)).toRight(s"expected one of ${values.mkString(", ")}"))
+  /** The values of an enumerated option, each written as `text(value)` (any case accepted). */
+  def enumOf[T](values: Seq[T])(text: T => String): EnumKind[T] =
+    new EnumKind(values, text, values.map(text).mkString("|"), s"expected one of ${values.map(text).mkString(", ")}")
+
+  /** Values that `parse` accepts, of the type called `n`; anything else is "expected `n`". */
+  def described[T](n: String)(parse: String => Option[T]): OptionKind[T] = simple(n)(s => parse(s).toRight(s"expected $n"))
 
   private def simple[T](n: String)(f: String => Either[String, T]): OptionKind[T] = new OptionKind[T] {
     val name: String = n
     def parse(s: String): Either[String, T] = f(s)
   }
+}
+
+/** An enumerated option: each of `values` is written as its `text` (any case accepted), and parses to
+ *  the value itself, so that code decides by the value, never by comparing text. `name` is the type's
+ *  name in docs/options.md, `expected` the reason given for any other text. */
+final class EnumKind[T](val values: Seq[T], text: T => String, val name: String, expected: String) extends OptionKind[T] {
+  def textOf(value: T): String = text(value)
+  def parse(s: String): Either[String, T] = values.find(v => text(v).equalsIgnoreCase(s)).toRight(expected)
 }

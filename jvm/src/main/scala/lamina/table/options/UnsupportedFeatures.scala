@@ -1,6 +1,7 @@
 package lamina.table.options
 
 import lamina.errors.BadInputException
+import lamina.format.DataFileFormat
 
 /** What a statement does to a table, as far as the features of its options are concerned. */
 sealed trait TableOperation { def describe: String }
@@ -30,10 +31,10 @@ object UnsupportedFeatures {
 
   val All: Seq[Feature] = Seq(
     Feature("deletion vectors", "deletion-vectors.enabled", TableOperation.All, (o, _) => is("deletion-vectors.enabled", "true")(o)),
-    Feature("dynamic bucket mode", "bucket", Set(Write, Compact),
+    Feature("dynamic bucket mode", CoreOptions.Bucket.key, Set(Write, Compact),
       (o, pk) => pk && CoreOptions.Bucket.getOrDefault(o) == -1),
-    Feature("a changelog producer", "changelog-producer", Set(Write, Compact),
-      (o, _) => o.get("changelog-producer").exists(v => !v.trim.equalsIgnoreCase("none"))),
+    Feature("a changelog producer", CoreOptions.ChangelogProducer.key, Set(Write, Compact),
+      (o, _) => CoreOptions.ChangelogProducer.getOrDefault(o) != ChangelogProducer.None),
     Feature("descending sequence order", "sequence.field.sort-order", TableOperation.All,
       (o, _) => is("sequence.field.sort-order", "descending")(o)),
     Feature("a fallback branch", "scan.fallback-branch", TableOperation.All, (o, _) => set("scan.fallback-branch")(o)),
@@ -44,7 +45,8 @@ object UnsupportedFeatures {
     Feature("data evolution", "data-evolution.enabled", TableOperation.All, (o, _) => is("data-evolution.enabled", "true")(o)),
     Feature("a bucket function other than Paimon's default", "bucket-function.type", Set(Write, Compact),
       (o, _) => o.get("bucket-function.type").exists(v => !v.trim.equalsIgnoreCase("default"))),
-    Feature("Avro data files", "file.format", TableOperation.All, (o, _) => is("file.format", "avro")(o)))
+    Feature("Avro data files", CoreOptions.FileFormat.key, TableOperation.All,
+      (o, _) => CoreOptions.FileFormat.getOrDefault(o) == DataFileFormat.Avro))
 
   /** The features of `options` that make `operation` wrong. */
   def blocking(options: Map[String, String], primaryKeyTable: Boolean, operation: TableOperation): Seq[Feature] =

@@ -1,7 +1,7 @@
 package lamina.table.schema
 
 import lamina.errors.BadInputException
-import lamina.table.options.CoreOptions
+import lamina.table.options.{CoreOptions, OptionDef}
 import lamina.types._
 
 /** Pure rules of schema evolution: the next schema from the current one and a list of changes.
@@ -52,15 +52,13 @@ object SchemaEvolution {
         if ((k == "bucket" && !options.contains(k) && v != "-1") || (k == "bucket-key" && !options.get(k).contains(v)))
           throw new BadInputException(s"Cannot change option '$k' of existing table $table")
         // options that decide which version of a row wins: changing them would change committed data
-        if (current.primaryKeys.nonEmpty && DefiningOptions.contains(k) &&
-            options.getOrElse(k, DefiningDefaults.getOrElse(k, "")).trim.toLowerCase != v.trim.toLowerCase)
+        if (current.primaryKeys.nonEmpty && changesDefining(k, options.get(k), Some(v)))
           throw new BadInputException(s"Cannot change option '$k' of existing table $table: it decides which rows the table holds")
         options += k -> v
       case RemoveOption(k) =>
         if (Set("bucket", "primary-key", "bucket-key").contains(k) && options.contains(k))
           throw new BadInputException(s"Cannot remove option '$k' of existing table $table")
-        if (current.primaryKeys.nonEmpty && DefiningOptions.contains(k) && options.contains(k) &&
-            options(k).trim.toLowerCase != DefiningDefaults.getOrElse(k, "").toLowerCase)
+        if (current.primaryKeys.nonEmpty && options.contains(k) && changesDefining(k, options.get(k), None))
           throw new BadInputException(s"Cannot remove option '$k' of existing table $table: it decides which rows the table holds")
         options -= k
       case UpdateComment(c) => comment = c
@@ -115,8 +113,17 @@ object SchemaEvolution {
   }
 
   /** Options of primary-key tables that decide the merged rows; fixed once the table exists. */
-  val DefiningOptions: Set[String] = Set("merge-engine", "sequence.field")
-  private val DefiningDefaults: Map[String, String] = Map("merge-engine" -> "deduplicate")
+  val DefiningOptions: Seq[OptionDef[_]] = Seq(CoreOptions.MergeEngine, CoreOptions.SequenceField)
+
+  /** Whether moving option `key` from the text `from` to `to` (None or blank: unset, so its default)
+   *  changes the value of a defining option: text that parses to the same value (`DEDUPLICATE` for
+   *  the default `deduplicate`, `a, b` for `a,b`) changes nothing. Both texts have been validated:
+   *  stored ones when the schema was read, new ones before. */
+  private def changesDefining(key: String, from: Option[String], to: Option[String]): Boolean =
+    DefiningOptions.find(_.key == key).exists { d =>
+      def value(text: Option[String]) = d.get(text.filter(_.trim.nonEmpty).map(d.key -> _).toMap)
+      value(from) != value(to)
+    }
 
   /** Gives the nested fields of `t` fresh ids starting at `start`; returns the type and the id for
    *  the top-level field itself (assigned after the nested ones, so ids stay unique). */

@@ -1,9 +1,9 @@
 package lamina.table.sink
 
 import lamina.errors.BadInputException
-import lamina.mergetree.{MergeEngine, MergeTreeOptions}
 import lamina.mergetree.function.DmlRules
 import lamina.table.FileStoreTable
+import lamina.table.options.{CoreOptions, MergeEngine}
 
 /** Driver-side steps of writes to primary-key tables. */
 object PrimaryKeyWrites {
@@ -32,7 +32,7 @@ object PrimaryKeyWrites {
     else table.schema.fields.filter(f => f.dataType.nullable && !table.schema.primaryKeys.contains(f.name)).map(_.name)
 
   private def sequenceFields(table: FileStoreTable): Seq[String] =
-    MergeTreeOptions.SequenceField.get(table.options).getOrElse(Seq.empty)
+    CoreOptions.SequenceField.get(table.options).getOrElse(Seq.empty)
 
   private def nullableSequenceFields(table: FileStoreTable): Seq[String] =
     sequenceFields(table).filter(f => table.schema.field(f).forall(_.dataType.nullable))

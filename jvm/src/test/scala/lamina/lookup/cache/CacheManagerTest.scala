@@ -8,7 +8,7 @@ import scala.collection.mutable
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.BadInputException
-import lamina.lookup.LookupTestSupport
+import lamina.lookup.{LookupOptions, LookupTestSupport}
 import lamina.lookup.io.LocalFileInput
 
 class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
@@ -31,8 +31,7 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
   }
 
   test("sized from lookup options") {
-    val m = CacheManager.fromOptions(lamina.lookup.LookupOptions.fromMap(Map(
-      "lookup.cache-max-memory-size" -> "1 mb", "lookup.cache.high-priority-pool-ratio" -> "0.5")))
+    val m = CacheManager.fromOptions(LookupOptions(cacheMaxMemorySize = 1L << 20, highPriorityPoolRatio = 0.5))
     assert(m.maxMemoryBytes == (1L << 20) && m.indexPoolBytes == (1L << 19) && m.dataPoolBytes == (1L << 19))
   }
 

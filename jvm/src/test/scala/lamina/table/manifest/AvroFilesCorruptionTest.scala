@@ -9,6 +9,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.CorruptFileException
 import lamina.table.TestTables
+import lamina.table.options.ManifestCompression
 
 /** Truncated and bit-flipped manifest files are reported as corruption naming the file, never as a
  *  decoder's internal exception. */
@@ -21,7 +22,7 @@ class AvroFilesCorruptionTest extends AnyFunSuite with BeforeAndAfterAll {
       i % 4, 4, TestTables.file(s"data-$i-0.parquet", rows = i.toLong + 1))
   }
 
-  private def encoded(codec: String): Array[Byte] = {
+  private def encoded(codec: ManifestCompression): Array[Byte] = {
     val schema = ManifestEntry.AvroSchema
     AvroFiles.encode(schema, entries.iterator.map(_.toAvro(schema)), codec)
   }
@@ -46,7 +47,7 @@ class AvroFilesCorruptionTest extends AnyFunSuite with BeforeAndAfterAll {
     } finally Files.delete(p)
   }
 
-  for (codec <- Seq("null", "zstd", "deflate", "snappy")) {
+  for (codec <- ManifestCompression.All) {
     test(s"every truncation of a $codec manifest is corruption, except exactly after the header") {
       val bytes = encoded(codec)
       val header = headerLength(bytes)

@@ -6,6 +6,7 @@ import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.table.{FileStoreTable, TestTables}
+import lamina.table.options.ManifestCompression
 import lamina.table.schema.SchemaManager
 import lamina.types.VarCharType
 
@@ -92,7 +93,7 @@ class PypaimonManifestTest extends AnyFunSuite with BeforeAndAfterAll {
     val s2 = snapshots.snapshot(2)
     val entries = store.readAllEntries(Seq(s2.baseManifestList, s2.deltaManifestList)).toSeq
     val schema = ManifestEntry.AvroSchema
-    val bytes = AvroFiles.encode(schema, entries.iterator.map(_.toAvro(schema)), "zstd")
+    val bytes = AvroFiles.encode(schema, entries.iterator.map(_.toAvro(schema)), ManifestCompression.Zstd)
     val path = TestTables.hadoopPath(tmp.resolve("re-encoded"))
     TestTables.fileIO.writeBytes(path, bytes)
     assert(canon(AvroFiles.read(TestTables.fileIO, path).map(ManifestEntry.fromAvro)) === canon(entries))

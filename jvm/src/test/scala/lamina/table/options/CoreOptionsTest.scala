@@ -5,25 +5,91 @@ import scala.util.Random
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.BadInputException
+import lamina.format.DataFileFormat
+import lamina.lookup.{LocalFileType, LookupOptions}
+import lamina.lookup.compression.CompressionType
 
 class CoreOptionsTest extends AnyFunSuite {
 
-  test("every registered default parses with its own kind") {
-    assert(CoreOptions.all.nonEmpty)
-    for (d <- CoreOptions.all; text <- d.default)
-      assert(d.kind.parse(text).isRight, s"default '$text' of '${d.key}'")
+  test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
+    assert(CoreOptions.all.size === 41)
+    assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
+    for (d <- CoreOptions.all) {
+      assert(d.doc.trim.nonEmpty, d.key)
+      assert(OptionScope.All.contains(d.scope), d.key)
+      assert(d.kind.name.nonEmpty, d.key)
+      assert(CoreOptions.find(d.key) === Some(d))
+      d.default.foreach(text => assert(d.kind.parse(text).isRight, s"default '$text' of '${d.key}'"))
+    }
+  }
+
+  test("the options of the merge tree and the lookup store are in the registry without any set-up") {
+    for (key <- Seq("merge-engine", "write-only", "changelog-producer", "cache-page-size", "lookup.local-file-type"))
+      assert(CoreOptions.find(key).map(_.key) === Some(key))
   }
 
   test("registry defaults that other code relies on") {
-    assert(CoreOptions.Bucket.getOrDefault(Map.empty) === -1)
-    assert(CoreOptions.ManifestMergeMinCount.getOrDefault(Map.empty) === 30)
-    assert(CoreOptions.ManifestTargetFileSize.getOrDefault(Map.empty) === 8L * 1024 * 1024)
-    assert(CoreOptions.TargetFileSize.getOrDefault(Map.empty) === 128L * 1024 * 1024)
-    assert(CoreOptions.StatsMode.getOrDefault(Map.empty) === "truncate(16)")
-    assert(CoreOptions.FileFormat.getOrDefault(Map.empty) === "parquet")
-    assert(CoreOptions.BucketKey.get(Map.empty) === None)
+    val none = Map.empty[String, String]
+    assert(CoreOptions.Bucket.getOrDefault(none) === -1)
+    assert(CoreOptions.ManifestMergeMinCount.getOrDefault(none) === 30)
+    assert(CoreOptions.ManifestTargetFileSize.getOrDefault(none) === 8L * 1024 * 1024)
+    assert(CoreOptions.TargetFileSize.getOrDefault(none) === 128L * 1024 * 1024)
+    assert(CoreOptions.StatsMode.getOrDefault(none) === "truncate(16)")
+    assert(CoreOptions.FileFormat.getOrDefault(none) === DataFileFormat.Parquet)
+    assert(CoreOptions.FileCompression.getOrDefault(none) === FileCompression.Zstd)
+    assert(CoreOptions.ParquetWriterVersion.getOrDefault(none) === ParquetWriterVersion.V2)
+    assert(CoreOptions.ManifestCompression.getOrDefault(none) === ManifestCompression.Zstd)
+    assert(CoreOptions.BucketKey.get(none) === None)
+    assert(CoreOptions.MergeEngine.getOrDefault(none) === MergeEngine.Deduplicate)
+    assert(CoreOptions.ChangelogProducer.getOrDefault(none) === ChangelogProducer.None)
+    assert(CoreOptions.WriteBufferSize.getOrDefault(none) === 256L * 1024 * 1024)
+    assert(CoreOptions.WriteBufferSpillable.getOrDefault(none))
+    assert(!CoreOptions.WriteOnly.getOrDefault(none))
+    assert(CoreOptions.CompactionMaxSizeAmplificationPercent.getOrDefault(none) === 200)
+    assert(CoreOptions.CompactionSizeRatio.getOrDefault(none) === 1)
+    assert(CoreOptions.NumSortedRunCompactionTrigger.getOrDefault(none) === 5)
     assert(CoreOptions.find("bucket") === Some(CoreOptions.Bucket))
     assert(CoreOptions.find("no-such-key") === None)
+  }
+
+  test("stop trigger and levels follow the compaction trigger unless set") {
+    assert(CoreOptions.numSortedRunStopTrigger(Map.empty) === 8)
+    assert(CoreOptions.numLevels(Map.empty) === 6)
+    val o = Map("num-sorted-run.compaction-trigger" -> "3")
+    assert(CoreOptions.numSortedRunStopTrigger(o) === 6)
+    assert(CoreOptions.numLevels(o) === 4)
+    assert(CoreOptions.numSortedRunStopTrigger(o + ("num-sorted-run.stop-trigger" -> "10")) === 10)
+    assert(CoreOptions.numLevels(o + ("num-levels" -> "3")) === 3)
+  }
+
+  test("every value of every enumerated option parses to its type and back to its text, in any case") {
+    val enums = CoreOptions.all.collect { case d if d.kind.isInstanceOf[EnumKind[_]] => d.key -> d.kind.asInstanceOf[EnumKind[Any]] }
+    assert(enums.map(_._1).sorted === Seq("changelog-producer", "file.compression", "file.format",
+      "lookup.cache-spill-compression", "lookup.local-file-type", "manifest.compression", "merge-engine",
+      "parquet.writer.version"))
+    for ((key, kind) <- enums; value <- kind.values) {
+      val text = kind.textOf(value)
+      assert(kind.parse(text) === Right(value), key)
+      assert(kind.parse(text.toUpperCase) === Right(value), key)
+      assert(kind.textOf(kind.parse(text).toOption.get) === text, key)
+    }
+    assert(CoreOptions.MergeEngine.get(Map("merge-engine" -> " First-Row ")) === Some(MergeEngine.FirstRow))
+    assert(CoreOptions.FileFormat.get(Map("file.format" -> "ORC")) === Some(DataFileFormat.Orc))
+  }
+
+  test("the enumerated options list exactly the values of their types") {
+    def texts(key: String): Seq[String] = {
+      val kind = CoreOptions.find(key).get.kind.asInstanceOf[EnumKind[Any]]
+      kind.values.map(kind.textOf)
+    }
+    assert(texts("merge-engine") === Seq("deduplicate", "partial-update", "aggregation", "first-row"))
+    assert(texts("changelog-producer") === Seq("none", "input", "lookup", "full-compaction"))
+    assert(texts("file.format") === Seq("parquet", "orc", "avro"))
+    assert(texts("file.compression") === Seq("zstd", "snappy", "lz4", "gzip", "none", "uncompressed"))
+    assert(texts("parquet.writer.version") === Seq("v1", "v2"))
+    assert(texts("manifest.compression") === Seq("zstd", "deflate", "snappy", "null"))
+    assert(texts("lookup.local-file-type") === Seq("sort", "hash"))
+    assert(texts("lookup.cache-spill-compression") === Seq("none", "zstd", "lz4"))
   }
 
   test("validate accepts known keys with good values and pattern keys") {
@@ -32,7 +98,13 @@ class CoreOptionsTest extends AnyFunSuite {
       "bucket-key" -> "id",
       "file.format" -> "ORC",
       "manifest.target-file-size" -> "16 mb",
+      "merge-engine" -> "partial-update",
+      "write-buffer-size" -> "64 mb",
+      "lookup.local-file-type" -> "hash",
+      "cache-page-size" -> "4 kb",
+      "lookup.cache.high-priority-pool-ratio" -> "0.5",
       "fields.price.aggregate-function" -> "sum",
+      "fields.a,b.sequence-group" -> "c",
       "fields.a.b.c" -> "x"), "db.t")
   }
 
@@ -42,6 +114,8 @@ class CoreOptionsTest extends AnyFunSuite {
       "file.fromat" -> "Unknown option 'file.fromat' for table db.t; did you mean 'file.format'?",
       "FILE.FORMAT" -> "Unknown option 'FILE.FORMAT' for table db.t; did you mean 'file.format'?",
       "manifest.merge-min-cnt" -> "Unknown option 'manifest.merge-min-cnt' for table db.t; did you mean 'manifest.merge-min-count'?",
+      "merge-engin" -> "Unknown option 'merge-engin' for table db.t; did you mean 'merge-engine'?",
+      "lookup.local-file-typ" -> "Unknown option 'lookup.local-file-typ' for table db.t; did you mean 'lookup.local-file-type'?",
       "scan.zzzzzzzzzzzzzzzzzz" -> "Unknown option 'scan.zzzzzzzzzzzzzzzzzz' for table db.t",
       "fields.price" -> "Unknown option 'fields.price' for table db.t",
       "fields.a.B" -> "Unknown option 'fields.a.B' for table db.t")
@@ -57,22 +131,94 @@ class CoreOptionsTest extends AnyFunSuite {
       ("file.format", "csv", "Invalid value 'csv' for option 'file.format': expected one of parquet, orc, avro"),
       ("target-file-size", "big", "Invalid value 'big' for option 'target-file-size': expected a size such as 128 mb"),
       ("target-file-size", "99999999999999999999",
-        "Invalid value '99999999999999999999' for option 'target-file-size': size out of range"))
+        "Invalid value '99999999999999999999' for option 'target-file-size': size out of range"),
+      ("changelog-producer", "bogus",
+        "Invalid value 'bogus' for option 'changelog-producer': expected one of none, input, lookup, full-compaction"),
+      ("merge-engine", "lsm",
+        "Invalid value 'lsm' for option 'merge-engine': expected one of deduplicate, partial-update, aggregation, first-row"),
+      ("lookup.cache.high-priority-pool-ratio", "1",
+        "Invalid value '1' for option 'lookup.cache.high-priority-pool-ratio': expected Double"),
+      ("lookup.local-file-type", "btree", "Invalid value 'btree' for option 'lookup.local-file-type': expected Enum (sort, hash)"),
+      ("cache-page-size", "0", "Invalid value '0' for option 'cache-page-size': expected MemorySize"),
+      ("cache-page-size", "2 gb", "Invalid value '2 gb' for option 'cache-page-size': expected MemorySize"),
+      ("lookup.bloom-filter.fpp", "1.0", "Invalid value '1.0' for option 'lookup.bloom-filter.fpp': expected Double"),
+      ("lookup.bloom-filter.fpp", "2", "Invalid value '2' for option 'lookup.bloom-filter.fpp': expected Double"),
+      ("lookup.bloom-filter.enabled", "yes", "Invalid value 'yes' for option 'lookup.bloom-filter.enabled': expected Boolean"),
+      ("lookup.cache-spill-compression", "gzip",
+        "Invalid value 'gzip' for option 'lookup.cache-spill-compression': expected Enum (none, zstd, lz4)"),
+      ("lookup.background-compression", "1", "Invalid value '1' for option 'lookup.background-compression': expected Boolean"),
+      ("lookup.cache-max-memory-size", "-1", "Invalid value '-1' for option 'lookup.cache-max-memory-size': expected MemorySize"))
     for ((k, v, msg) <- cases) {
       val e = intercept[BadInputException](CoreOptions.validate(Map(k -> v), "db.t"))
       assert(e.getMessage === msg, s"$k=$v")
     }
   }
 
+  test("the scope of every option: the ones a session or query may set, and no others") {
+    assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set(
+      "target-file-size", "file.compression", "file.compression.zstd-level", "parquet.writer.version",
+      "metadata.stats-mode", "manifest.compression", "manifest.target-file-size", "manifest.merge-min-count",
+      "commit.max-retries", "scan.snapshot-id", "scan.timestamp-millis", "write-buffer-size", "write-buffer-spillable",
+      "write-only", "compaction.max-size-amplification-percent", "compaction.size-ratio",
+      "num-sorted-run.compaction-trigger", "num-sorted-run.stop-trigger", "cache-page-size",
+      "lookup.bloom-filter.enabled", "lookup.bloom-filter.fpp", "lookup.local-file-type", "lookup.cache-max-memory-size",
+      "lookup.cache.high-priority-pool-ratio", "lookup.cache-spill-compression", "lookup.background-compression"))
+  }
+
+  test("a per-query key is accepted from a session or a query; a key of the table's definition is refused") {
+    val where = "the session conf 'spark.lamina.x'"
+    CoreOptions.checkPerQuery("db.t", "write-only", "true", where)
+    CoreOptions.checkPerQuery("db.t", "target-file-size", "256 mb", "a write option")
+    CoreOptions.checkPerQuery("db.t", "scan.snapshot-id", "3", "a read option")
+    CoreOptions.checkPerQuery("db.t", "lookup.local-file-type", "HASH", "a read option")
+    val table = intercept[BadInputException](CoreOptions.checkPerQuery("db.t", "merge-engine", "first-row", "a write option"))
+    assert(table.getMessage === "Option 'merge-engine' of table db.t cannot be set by a write option: it is part of the " +
+      "table's definition; change it with ALTER TABLE db.t SET TBLPROPERTIES ('merge-engine' = '...')")
+    for (key <- Seq("bucket", "primary-key", "file.format", "sequence.field", "changelog-producer", "num-levels"))
+      assert(intercept[BadInputException](CoreOptions.checkPerQuery("db.t", key, "1", where)).getMessage
+        .startsWith(s"Option '$key' of table db.t cannot be set by $where: it is part of the table's definition"))
+    val bad = intercept[BadInputException](CoreOptions.checkPerQuery("db.t", "write-only", "maybe", where))
+    assert(bad.getMessage === "Invalid value 'maybe' for option 'write-only': expected true or false")
+  }
+
+  test("an unknown key set by a session or a query is refused with the closest valid key") {
+    val e = intercept[BadInputException](CoreOptions.checkPerQuery("db.t", "write-onyl", "true", "a write option"))
+    assert(e.getMessage === "Unknown option 'write-onyl' set by a write option for table db.t; did you mean 'write-only'?")
+    // user metadata belongs to the table, never to a query
+    val user = intercept[BadInputException](CoreOptions.checkPerQuery("db.t", "owner.team", "x", "a read option"))
+    assert(user.getMessage.startsWith("Unknown option 'owner.team' set by a read option for table db.t"))
+  }
+
+  test("the lookup store's options: defaults, every option, and the library's own defaults") {
+    assert(CoreOptions.lookupStore(Map.empty) === LookupOptions())
+    assert(CoreOptions.lookupStore(Map.empty).cachePageSize === 64 * 1024)
+    assert(CoreOptions.lookupStore(Map.empty).cacheMaxMemorySize === 256L * 1024 * 1024)
+    val o = CoreOptions.lookupStore(Map(
+      "cache-page-size" -> "4 kb",
+      "lookup.bloom-filter.enabled" -> "FALSE",
+      "lookup.bloom-filter.fpp" -> "0.01",
+      "lookup.local-file-type" -> "hash",
+      "lookup.cache-max-memory-size" -> "1gb",
+      "lookup.cache.high-priority-pool-ratio" -> "0",
+      "lookup.cache-spill-compression" -> "lz4",
+      "lookup.background-compression" -> "false",
+      "some.other.option" -> "ignored"))
+    assert(o === LookupOptions(4096, bloomFilterEnabled = false, 0.01, LocalFileType.Hash, 1L << 30, 0.0, CompressionType.Lz4,
+      backgroundCompression = false))
+    assert(CoreOptions.lookupStore(Map("cache-page-size" -> "1 gb")).cachePageSize === 1 << 30)
+  }
+
+  test("ofTable names the table in front of the option's message") {
+    val e = intercept[BadInputException](CoreOptions.IgnoreDelete.ofTable(Map("ignore-delete" -> "perhaps"), "db.t"))
+    assert(e.getMessage === "Table db.t: Invalid value 'perhaps' for option 'ignore-delete': expected true or false")
+    assert(e.getCause.isInstanceOf[BadInputException])
+    assert(!CoreOptions.IgnoreDelete.ofTable(Map.empty, "db.t"))
+  }
+
   test("suggest stays silent when nothing is close") {
     assert(CoreOptions.suggest("bucket") === Some("bucket"))
     assert(CoreOptions.suggest("bukcet") === Some("bucket"))
     assert(CoreOptions.suggest("qqqqqqqqqqqq") === None)
-  }
-
-  test("registerExternal never replaces a registered option") {
-    CoreOptions.registerExternal(OptionDef("bucket", OptionKind.StringKind, None, "other"))
-    assert(CoreOptions.find("bucket") === Some(CoreOptions.Bucket))
   }
 
   test("Levenshtein on known pairs") {
@@ -102,11 +248,13 @@ class CoreOptionsTest extends AnyFunSuite {
     assert(!CoreOptions.isUserKey("bucket-kye"))
     assert(!CoreOptions.isUserKey("deletion-vectors.enabled"))
     assert(!CoreOptions.isUserKey("bucket"))
+    assert(!CoreOptions.isUserKey("write-onl"))
   }
 
   test("a stored key one edit from a known key is a near miss") {
     assert(CoreOptions.nearMiss("target-file-sizf") === Some("target-file-size"))
     assert(CoreOptions.nearMiss("target-file-size") === None)
+    assert(CoreOptions.nearMiss("num-level") === Some("num-levels"))
     assert(CoreOptions.nearMiss("owner.team") === None)
   }
 }

@@ -75,12 +75,21 @@ class OptionKindTest extends AnyFunSuite {
     assert(DurationKind.parse("106751991167 d") === Right(106751991167L * 86400000L))
   }
 
-  test("enums return the canonical spelling and list the choices") {
-    val k = enumOf("zstd", "snappy", "none")
+  test("enums parse to their values, in any case, and list the choices") {
+    val k = enumOf(Seq(1, 2, 3))(Map(1 -> "zstd", 2 -> "snappy", 3 -> "none"))
     assert(k.name === "zstd|snappy|none")
-    assert(k.parse("ZSTD") === Right("zstd"))
-    assert(k.parse("Snappy") === Right("snappy"))
+    assert(k.parse("ZSTD") === Right(1))
+    assert(k.parse("Snappy") === Right(2))
+    assert(k.textOf(3) === "none")
     assert(k.parse("brotli") === Left("expected one of zstd, snappy, none"))
+  }
+
+  test("described kinds say what they expect") {
+    val k = described("Double")(_.toDoubleOption.filter(_ > 0))
+    assert(k.name === "Double")
+    assert(k.parse("0.5") === Right(0.5))
+    assert(k.parse("0") === Left("expected Double"))
+    assert(k.parse("half") === Left("expected Double"))
   }
 
   test("lists split on commas and drop blanks") {
@@ -98,7 +107,7 @@ class OptionKindTest extends AnyFunSuite {
   }
 
   test("OptionDef: value, default, trimming and the error naming option and value") {
-    val d = OptionDef("x.size", MemorySizeKind, Some("1 kb"), "doc")
+    val d = OptionDef("x.size", MemorySizeKind, Some("1 kb"), OptionScope.PerQuery, "doc")
     assert(d.get(Map.empty) === Some(1024L))
     assert(d.get(Map("x.size" -> " 2 kb ")) === Some(2048L))
     assert(d.getOrDefault(Map("other" -> "1")) === 1024L)
@@ -107,7 +116,7 @@ class OptionKindTest extends AnyFunSuite {
     val huge = intercept[BadInputException](d.get(Map("x.size" -> "99999999999999999999")))
     assert(huge.getMessage === "Invalid value '99999999999999999999' for option 'x.size': size out of range")
 
-    val noDefault = OptionDef("y", IntKind, None, "doc")
+    val noDefault = OptionDef("y", IntKind, None, OptionScope.Table, "doc")
     assert(noDefault.get(Map.empty) === None)
     val ise = intercept[IllegalStateException](noDefault.getOrDefault(Map.empty))
     assert(ise.getMessage === "option 'y' has no default")

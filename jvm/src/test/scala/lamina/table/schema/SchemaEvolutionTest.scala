@@ -79,6 +79,31 @@ class SchemaEvolutionTest extends AnyFunSuite {
     assert(SchemaEvolution(bucketed, Seq(RemoveOption("primary-key")), "db.b", 1L).options === bucketed.options)
   }
 
+  test("the options that decide a primary-key table's rows are fixed; text with the same value changes nothing") {
+    val fixed = "it decides which rows the table holds"
+    assert(rejected(SetOption("merge-engine", "first-row")) ===
+      s"Cannot change option 'merge-engine' of existing table db.t: $fixed")
+    assert(evolve(SetOption("merge-engine", " DEDUPLICATE ")).options("merge-engine") === " DEDUPLICATE ")
+    assert(rejected(SetOption("sequence.field", "score")) ===
+      s"Cannot change option 'sequence.field' of existing table db.t: $fixed")
+    assert(evolve(SetOption("sequence.field", " ")).options("sequence.field") === " ")
+    val seq = pkTable.copy(options = pkTable.options + ("sequence.field" -> "score,price"))
+    assert(SchemaEvolution(seq, Seq(SetOption("sequence.field", "score, price")), "db.t", 1L).options("sequence.field") ===
+      "score, price")
+    assert(intercept[BadInputException](SchemaEvolution(seq, Seq(SetOption("sequence.field", "price")), "db.t", 1L))
+      .getMessage === s"Cannot change option 'sequence.field' of existing table db.t: $fixed")
+    assert(intercept[BadInputException](SchemaEvolution(seq, Seq(RemoveOption("sequence.field")), "db.t", 1L))
+      .getMessage === s"Cannot remove option 'sequence.field' of existing table db.t: $fixed")
+    val partial = pkTable.copy(options = pkTable.options + ("merge-engine" -> "partial-update"))
+    assert(intercept[BadInputException](SchemaEvolution(partial, Seq(RemoveOption("merge-engine")), "db.t", 1L))
+      .getMessage === s"Cannot remove option 'merge-engine' of existing table db.t: $fixed")
+    val dedup = pkTable.copy(options = pkTable.options + ("merge-engine" -> "Deduplicate"))
+    assert(SchemaEvolution(dedup, Seq(RemoveOption("merge-engine")), "db.t", 1L).options === pkTable.options)
+    // an append table merges nothing
+    assert(SchemaEvolution(bucketed, Seq(SetOption("merge-engine", "first-row")), "db.b", 1L).options("merge-engine") ===
+      "first-row")
+  }
+
   test("the bucket key of an existing table cannot be changed") {
     assert(rejectedOn(bucketed, SetOption("bucket-key", "v")) === "Cannot change option 'bucket-key' of existing table db.b")
     assert(SchemaEvolution(bucketed, Seq(SetOption("bucket-key", "k")), "db.b", 1L).options === bucketed.options)

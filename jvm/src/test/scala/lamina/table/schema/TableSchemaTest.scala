@@ -138,6 +138,15 @@ class TableSchemaTest extends AnyFunSuite {
     }
   }
 
+  test("a stored option with a value the registry refuses is corruption naming the option") {
+    for ((key, value) <- Seq("merge-engine" -> "dedup", "write-only" -> "maybe", "lookup.local-file-type" -> "btree")) {
+      val json = nested.copy(options = nested.options + (key -> value)).toJson
+      val e = intercept[CorruptFileException](TableSchema.fromJson(json, "/tbl/schema/schema-3"))
+      assert(e.getMessage.startsWith(
+        s"Corrupt file /tbl/schema/schema-3 at offset 0: expected a valid value of option '$key', found '$value'"), key)
+    }
+  }
+
   test("unparsable text and unknown types are corruption naming the file") {
     val e = intercept[CorruptFileException](TableSchema.fromJson("{\"id\": 1,", "/tbl/schema/schema-1"))
     assert(e.getMessage.startsWith(

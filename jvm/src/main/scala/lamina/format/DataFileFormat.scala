@@ -1,0 +1,15 @@
+package lamina.format
+
+/** The format of a table's data files (table option `file.format`); `name` is also the files'
+ *  extension. Avro, which Paimon also writes, is recognised so that such tables are refused by name. */
+sealed abstract class DataFileFormat(val name: String) extends Product with Serializable {
+  override def toString: String = name
+}
+
+object DataFileFormat {
+  case object Parquet extends DataFileFormat("parquet")
+  case object Orc extends DataFileFormat("orc")
+  case object Avro extends DataFileFormat("avro")
+
+  val All: Seq[DataFileFormat] = Seq(Parquet, Orc, Avro)
+}
