@@ -20,7 +20,7 @@ PY_DEPS := pyspark==4.0.4 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==
 
 help:
 	@echo "make demo   install everything, build the jar, run examples/quickstart.py on a temp warehouse"
-	@echo "make test   install everything, build the jar, check the layer rules, run the JVM tests and the pytest suite"
+	@echo "make test   install everything, build the jar, check the layer rules and the Scala formatting, run the JVM tests and the pytest suite"
 	@echo "make venv   create $(VENV) with PySpark, pypaimon, pytest and the lamina package"
 	@echo "make jar    build the assembly jar and copy it into the Python package"
 	@echo "make bench  run the benchmarks (results under bench/results)"
@@ -46,7 +46,7 @@ jar:
 
 test: venv jar
 	$(PYTHON) tools/check_layers.py
-	$(SBT) test
+	$(SBT) scalafmtCheckAll scalafmtSbtCheck test
 	$(PY) -m pytest tests -q
 
 # The Python tests alone, against the jar already in the package (no sbt).

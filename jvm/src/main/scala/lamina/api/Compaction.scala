@@ -8,6 +8,7 @@ import lamina.table.Warehouse
  *  the Python API: plain values in (a `db.t` name, partitions as text, a strategy name), the COMPACT
  *  snapshot id out (None when nothing needed compacting). `tasks` is where the merges run. */
 object Compaction {
+
   /** Compacts `table`; `partitions` is `k=v[,k2=v2][;k=v...]` (blank: all); `strategy` is 'full'
    *  (or blank) or 'minor' (universal compaction picks the runs). */
   def compact(warehouse: Warehouse, table: String, partitions: String, strategy: String, tasks: CompactTasks): Option[Long] =

@@ -50,6 +50,7 @@ import org.apache.spark.unsafe.types.UTF8String
  */
 object BinaryRowCodec {
   val HeaderBits = 8
+
   /** Longest string or binary stored inline in its fixed-part slot. */
   val MaxInlineBytes = 7
   val ArityPrefixBytes = 4
@@ -176,9 +177,9 @@ object BinaryRowCodec {
         out(bit >> 3) = (out(bit >> 3) | (1 << (bit & 7))).toByte
       } else widths(i) match {
         case 1 => out(slot) = types(i) match {
-          case _: BooleanType => if (row.getBoolean(pos)) 1 else 0
-          case _ => row.getByte(pos)
-        }
+            case _: BooleanType => if (row.getBoolean(pos)) 1 else 0
+            case _ => row.getByte(pos)
+          }
         case 2 => writeLittleEndian(out, slot, row.getShort(pos).toLong, 2)
         case 4 => writeLittleEndian(out, slot, row.getInt(pos).toLong, 4)
         case _ => writeLittleEndian(out, slot, row.getLong(pos), 8)
@@ -210,9 +211,9 @@ object BinaryRowCodec {
         if ((nullBits & (1L << (i + HeaderBits))) != 0) 0L
         else widths(i) match {
           case 1 => types(i) match {
-            case _: BooleanType => if (row.getBoolean(pos)) 1L else 0L
-            case _ => row.getByte(pos) & 0xffL
-          }
+              case _: BooleanType => if (row.getBoolean(pos)) 1L else 0L
+              case _ => row.getByte(pos) & 0xffL
+            }
           case 2 => row.getShort(pos) & 0xffffL
           case 4 => row.getInt(pos) & 0xffffffffL
           case _ => row.getLong(pos)
@@ -302,7 +303,8 @@ object BinaryRowCodec {
   def decode(bytes: Array[Byte], offset: Int, length: Int, types: Seq[DataType]): InternalRow = {
     val ts = types.toIndexedSeq
     if (offset < 0 || length < 0 || offset.toLong + length > bytes.length)
-      throw new IllegalArgumentException(s"Row range [$offset, ${offset.toLong + length}) is outside an array of ${bytes.length} bytes")
+      throw new IllegalArgumentException(
+        s"Row range [$offset, ${offset.toLong + length}) is outside an array of ${bytes.length} bytes")
     val arity = ts.length
     val nullBits = nullBitsSizeInBytes(arity)
     val fixed = nullBits + 8 * arity
@@ -323,6 +325,7 @@ object BinaryRowCodec {
   }
 
   private def readField(buf: ByteBuffer, slot: Int, fixed: Int, length: Int, t: DataType, pos: Int): Any = {
+
     /** Checks that `[start, start + size)` lies in the variable part. */
     def checkVar(start: Long, size: Long, what: String): Unit =
       if (start < fixed || start + size > length)

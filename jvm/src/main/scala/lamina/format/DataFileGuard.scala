@@ -6,10 +6,12 @@ import lamina.errors.CorruptFileException
 
 /** Reading data files safely: failures to read or decode a file are reported as corrupt files. */
 object DataFileGuard {
+
   /** Runs `body`, a step of reading data file `path`, reporting a failure to read or decode the file
    *  as a [[CorruptFileException]]. An interrupted read (a cancelled task) is not corruption. */
   @inline def asCorrupt[T](path: => String, tableName: => String)(body: => T): T =
-    try body catch {
+    try body
+    catch {
       case e: java.io.FileNotFoundException =>
         throw new CorruptFileException(path, -1, s"data file of table $tableName", "missing file", "", e)
       case e @ (_: java.io.InterruptedIOException | _: java.nio.channels.ClosedByInterruptException) => throw e
@@ -40,7 +42,8 @@ object DataFileGuard {
       override def hasNext: Boolean = {
         val more = asCorrupt(path, tableName)(it.hasNext)
         if (!more && expectedRows >= 0 && rows != expectedRows)
-          throw new CorruptFileException(path, -1, s"$expectedRows rows (the manifest's count) in a data file of table $tableName",
+          throw new CorruptFileException(path, -1,
+            s"$expectedRows rows (the manifest's count) in a data file of table $tableName",
             s"$rows rows")
         more
       }

@@ -12,18 +12,21 @@ final case class DataFileWriters(
     opener: (String, Int) => DataFileWriter,
     conf: SerializableConfiguration,
     fileSchema: StructType,
-    format: DataFileFormat) extends Serializable {
+    format: DataFileFormat)
+  extends Serializable {
 
   /** A writer of a new file at `path`, for the task `taskId`. */
   def open(path: String, taskId: Int): DataFileWriter = opener(path, taskId)
 }
 
 object DataFileWriters {
+
   /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
    *  ones. Used when a task aborts; nothing committed references these files. */
   def discard(fileIO: FileIO, dir: Path, open: Option[(DataFileWriter, String)], done: Seq[String]): Unit = {
     open.foreach { case (w, name) =>
-      try w.close() catch { case _: Exception => () }
+      try w.close()
+      catch { case _: Exception => () }
       fileIO.deleteQuietly(new Path(dir, name))
     }
     done.foreach(name => fileIO.deleteQuietly(new Path(dir, name)))

@@ -2,13 +2,25 @@ package lamina.format
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{ArrayTransform, BoundReference, Cast, CreateNamedStruct, Expression,
-  GetStructField, If, IsNull, LambdaFunction, Literal, NamedLambdaVariable, TransformValues, UnsafeProjection}
+import org.apache.spark.sql.catalyst.expressions.{
+  ArrayTransform,
+  BoundReference,
+  Cast,
+  CreateNamedStruct,
+  Expression,
+  GetStructField,
+  If,
+  IsNull,
+  LambdaFunction,
+  Literal,
+  NamedLambdaVariable,
+  TransformValues,
+  UnsafeProjection
+}
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructField, StructType}
 
 import lamina.types.SparkTypes
 import org.apache.spark.sql.vectorized.ColumnarBatch
-
 
 /** How to read the data files written under one schema id into rows of the requested (current)
  *  columns: which file columns to read (matched by field id, so renames and drops work), and the
@@ -21,7 +33,8 @@ final case class FileSchemaReader(
     outputSchema: StructType,
     filtered: Boolean = false,
     fileColumnsWithIds: StructType = null,
-    outputWithIds: StructType = null) extends Serializable {
+    outputWithIds: StructType = null)
+  extends Serializable {
 
   val identity: Boolean = outputFromFile.indices.forall(i => outputFromFile(i) == i) &&
     outputFromFile.length == fileColumns.length &&
@@ -44,7 +57,8 @@ final case class FileSchemaReader(
 
   /** Whether every output column read from the file keeps the file's type (none was widened). */
   val sameTypes: Boolean = outputFromFile.indices.forall { i =>
-    outputFromFile(i) < 0 || fileColumns(outputFromFile(i)).dataType == outputSchema(i).dataType }
+    outputFromFile(i) < 0 || fileColumns(outputFromFile(i)).dataType == outputSchema(i).dataType
+  }
 
   /** The conversion of a file row to an output row, reusing one buffer or view: the identity, a
    *  view (columns reordered or missing), or a projection when a column's type was widened. */
@@ -68,6 +82,7 @@ final case class FileSchemaReader(
 }
 
 object FileSchemaReader {
+
   /** `src`, a value of the file's type `from`, as a value of the current type `to` (both with Paimon
    *  field ids on struct fields): a struct's fields are matched by id, so nested fields added since
    *  the file was written read as null, renamed ones keep their values and dropped ones go; lists and

@@ -52,12 +52,14 @@ final class KeyValueRow(keyArity: Int, fileSchema: StructType) extends InternalR
   override def getDouble(i: Int): Double = if (i < keyArity) key.getDouble(i) else value.getDouble(i - valueOffset)
   override def getDecimal(i: Int, p: Int, s: Int): Decimal =
     if (i < keyArity) key.getDecimal(i, p, s) else value.getDecimal(i - valueOffset, p, s)
-  override def getUTF8String(i: Int): UTF8String = if (i < keyArity) key.getUTF8String(i) else value.getUTF8String(i - valueOffset)
+  override def getUTF8String(i: Int): UTF8String =
+    if (i < keyArity) key.getUTF8String(i) else value.getUTF8String(i - valueOffset)
   override def getBinary(i: Int): Array[Byte] = if (i < keyArity) key.getBinary(i) else value.getBinary(i - valueOffset)
   override def getInterval(i: Int): CalendarInterval =
     if (i < keyArity) key.getInterval(i) else value.getInterval(i - valueOffset)
   override def getVariant(i: Int): VariantVal = if (i < keyArity) key.getVariant(i) else value.getVariant(i - valueOffset)
-  override def getStruct(i: Int, n: Int): InternalRow = if (i < keyArity) key.getStruct(i, n) else value.getStruct(i - valueOffset, n)
+  override def getStruct(i: Int, n: Int): InternalRow =
+    if (i < keyArity) key.getStruct(i, n) else value.getStruct(i - valueOffset, n)
   override def getArray(i: Int): ArrayData = if (i < keyArity) key.getArray(i) else value.getArray(i - valueOffset)
   override def getMap(i: Int): MapData = if (i < keyArity) key.getMap(i) else value.getMap(i - valueOffset)
 

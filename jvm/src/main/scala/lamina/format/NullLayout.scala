@@ -4,8 +4,10 @@ package lamina.format
  *  Every other null field is a set null bit and a zero slot in both layouts. */
 sealed trait NullLayout
 object NullLayout {
+
   /** Paimon's Java writers: a zeroed variable-part chunk is reserved and the slot points at it. */
   case object Reserved extends NullLayout
+
   /** pypaimon: zero slot, no chunk. */
   case object Zeroed extends NullLayout
 }

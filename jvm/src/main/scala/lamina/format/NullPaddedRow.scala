@@ -49,12 +49,14 @@ final class NullPaddedRow(schema: StructType, ordinals: Array[Int]) extends Inte
   override def getLong(i: Int): Long = row.getLong(ordinals(i))
   override def getFloat(i: Int): Float = row.getFloat(ordinals(i))
   override def getDouble(i: Int): Double = row.getDouble(ordinals(i))
-  override def getDecimal(i: Int, precision: Int, scale: Int): Decimal = if (ordinals(i) < 0) null else row.getDecimal(ordinals(i), precision, scale)
+  override def getDecimal(i: Int, precision: Int, scale: Int): Decimal =
+    if (ordinals(i) < 0) null else row.getDecimal(ordinals(i), precision, scale)
   override def getUTF8String(i: Int): UTF8String = if (ordinals(i) < 0) null else row.getUTF8String(ordinals(i))
   override def getBinary(i: Int): Array[Byte] = if (ordinals(i) < 0) null else row.getBinary(ordinals(i))
   override def getInterval(i: Int): CalendarInterval = if (ordinals(i) < 0) null else row.getInterval(ordinals(i))
   override def getVariant(i: Int): VariantVal = if (ordinals(i) < 0) null else row.getVariant(ordinals(i))
-  override def getStruct(i: Int, numFields: Int): InternalRow = if (ordinals(i) < 0) null else row.getStruct(ordinals(i), numFields)
+  override def getStruct(i: Int, numFields: Int): InternalRow =
+    if (ordinals(i) < 0) null else row.getStruct(ordinals(i), numFields)
   override def getArray(i: Int): ArrayData = if (ordinals(i) < 0) null else row.getArray(ordinals(i))
   override def getMap(i: Int): MapData = if (ordinals(i) < 0) null else row.getMap(ordinals(i))
   override def get(i: Int, dataType: DataType): AnyRef = if (ordinals(i) < 0) null else row.get(ordinals(i), dataType)

@@ -33,7 +33,9 @@ object ParquetFooterStats {
    *  file at `path`, read from its footer. */
   def read(conf: Configuration, path: Path, names: Seq[String], types: Seq[DataType]): Seq[ColumnStats] = {
     val reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf))
-    val blocks = try reader.getFooter.getBlocks.asScala.toSeq finally reader.close()
+    val blocks =
+      try reader.getFooter.getBlocks.asScala.toSeq
+      finally reader.close()
     names.zip(types).map { case (name, t) =>
       var min: Any = null
       var max: Any = null
@@ -67,7 +69,7 @@ object ParquetFooterStats {
       case (s: BinaryStatistics, _: CharType | _: VarCharType) =>
         (UTF8String.fromBytes(s.genericGetMin.getBytes), UTF8String.fromBytes(s.genericGetMax.getBytes))
       case (s, other) => throw new IllegalStateException(
-        s"Parquet statistics ${s.getClass.getSimpleName} for a column of type ${other.asSQLString}")
+          s"Parquet statistics ${s.getClass.getSimpleName} for a column of type ${other.asSQLString}")
     }
 
   private def compare(t: DataType, a: Any, b: Any): Int = (a, b) match {

@@ -12,7 +12,7 @@ final case class SimpleStats(minValues: Array[Byte], maxValues: Array[Byte], nul
   override def equals(o: Any): Boolean = o match {
     case s: SimpleStats =>
       java.util.Arrays.equals(minValues, s.minValues) && java.util.Arrays.equals(maxValues, s.maxValues) &&
-        java.util.Arrays.equals(nullCounts.asInstanceOf[Array[AnyRef]], s.nullCounts.asInstanceOf[Array[AnyRef]])
+      java.util.Arrays.equals(nullCounts.asInstanceOf[Array[AnyRef]], s.nullCounts.asInstanceOf[Array[AnyRef]])
     case _ => false
   }
   override def hashCode(): Int =
@@ -26,6 +26,7 @@ final case class SimpleStats(minValues: Array[Byte], maxValues: Array[Byte], nul
 final case class DecodedStats(minValues: InternalRow, maxValues: InternalRow, nullCounts: Array[java.lang.Long])
 
 object SimpleStatsCodec {
+
   /** Paimon's EMPTY_STATS: arity-0 rows and no counts, used when a file keeps no stats. */
   val Empty: SimpleStats = {
     val empty = BinaryRowCodec.serialize(new GenericInternalRow(0), Seq.empty)

@@ -28,10 +28,11 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
   require(perRow.length == ts.length, s"${perRow.length} per-row flags but ${ts.length} types")
 
   private val n = ts.length
-  private val bounded = Array.tabulate(n)(j => hasBounds(ts(j)) && (ms(j) match {
-    case StatsMode.NoStats | StatsMode.Counts => false
-    case _ => true
-  }))
+  private val bounded = Array.tabulate(n)(j =>
+    hasBounds(ts(j)) && (ms(j) match {
+      case StatsMode.NoStats | StatsMode.Counts => false
+      case _ => true
+    }))
   private val mins = new Array[Any](n)
   private val maxs = new Array[Any](n)
   private val nulls = new Array[Long](n)
@@ -43,12 +44,13 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
 
   // per column, how update reads it: longs and ints into primitive bounds (no boxing per row),
   // strings compared in place, other types through PaimonOrdering
-  private val kinds = Array.tabulate(n)(j => ts(j) match {
-    case _: BigIntType | _: TimestampType | _: LocalZonedTimestampType => LongKind
-    case _: IntType | _: DateType | _: TimeType => IntKind
-    case _: CharType | _: VarCharType => StringKind
-    case _ => 0
-  })
+  private val kinds = Array.tabulate(n)(j =>
+    ts(j) match {
+      case _: BigIntType | _: TimestampType | _: LocalZonedTimestampType => LongKind
+      case _: IntType | _: DateType | _: TimeType => IntKind
+      case _: CharType | _: VarCharType => StringKind
+      case _ => 0
+    })
   private val seen = new Array[Boolean](n)
   // primitive bounds of long and int columns; for strings, the prefixes of the bounds (see boundString)
   private val longMins = new Array[Long](n)
@@ -56,6 +58,7 @@ final class StatsCollector(types: Seq[DataType], ordinals: Array[Int], modes: Se
 
   /** The columns read from rows. */
   private val rowColumns: Array[Int] = (0 until n).filter(perRow(_)).toArray
+
   /** Null counts of absorbed columns: null while unknown. */
   private val absorbedNulls = new Array[java.lang.Long](n)
 

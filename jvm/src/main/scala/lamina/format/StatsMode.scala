@@ -6,12 +6,16 @@ import lamina.errors.BadInputException
  *  column. */
 sealed trait StatsMode extends Serializable
 object StatsMode {
+
   /** Neither bounds nor null count: all three stats are null. */
   case object NoStats extends StatsMode
+
   /** Null count only. */
   case object Counts extends StatsMode
+
   /** Exact min and max. */
   case object Full extends StatsMode
+
   /** Strings cut to `length` code points: min is the prefix, max the prefix with its last incrementable
    *  code point incremented (null bounds when none is). Other types as [[Full]]. */
   final case class Truncate(length: Int) extends StatsMode {
@@ -30,6 +34,6 @@ object StatsMode {
     case v if v.equalsIgnoreCase("full") => Full
     case TruncatePattern(n) if n.length <= 9 && n.toInt > 0 => Truncate(n.toInt)
     case other => throw new BadInputException(
-      s"Invalid stats mode '$other': expected none, counts, full or truncate(n) with n > 0")
+        s"Invalid stats mode '$other': expected none, counts, full or truncate(n) with n > 0")
   }
 }

@@ -21,7 +21,9 @@ final class ValueStats(val mode: StatsMode, fields: Seq[DataField], writers: Dat
   def complete(collector: StatsCollector, path: Path): StatsCollector = {
     if (footerColumns.nonEmpty)
       ParquetFooterStats.read(writers.conf.value, path, footerColumns.map(fields(_).name).toSeq,
-        footerColumns.map(types(_)).toSeq).zip(footerColumns).foreach { case (c, j) => collector.absorb(j, c.min, c.max, c.nullCount) }
+        footerColumns.map(types(_)).toSeq).zip(footerColumns).foreach { case (c, j) =>
+        collector.absorb(j, c.min, c.max, c.nullCount)
+      }
     collector
   }
 }

@@ -30,7 +30,9 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
    *  the path and why, never a silent `false`. */
   def mkdirs(path: Path): Unit = {
     val f = fs(path)
-    val made = try f.mkdirs(path) catch { case e: IOException => throw StorageFailure(f, "create directory", path, e) }
+    val made =
+      try f.mkdirs(path)
+      catch { case e: IOException => throw StorageFailure(f, "create directory", path, e) }
     if (!made || !isDir(path)) throw StorageFailure(f, "create directory", path)
   }
 
@@ -44,7 +46,9 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
    *  [[StorageException]] naming the path and why. */
   def deleteDirectory(path: Path): Unit = {
     val f = fs(path)
-    val deleted = try f.delete(path, true) catch { case e: IOException => throw StorageFailure(f, "delete", path, e) }
+    val deleted =
+      try f.delete(path, true)
+      catch { case e: IOException => throw StorageFailure(f, "delete", path, e) }
     if (!deleted || f.exists(path)) throw StorageFailure(f, "delete", path)
   }
 
@@ -52,7 +56,9 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
    *  would list the file itself), a missing one has none. */
   def listDirectory(dir: Path): Seq[FileStatus] = {
     val f = fs(dir)
-    val status = try Some(f.getFileStatus(dir)) catch { case _: FileNotFoundException => None }
+    val status =
+      try Some(f.getFileStatus(dir))
+      catch { case _: FileNotFoundException => None }
     status match {
       case Some(s) if !s.isDirectory => throw new StorageException("list", dir.toString, "it is a file, not a directory")
       case Some(_) => list(dir)

@@ -27,9 +27,11 @@ object Compact {
     while (rest.nonEmpty) rest match {
       case "--warehouse" :: tail => val (v, r) = value("--warehouse", tail); warehouse = Some(v); rest = r
       case "--table" :: tail => val (v, r) = value("--table", tail); table = Some(v); rest = r
-      case "--partition" :: tail => val (v, r) = value("--partition", tail); partitions ++= Compaction.parsePartitions(v); rest = r
+      case "--partition" :: tail =>
+        val (v, r) = value("--partition", tail); partitions ++= Compaction.parsePartitions(v); rest = r
       case "--full" :: tail => full = true; rest = tail
-      case other :: _ => throw new BadInputException(s"Unknown argument '$other'; usage: --warehouse W --table db.t [--partition k=v]... [--full]")
+      case other :: _ =>
+        throw new BadInputException(s"Unknown argument '$other'; usage: --warehouse W --table db.t [--partition k=v]... [--full]")
       case Nil =>
     }
     Args(warehouse.getOrElse(throw new BadInputException("--warehouse is required")),

@@ -2,8 +2,18 @@ package lamina.mergetree
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.codegen.GenerateOrdering
-import org.apache.spark.sql.types.{ByteType, DataType, DateType, IntegerType, LongType, ShortType, StructField, StructType,
-  TimestampNTZType, TimestampType}
+import org.apache.spark.sql.types.{
+  ByteType,
+  DataType,
+  DateType,
+  IntegerType,
+  LongType,
+  ShortType,
+  StructField,
+  StructType,
+  TimestampNTZType,
+  TimestampType
+}
 import org.apache.spark.sql.vectorized.ColumnVector
 
 /** How a merge orders primary keys: `ordering` for any key; `asLong`, when the key is one integral
@@ -12,6 +22,7 @@ import org.apache.spark.sql.vectorized.ColumnVector
 final case class KeyOrder(ordering: Ordering[InternalRow], asLong: Option[KeyOrder.LongKey])
 
 object KeyOrder {
+
   /** Reads a single-column integral key as a long, from a key row or from the key's column vector. */
   sealed abstract class LongKey extends Serializable {
     def apply(key: InternalRow): Long

@@ -6,7 +6,6 @@ import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 
 import lamina.format.NullPaddedRow
 
-
 /** The columnar batches of one data file, and where each column of the key-value layout (keys,
  *  sequence number, kind, table columns) is among the batch's columns (-1: not in the batch). When
  *  the batches carry no sequence number column, every record takes `sequenceNumber`. */
@@ -25,7 +24,8 @@ final class KeyValueBatchCursor(
     keySchema: StructType,
     valueSchema: StructType,
     valueFromLayout: Array[Int],
-    longKey: Option[KeyOrder.LongKey]) extends RunCursor {
+    longKey: Option[KeyOrder.LongKey])
+  extends RunCursor {
 
   private val kv = new KeyValue(null, 0L, 0, null)
   private var batch: ColumnarBatch = _

@@ -7,7 +7,16 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
 
 import lamina.errors.BadInputException
-import lamina.format.{BinaryRowCodec, DataFileWriter, DataFileWriters, KeyValueRow, StatsCollector, StatsMode, TargetSizeCheck, ValueStats}
+import lamina.format.{
+  BinaryRowCodec,
+  DataFileWriter,
+  DataFileWriters,
+  KeyValueRow,
+  StatsCollector,
+  StatsMode,
+  TargetSizeCheck,
+  ValueStats
+}
 import lamina.table.{FileStorePaths, FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.table.options.CoreOptions
@@ -62,10 +71,12 @@ final class KeyValueFileWriter(
   private var lastKey: InternalRow = _
   private var valueStats: StatsCollector = _
   private var keyStats: StatsCollector = _
+
   /** A file's keys ascend, so a single key column's bounds are its first and last key: no stats
    *  update per record. */
   private val sortedKeyStats = keyTypes.size == 1
   private var keyBounds: StatsCollector = _
+
   /** The key of the previous record, across file boundaries (for `uniqueKeys`). */
   private var previousKey: InternalRow = _
 
@@ -96,7 +107,8 @@ final class KeyValueFileWriter(
     }
     if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) <= 0) closeFile()
     if (writer == null) openFile(key)
-    val seq = if (sequence >= 0) { noteSequence(sequence); sequence } else { val s = nextSequence; nextSequence += 1; s }
+    val seq = if (sequence >= 0) { noteSequence(sequence); sequence }
+    else { val s = nextSequence; nextSequence += 1; s }
     writer.write(record.set(key, seq, kind, row))
     valueStats.update(row)
     if (!sortedKeyStats) keyStats.update(row)

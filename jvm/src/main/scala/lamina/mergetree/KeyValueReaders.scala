@@ -88,13 +88,14 @@ final case class KeyValueReaders(
   def mergedBlocks(split: DataSplit, skipLevel0: Boolean): (IndexedSeq[KeyValueBatchCursor], SortMergeReader.MergeIterator) = {
     val (cursors, merge) = mergeOf(split, skipLevel0, dropDeletes = true, sequencesFromRuns = true)
     (cursors.map {
-      case c: KeyValueBatchCursor => c
-      case _ => throw new IllegalStateException(s"a run of ${table.name} is not read as batches")
-    }, merge)
+        case c: KeyValueBatchCursor => c
+        case _ => throw new IllegalStateException(s"a run of ${table.name} is not read as batches")
+      }, merge)
   }
 
   /** The merged records of a split: the merge function's results, with or without deletes. */
-  def mergedRecords(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, finalKinds: Boolean = false): Iterator[KeyValue] =
+  def mergedRecords(
+      split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, finalKinds: Boolean = false): Iterator[KeyValue] =
     mergeOf(split, skipLevel0, dropDeletes, finalKinds = finalKinds)._2
 
   /** `sequencesFromRuns`: the merge's records may carry a stand-in for their sequence numbers that
@@ -114,6 +115,7 @@ final case class KeyValueReaders(
 }
 
 object KeyValueReaders {
+
   /** What a reader needs to know of a data file. */
   def refOf(f: DataFileMeta): DataFileRef = DataFileRef(f.fileName, f.fileSize, f.rowCount)
 

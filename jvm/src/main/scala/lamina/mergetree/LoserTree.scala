@@ -18,6 +18,7 @@ package lamina.mergetree
  *  itself, which the JIT inlines. Nodes are numbered as in a binary heap: 1 until players internal
  *  (node n's children are 2n and 2n + 1), player i at leaf players + i. */
 abstract class LoserTree(players: Int) {
+
   /** Whether player `a`'s value precedes player `b`'s: a strict total order on the live players,
    *  each of which precedes every player that is out (those need no order among themselves). The
    *  subclass orders the players that are out, as +infinity, so that a match needs no test of its
@@ -32,11 +33,14 @@ abstract class LoserTree(players: Int) {
   protected def out(p: Int): Boolean
 
   private val losers = new Array[Int](math.max(players, 1))
+
   /** The player on top of the tree (out only when all are), or -1 when there are none. */
   private var top = -1
+
   /** `top` when live, else -1. */
   private var best = -1
   private final val Unknown = -2
+
   /** The runner-up; -1 when the winner is alone (or there is none), [[Unknown]] until found. */
   private var second = Unknown
   private val foundAt = new Array[Int](players)

@@ -7,6 +7,7 @@ package lamina.mergetree
  *  implementations copy whatever they keep, unless [[inputsStay]] is set. The returned KeyValue may
  *  be reused by the next [[reset]]. */
 trait MergeFunction {
+
   /** Set by a merge that keeps every record it hands to [[add]] unchanged until the result has been
    *  consumed: a function may then keep the records themselves instead of copies. */
   var inputsStay: Boolean = false

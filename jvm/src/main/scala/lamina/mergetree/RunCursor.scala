@@ -3,6 +3,7 @@ package lamina.mergetree
 /** One sorted run as a merge reads it: its records in ascending (key, sequence number) order, one
  *  at a time. The current record, and whatever it references, is valid until the next [[advance]]. */
 trait RunCursor {
+
   /** Moves to the next record; false when the run is exhausted. */
   def advance(): Boolean
 
@@ -30,12 +31,14 @@ trait RunCursor {
 }
 
 object RunCursor {
+
   /** A cursor over an iterator of records. */
   def of(records: Iterator[KeyValue], order: KeyOrder): RunCursor = new RunCursor {
     private val longKey = order.asLong.orNull
     private var kv: KeyValue = _
     override def advance(): Boolean =
-      if (records.hasNext) { kv = records.next(); true } else { kv = null; false }
+      if (records.hasNext) { kv = records.next(); true }
+      else { kv = null; false }
     override def current: KeyValue = kv
     override def keyAsLong: Long = longKey(kv.key)
   }

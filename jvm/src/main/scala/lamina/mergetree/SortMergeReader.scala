@@ -61,17 +61,21 @@ object SortMergeReader {
       mf: MergeFunction,
       dropDelete: Boolean,
       uniqueKeysPerRun: Boolean,
-      finalKinds: Boolean = false) extends LoserTree(runs.length) with Iterator[KeyValue] {
+      finalKinds: Boolean = false)
+    extends LoserTree(runs.length) with Iterator[KeyValue] {
 
     private val ord = order.ordering
+
     /** The heads' keys as longs, when the key has a long form. */
     private val keys = if (order.asLong.isDefined) new Array[Long](runs.length) else null
 
     private val passThrough = uniqueKeysPerRun && mf.singleInsertIsResult
+
     /** How many runs, the first ones of the tree, advance at the next call (unique-key runs only): the
      *  runs of the key just handed out or merged, left unadvanced so that the merged records stay valid
      *  without copies. */
     private var deferred = 0
+
     /** The runs of the current key, when it is in more than one (unique-key runs only). */
     private val group = new Array[Int](runs.length)
     mf.inputsStay = uniqueKeysPerRun
@@ -79,6 +83,7 @@ object SortMergeReader {
     private val heads = new Array[KeyValue](runs.length)
     private var pending: KeyValue = _
     private var ready = false
+
     /** Further records of the current key (only with dropDelete = false). */
     private var more: Iterator[KeyValue] = Iterator.empty
     private var groupLong = 0L
@@ -175,7 +180,8 @@ object SortMergeReader {
       if (root < 0) return -1
       val c = runs(root)
       if (c.atBlockStart && { val second = runnerUp; second < 0 || c.blockLastKeyAsLong < keys(second) } &&
-        c.blockAllAdds) root else -1
+        c.blockAllAdds) root
+      else -1
     }
 
     /** Moves `run`, which [[blockRun]] returned, past its block. */

@@ -35,7 +35,8 @@ object AlterTableSpec {
 
   private def topLevel(table: String, names: Array[String]): String = {
     if (names.length != 1)
-      throw new BadInputException(s"ALTER TABLE $table: nested column ${names.mkString(".")} cannot be changed; only top-level columns")
+      throw new BadInputException(
+        s"ALTER TABLE $table: nested column ${names.mkString(".")} cannot be changed; only top-level columns")
     names.head
   }
 }

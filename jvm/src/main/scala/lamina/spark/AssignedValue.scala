@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.objects.AssertNotNull
  *  where a nullable value is assigned to a NOT NULL column (a primary-key column is NOT NULL, so
  *  `SET * ` from any nullable source column gives `id = AssertNotNull(s.id)`). */
 object AssignedValue {
+
   /** The expression without aliases and NULL checks: what the assignment writes when it succeeds. */
   def bare(e: Expression): Expression = e match {
     case a: Alias => bare(a.child)

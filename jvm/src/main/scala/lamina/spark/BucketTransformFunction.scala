@@ -96,6 +96,7 @@ object BucketTransformFunction extends UnboundFunction {
  *  smallest int whose partition among n is b. */
 object BucketTagFunction extends UnboundFunction {
   val Name = "bucket_tag"
+
   /** Above this many buckets the tags are not searched (the clustering falls back to the bucket id). */
   val MaxBuckets = 4096
 

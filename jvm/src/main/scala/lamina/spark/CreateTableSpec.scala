@@ -1,7 +1,13 @@
 package lamina.spark
 
 import org.apache.spark.sql.connector.expressions.Transform
-import org.apache.spark.sql.types.{ArrayType => SparkArrayType, CalendarIntervalType, MapType => SparkMapType, StructType, VariantType => SparkVariantType}
+import org.apache.spark.sql.types.{
+  ArrayType => SparkArrayType,
+  CalendarIntervalType,
+  MapType => SparkMapType,
+  StructType,
+  VariantType => SparkVariantType
+}
 
 import lamina.errors.BadInputException
 import lamina.mergetree.function.MergeFunctions
@@ -12,6 +18,7 @@ import lamina.types.{DataField, SparkTypes}
 /** Turns CREATE TABLE's columns, PARTITIONED BY and TBLPROPERTIES into schema-0, with every rule
  *  of Paimon's table model checked up front. */
 object CreateTableSpec {
+
   /** Properties Spark adds by itself; they are not table options. */
   private val Reserved = Set("provider", "owner", "location", "comment", "external", "is_managed_location")
 
@@ -21,10 +28,12 @@ object CreateTableSpec {
       case (k, v) if !Reserved.contains(k) => k -> v
     }
     CoreOptions.validate(options, table)
-    props.get("location").foreach(l => throw new BadInputException(
-      s"Table $table: LOCATION '$l' is not supported: a table of this catalog lives in its database's directory of the warehouse"))
+    props.get("location").foreach(l =>
+      throw new BadInputException(
+        s"Table $table: LOCATION '$l' is not supported: a table of this catalog lives in its database's directory of the warehouse"))
     if (props.get("provider").exists(p => !p.equalsIgnoreCase("lamina") && !p.equalsIgnoreCase("paimon")))
-      throw new BadInputException(s"Table $table: provider '${props("provider")}' is not supported by this catalog; omit USING or use USING lamina")
+      throw new BadInputException(
+        s"Table $table: provider '${props("provider")}' is not supported by this catalog; omit USING or use USING lamina")
     val names = schema.fieldNames.toSeq
     val dupes = names.groupBy(_.toLowerCase).collect { case (_, v) if v.size > 1 => v.head }
     if (dupes.nonEmpty) throw new BadInputException(s"Table $table has duplicate columns: ${dupes.mkString(", ")}")
@@ -35,24 +44,33 @@ object CreateTableSpec {
       case t if t.name() == "identity" && t.references().length == 1 => t.references().head.fieldNames().mkString(".")
       case other => throw new BadInputException(s"Table $table: only identity partitioning is supported, not ${other.describe()}")
     }
-    partitionKeys.foreach(p => if (!names.contains(p))
-      throw new BadInputException(s"Partition column '$p' of table $table is not a column; columns are ${names.mkString(", ")}"))
+    partitionKeys.foreach(p =>
+      if (!names.contains(p))
+        throw new BadInputException(
+          s"Partition column '$p' of table $table is not a column; columns are ${names.mkString(", ")}"))
     val primaryKeys = CoreOptions.PrimaryKey.get(options).getOrElse(Seq.empty)
-    primaryKeys.foreach(p => if (!names.contains(p))
-      throw new BadInputException(s"Primary-key column '$p' of table $table is not a column; columns are ${names.mkString(", ")}"))
-    if (primaryKeys.nonEmpty) partitionKeys.foreach(p => if (!primaryKeys.contains(p))
-      throw new BadInputException(s"Partition column '$p' of table $table must be part of the primary key (${primaryKeys.mkString(", ")})"))
+    primaryKeys.foreach(p =>
+      if (!names.contains(p))
+        throw new BadInputException(
+          s"Primary-key column '$p' of table $table is not a column; columns are ${names.mkString(", ")}"))
+    if (primaryKeys.nonEmpty) partitionKeys.foreach(p =>
+      if (!primaryKeys.contains(p))
+        throw new BadInputException(
+          s"Partition column '$p' of table $table must be part of the primary key (${primaryKeys.mkString(", ")})"))
     val bucket = CoreOptions.Bucket.getOrDefault(options)
-    if (bucket == 0 || bucket < -1) throw new BadInputException(s"Invalid value '$bucket' for option 'bucket' of table $table: use -1 or a positive number")
+    if (bucket == 0 || bucket < -1)
+      throw new BadInputException(s"Invalid value '$bucket' for option 'bucket' of table $table: use -1 or a positive number")
     val bucketKeys = CoreOptions.BucketKey.get(options).getOrElse(Seq.empty)
     bucketKeys.foreach { b =>
       if (!names.contains(b)) throw new BadInputException(s"Bucket-key column '$b' of table $table is not a column")
-      if (partitionKeys.contains(b)) throw new BadInputException(s"Bucket-key column '$b' of table $table must not be a partition column")
+      if (partitionKeys.contains(b))
+        throw new BadInputException(s"Bucket-key column '$b' of table $table must not be a partition column")
       if (primaryKeys.nonEmpty && !primaryKeys.contains(b))
         throw new BadInputException(s"Bucket-key column '$b' of table $table must be part of the primary key")
     }
     if (primaryKeys.isEmpty && bucket > 0 && bucketKeys.isEmpty)
-      throw new BadInputException(s"Table $table has 'bucket'='$bucket' but no 'bucket-key': a fixed-bucket table without primary key needs 'bucket-key'")
+      throw new BadInputException(
+        s"Table $table has 'bucket'='$bucket' but no 'bucket-key': a fixed-bucket table without primary key needs 'bucket-key'")
     if (primaryKeys.nonEmpty && bucket == -1)
       throw new BadInputException(s"Primary-key table $table needs a fixed number of buckets: set 'bucket' to a positive number")
     if (bucket == -1 && bucketKeys.nonEmpty)

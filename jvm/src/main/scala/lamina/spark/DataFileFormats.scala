@@ -71,7 +71,8 @@ object DataFileFormats {
     // decimals above 18 digits are fixed-length byte arrays, which Paimon's writer never puts in a
     // dictionary (its v1 pages cannot); Paimon's readers filter such a dictionary by the values'
     // minimal bytes, so a dictionary-encoded page would hide every match from them
-    if (format == DataFileFormat.Parquet) wideDecimalPaths(fileSchema).foreach(c => conf.setBoolean(s"parquet.enable.dictionary#$c", false))
+    if (format == DataFileFormat.Parquet)
+      wideDecimalPaths(fileSchema).foreach(c => conf.setBoolean(s"parquet.enable.dictionary#$c", false))
     // Paimon's readers expect INT64 timestamps and the standard (non-legacy) nested layout
     conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
     conf.set("spark.sql.parquet.writeLegacyFormat", "false")
@@ -98,7 +99,8 @@ object DataFileFormats {
 
   /** Opens Spark's writer of one file as the engine's [[DataFileWriter]]. */
   private final class OutputWriterOpener(factory: OutputWriterFactory, conf: SerializableConfiguration,
-      fileSchema: StructType) extends ((String, Int) => DataFileWriter) with Serializable {
+      fileSchema: StructType)
+    extends ((String, Int) => DataFileWriter) with Serializable {
     override def apply(path: String, taskId: Int): DataFileWriter = {
       val attempt = new TaskAttemptID(new TaskID("lamina", 0, TaskType.MAP, taskId), 0)
       val w = factory.newInstance(path, fileSchema, new TaskAttemptContextImpl(conf.value, attempt))
@@ -116,21 +118,22 @@ object DataFileFormats {
    *  -1 for other formats, or where a Spark or Parquet version lays the writer out differently (the
    *  writers then roll by the rows' in-memory size). */
   private object ParquetLength {
-    private lazy val access: Option[(Method, Field, Method)] = try {
-      val recordWriter = classOf[ParquetOutputWriter].getDeclaredMethod("recordWriter")
-      recordWriter.setAccessible(true)
-      val internal = Class.forName("org.apache.parquet.hadoop.ParquetRecordWriter").getDeclaredField("internalWriter")
-      internal.setAccessible(true)
-      val dataSize = Class.forName("org.apache.parquet.hadoop.InternalParquetRecordWriter").getDeclaredMethod("getDataSize")
-      dataSize.setAccessible(true)
-      Some((recordWriter, internal, dataSize))
-    } catch { case _: ReflectiveOperationException | _: RuntimeException => None }
+    private lazy val access: Option[(Method, Field, Method)] =
+      try {
+        val recordWriter = classOf[ParquetOutputWriter].getDeclaredMethod("recordWriter")
+        recordWriter.setAccessible(true)
+        val internal = Class.forName("org.apache.parquet.hadoop.ParquetRecordWriter").getDeclaredField("internalWriter")
+        internal.setAccessible(true)
+        val dataSize = Class.forName("org.apache.parquet.hadoop.InternalParquetRecordWriter").getDeclaredMethod("getDataSize")
+        dataSize.setAccessible(true)
+        Some((recordWriter, internal, dataSize))
+      } catch { case _: ReflectiveOperationException | _: RuntimeException => None }
 
     def of(w: OutputWriter): Long = w match {
       case p: ParquetOutputWriter => access.fold(-1L) { case (recordWriter, internal, dataSize) =>
-        try dataSize.invoke(internal.get(recordWriter.invoke(p))).asInstanceOf[java.lang.Long].longValue()
-        catch { case _: ReflectiveOperationException | _: RuntimeException => -1L }
-      }
+          try dataSize.invoke(internal.get(recordWriter.invoke(p))).asInstanceOf[java.lang.Long].longValue()
+          catch { case _: ReflectiveOperationException | _: RuntimeException => -1L }
+        }
       case _ => -1L
     }
   }
@@ -146,7 +149,8 @@ object DataFileFormats {
     val read = forName(format).buildReaderWithPartitionValues(spark, fileStruct, new StructType(), readColumns,
       filters, Map("returning_batch" -> returningBatch.toString), readConf(spark))
     (path, length) =>
-      read(PartitionedFile(InternalRow.empty, SparkPath.fromPath(new Path(path)), 0, length, Array.empty[String], 0L, length, Map.empty))
+      read(PartitionedFile(InternalRow.empty, SparkPath.fromPath(new Path(path)), 0, length, Array.empty[String], 0L, length,
+          Map.empty))
   }
 
   /** Hadoop settings of data-file reads: Parquet pages are checked against the CRC their header

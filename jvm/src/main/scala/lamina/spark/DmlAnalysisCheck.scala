@@ -3,7 +3,15 @@ package lamina.spark
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.EliminateSubqueryAliases
 import org.apache.spark.sql.catalyst.expressions.{Attribute, EqualNullSafe, EqualTo, Expression, ExtractValue, PredicateHelper}
-import org.apache.spark.sql.catalyst.plans.logical.{Assignment, DeleteAction, DeleteFromTable, LogicalPlan, MergeIntoTable, UpdateAction, UpdateTable}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Assignment,
+  DeleteAction,
+  DeleteFromTable,
+  LogicalPlan,
+  MergeIntoTable,
+  UpdateAction,
+  UpdateTable
+}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
@@ -115,7 +123,9 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
 
   private def refuseNullOnPartialUpdate(t: FileStoreTable, changed: Seq[Assignment], what: String): Unit =
     if (PrimaryKeyWrites.isPartialUpdate(t))
-      changed.find { a => val v = bare(a.value); v.foldable && v.eval() == null }
+      changed.find { a =>
+        val v = bare(a.value); v.foldable && v.eval() == null
+      }
         .foreach(a => throw PrimaryKeyWrites.nullOnPartialUpdate(t, what, column(a)))
 
   /** The table's spelling of a column name that Spark resolved case-insensitively. */
@@ -124,13 +134,14 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
 }
 
 object DmlAnalysisCheck {
+
   /** The Lamina table a plan node reads or writes (subquery aliases looked through), for the
    *  analysis and optimizer rules of the session extensions. */
   def laminaTableOf(plan: LogicalPlan): Option[LaminaTable] = EliminateSubqueryAliases(plan) match {
     case r: DataSourceV2Relation => r.table match {
-      case lt: LaminaTable => Some(lt)
-      case _ => None
-    }
+        case lt: LaminaTable => Some(lt)
+        case _ => None
+      }
     case _ => None
   }
 }

@@ -110,9 +110,11 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   private def loadAt(ident: Identifier, snapshotId: Option[Long], timestampMillis: Option[Long]): Table = {
     val (base, system) = SystemTables.split(ident.name())
     val tableIdent = Identifier.of(ident.namespace(), base)
-    val table = try warehouse.loadTable(dbOf(tableIdent), base) catch {
-      case _: NotFoundException => throw new NoSuchTableException(ident)
-    }
+    val table =
+      try warehouse.loadTable(dbOf(tableIdent), base)
+      catch {
+        case _: NotFoundException => throw new NoSuchTableException(ident)
+      }
     val pinned = TimeTravel.resolve(table, snapshotId, timestampMillis)
     system match {
       case Some(kind) => SystemTables.load(kind, table, pinned, show(ident))
@@ -137,9 +139,11 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   }
 
   override def alterTable(ident: Identifier, changes: TableChange*): Table = {
-    val table = try warehouse.loadTable(dbOf(ident), ident.name()) catch {
-      case _: NotFoundException => throw new NoSuchTableException(ident)
-    }
+    val table =
+      try warehouse.loadTable(dbOf(ident), ident.name())
+      catch {
+        case _: NotFoundException => throw new NoSuchTableException(ident)
+      }
     val schemaChanges = AlterTableSpec.toChanges(show(ident), changes)
     // dry run: the merge engine must accept the new schema before it is committed
     CreateTableSpec.checkMergeEngine(

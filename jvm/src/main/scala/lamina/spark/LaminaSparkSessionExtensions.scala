@@ -11,8 +11,7 @@ import org.apache.spark.sql.SparkSessionExtensions
  *  without them; the writers then refuse such statements once their first row arrives, and every
  *  MERGE joins the table with its source. Adds no SQL syntax. */
 class LaminaSparkSessionExtensions extends (SparkSessionExtensions => Unit) {
-  override def apply(extensions: SparkSessionExtensions): Unit =
-  {
+  override def apply(extensions: SparkSessionExtensions): Unit = {
     extensions.injectResolutionRule(session => new DmlAnalysisCheck(session))
     extensions.injectResolutionRule(_ => new MergeIntoAsWrite)
     // after resolution (before the optimizer folds a VALUES list) and again in the optimizer (after

@@ -24,8 +24,8 @@ import lamina.types.{DataField, SparkTypes}
 /** A Lamina table as Spark sees it, at the latest snapshot or pinned to one (time travel).
  *  When pinned, schema and reads are those of the pinned snapshot; writes are refused. */
 class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], displayName: String)
-  extends Table with SupportsRead with SupportsWrite with TruncatableTable with SupportsRowLevelOperations
-  with SupportsDelete with SupportsMetadataColumns {
+  extends Table with SupportsRead with SupportsWrite with TruncatableTable with SupportsRowLevelOperations with SupportsDelete
+  with SupportsMetadataColumns {
 
   override def metadataColumns(): Array[MetadataColumn] = MirrorColumns.of(readTable)
 
@@ -63,7 +63,8 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
       if (explicit.nonEmpty)
         TimeTravel.resolve(table, CoreOptions.ScanSnapshotId.get(explicit), CoreOptions.ScanTimestampMillis.get(explicit))
       else if (pinnedSnapshot.isDefined) pinnedSnapshot
-      else TimeTravel.resolve(table, CoreOptions.ScanSnapshotId.get(table.options), CoreOptions.ScanTimestampMillis.get(table.options))
+      else TimeTravel.resolve(table, CoreOptions.ScanSnapshotId.get(table.options),
+        CoreOptions.ScanTimestampMillis.get(table.options))
     val t = if (pinned == pinnedSnapshot) this else new LaminaTable(table, pinned, displayName)
     t.readTable.require(TableOperation.Read)
     new LaminaScanBuilder(t.readTable.withDynamicOptions(dynamic -- scanKeys), pinned, t.schema())
@@ -85,14 +86,16 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
   override def canDeleteWhere(filters: Array[Filter]): Boolean = {
     val real = filters.filterNot(_.isInstanceOf[AlwaysTrue])
     pinnedSnapshot.isEmpty && (real.isEmpty || table.schema.partitionKeys.nonEmpty &&
-      real.forall(f => f.references.nonEmpty && f.references.forall(table.schema.partitionKeys.contains) &&
-        PredicateEval.supported(SparkFilters.toPredicate(f))))
+      real.forall(f =>
+        f.references.nonEmpty && f.references.forall(table.schema.partitionKeys.contains) &&
+          PredicateEval.supported(SparkFilters.toPredicate(f))))
   }
 
   override def deleteWhere(filters: Array[Filter]): Unit = {
     requireWritable()
-    TableWriter.commitOverwrite(table, Seq.empty, WriteModes.partitionFilter(
-      table, filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])))
+    TableWriter.commitOverwrite(table, Seq.empty,
+      WriteModes.partitionFilter(
+        table, filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])))
   }
 
   override def newRowLevelOperationBuilder(info: org.apache.spark.sql.connector.write.RowLevelOperationInfo)
@@ -107,11 +110,13 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], d
   private def requireWritable(): Unit = {
     table.require(TableOperation.Write)
     if (pinnedSnapshot.isDefined)
-      throw new BadInputException(s"Table $displayName is read as of snapshot ${pinnedSnapshot.get}; time-travel reads cannot be written")
+      throw new BadInputException(
+        s"Table $displayName is read as of snapshot ${pinnedSnapshot.get}; time-travel reads cannot be written")
   }
 }
 
 object LaminaTable {
+
   /** The schema users see: comments kept, internal metadata (field ids) dropped. CHAR(n) and
    *  VARCHAR(n) are STRING to Spark, as in Paimon's Spark connector (Spark 4.0's optimizer fails on
    *  writes of queries into tables mixing its CHAR/VARCHAR types with STRUCT columns); Lamina's writer
@@ -124,7 +129,8 @@ object LaminaTable {
   private def stripNested(t: org.apache.spark.sql.types.DataType): org.apache.spark.sql.types.DataType = {
     import org.apache.spark.sql.{types => st}
     t match {
-      case s: st.StructType => st.StructType(s.fields.map(f => f.copy(dataType = stripNested(f.dataType), metadata = userMetadata(f.metadata))))
+      case s: st.StructType =>
+        st.StructType(s.fields.map(f => f.copy(dataType = stripNested(f.dataType), metadata = userMetadata(f.metadata))))
       case a: st.ArrayType => a.copy(elementType = stripNested(a.elementType))
       case m: st.MapType => m.copy(keyType = stripNested(m.keyType), valueType = stripNested(m.valueType))
       case other => other

@@ -1,8 +1,33 @@
 package lamina.spark
 
 import org.apache.spark.sql.catalyst.analysis.EliminateSubqueryAliases
-import org.apache.spark.sql.catalyst.expressions.{Alias, And, Attribute, AttributeReference, EqualNullSafe, EqualTo, Expression, If, IsNotNull, Literal, NamedExpression, Not, Or, PredicateHelper}
-import org.apache.spark.sql.catalyst.plans.logical.{AppendData, Assignment, DeleteAction, Filter, InsertAction, LogicalPlan, MergeIntoTable, Project, UpdateAction}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias,
+  And,
+  Attribute,
+  AttributeReference,
+  EqualNullSafe,
+  EqualTo,
+  Expression,
+  If,
+  IsNotNull,
+  Literal,
+  NamedExpression,
+  Not,
+  Or,
+  PredicateHelper
+}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  AppendData,
+  Assignment,
+  DeleteAction,
+  Filter,
+  InsertAction,
+  LogicalPlan,
+  MergeIntoTable,
+  Project,
+  UpdateAction
+}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
@@ -69,6 +94,7 @@ final class MergeIntoAsWrite extends Rule[LogicalPlan] {
 }
 
 object MergeShapes extends PredicateHelper {
+
   /** Prefix of the write options only Lamina's own plans set (the three below); a query's options may
    *  carry them past the option checks. */
   val InternalOptionPrefix = "lamina.write."
@@ -89,11 +115,12 @@ object MergeShapes extends PredicateHelper {
   def target(m: MergeIntoTable, engine: MergeEngine = MergeEngine.Deduplicate): Option[(FileStoreTable, Seq[Attribute])] =
     EliminateSubqueryAliases(m.targetTable) match {
       case r: DataSourceV2Relation => r.table match {
-        case lt: LaminaTable if lt.pinnedSnapshot.isEmpty && lt.table.isPrimaryKeyTable &&
-            MergeEngine.of(lt.table.options, lt.table.name) == engine &&
-            !lt.table.options.contains(CoreOptions.RowKindField.key) => Some((lt.table, r.output))
-        case _ => None
-      }
+          case lt: LaminaTable
+              if lt.pinnedSnapshot.isEmpty && lt.table.isPrimaryKeyTable &&
+                MergeEngine.of(lt.table.options, lt.table.name) == engine &&
+                !lt.table.options.contains(CoreOptions.RowKindField.key) => Some((lt.table, r.output))
+          case _ => None
+        }
       case _ => None
     }
 
@@ -168,6 +195,7 @@ object MergeShapes extends PredicateHelper {
 }
 
 object UpsertShape {
+
   /** The source projection that upserts what `m` writes (one named value per target column, in the
    *  table's order), or None when `m` is not an upsert of its source (see [[MergeIntoAsWrite]]). */
   def of(m: MergeIntoTable): Option[Seq[NamedExpression]] = {
@@ -181,6 +209,7 @@ object UpsertShape {
 }
 
 object ChangeShape {
+
   /** The condition selecting the source rows to write (a row to delete needs a key: one with a NULL key
    *  matches nothing) and the projection writing each as the target's columns and its kind, or None when
    *  `m` is not a change set (see [[MergeIntoAsWrite]]). A deleted row's non-key columns are written
@@ -216,6 +245,7 @@ object ChangeShape {
 }
 
 object KeyDeleteShape {
+
   /** The source's key expressions and the projection that writes them as the rows to delete (other
    *  columns NULL, or a placeholder where NOT NULL: a delete record's other values are not read), or
    *  None when `m` is not a delete by keys (see [[MergeIntoAsWrite]]). */
@@ -236,6 +266,7 @@ object KeyDeleteShape {
 }
 
 object InsertIfAbsentShape {
+
   /** The source projection whose rows a first-row table keeps only where their key is absent, or None
    *  when `m` is not such an insert (see [[MergeIntoAsWrite]]). */
   def of(m: MergeIntoTable): Option[Seq[NamedExpression]] = {

@@ -19,21 +19,20 @@ import lamina.errors.BadInputException
 final class NotNullColumnCheck extends Rule[LogicalPlan] {
   override def apply(plan: LogicalPlan): LogicalPlan = plan.transformDown {
     case w: V2WriteCommand => DmlAnalysisCheck.laminaTableOf(w.table) match {
-      case Some(t) =>
-        val columns = t.table.schema.fieldNames.toSet
-        val keys = t.table.schema.primaryKeys.toSet
-        w.withNewQuery(w.query.transformAllExpressions {
-          case AssertNotNull(child, Seq(column)) if columns.contains(column) =>
-            ColumnNotNull(child, t.name(), column, keys.contains(column))
-        })
-      case None => w
-    }
+        case Some(t) =>
+          val columns = t.table.schema.fieldNames.toSet
+          val keys = t.table.schema.primaryKeys.toSet
+          w.withNewQuery(w.query.transformAllExpressions {
+            case AssertNotNull(child, Seq(column)) if columns.contains(column) =>
+              ColumnNotNull(child, t.name(), column, keys.contains(column))
+          })
+        case None => w
+      }
   }
 }
 
 /** `child`, or a [[BadInputException]] naming table and column when it is NULL. */
-final case class ColumnNotNull(child: Expression, table: String, column: String, primaryKey: Boolean)
-  extends UnaryExpression {
+final case class ColumnNotNull(child: Expression, table: String, column: String, primaryKey: Boolean) extends UnaryExpression {
 
   override def dataType: DataType = child.dataType
   override def nullable: Boolean = false

@@ -13,12 +13,15 @@ import lamina.spark.compact.SparkCompactTasks
  *  what the Python package calls through py4j. A Lamina catalog is found by its name in the
  *  session; arguments arrive as Java values and collections. */
 object SessionApi {
+
   /** The session's catalog `name`, which must be a Lamina catalog. */
   def catalog(spark: SparkSession, name: String): LaminaCatalog = {
-    val plugin = try spark.sessionState.catalogManager.catalog(name) catch {
-      case e: CatalogNotFoundException =>
-        throw new NotFoundException(s"Catalog '$name' is not configured in this session (spark.sql.catalog.$name)", e)
-    }
+    val plugin =
+      try spark.sessionState.catalogManager.catalog(name)
+      catch {
+        case e: CatalogNotFoundException =>
+          throw new NotFoundException(s"Catalog '$name' is not configured in this session (spark.sql.catalog.$name)", e)
+      }
     plugin match {
       case c: LaminaCatalog => c
       case other => throw new BadInputException(s"Catalog '$name' is a ${other.getClass.getName}, not a Lamina catalog")

@@ -11,7 +11,8 @@ import lamina.types.DataType
 /** Where each file of a table lives, in Paimon's layout:
  *  `<table>/[k1=v1/k2=v2/]bucket-<n>/data-<uuid>-<i>.<format>` and `<table>/manifest/...`. */
 final class FileStorePaths(val tablePath: Path, partitionKeys: Seq[String], partitionTypes: Seq[DataType],
-    defaultPartitionName: String, legacyNames: Boolean = true) extends Serializable {
+    defaultPartitionName: String, legacyNames: Boolean = true)
+  extends Serializable {
 
   def manifestDir: Path = new Path(tablePath, "manifest")
   def manifestPath(name: String): Path = new Path(manifestDir, name)

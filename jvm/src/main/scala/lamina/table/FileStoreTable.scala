@@ -24,6 +24,7 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
     CoreOptions.PartitionDefaultName.getOrDefault(options), CoreOptions.PartitionLegacyName.getOrDefault(options))
   def manifestStore: ManifestStore = new ManifestStore(fileIO, paths,
     CoreOptions.ManifestCompression.getOrDefault(options), schema.partitionTypes)
+
   /** The checked reader of a snapshot's live files. */
   def snapshotEntries: SnapshotEntries = new SnapshotEntries(manifestStore, snapshotManager.snapshotPath, name)
   def isPrimaryKeyTable: Boolean = schema.primaryKeys.nonEmpty
@@ -35,10 +36,12 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   def atSchemaOf(snapshot: Snapshot): FileStoreTable =
     if (snapshot.schemaId == schema.id) this
     else {
-      val s = try schemaManager.schema(snapshot.schemaId) catch {
-        case e: NotFoundException => throw new CorruptFileException(snapshotManager.snapshotPath(snapshot.id).toString, -1,
-          s"a schema id of table $name", snapshot.schemaId.toString, e.getMessage, e)
-      }
+      val s =
+        try schemaManager.schema(snapshot.schemaId)
+        catch {
+          case e: NotFoundException => throw new CorruptFileException(snapshotManager.snapshotPath(snapshot.id).toString, -1,
+              s"a schema id of table $name", snapshot.schemaId.toString, e.getMessage, e)
+        }
       withSchema(s)
     }
 

@@ -10,6 +10,7 @@ import lamina.errors.BadInputException
  *  `$` (system tables and branches), no control character (NUL, newline, ...), no leading `.` (`.`,
  *  `..`, hidden files), and at most [[MaxNameBytes]] bytes in UTF-8 once its suffix is added. */
 object Identifiers {
+
   /** The longest file name of common file systems (ext4, XFS, APFS, HDFS's default). */
   val MaxNameBytes = 255
 

@@ -11,6 +11,7 @@ import lamina.types.{DataField, SparkTypes}
 final case class KeyValueLayout(schema: TableSchema) {
   val keyFields: Seq[DataField] = schema.trimmedPrimaryKeys.map(k => schema.field(k).get)
   val keyArity: Int = keyFields.size
+
   /** Ordinals, in the table row, of the key columns. */
   val keyOrdinals: Array[Int] = schema.trimmedPrimaryKeys.map(schema.indexOf).toArray
   val sequenceOrdinal: Int = keyArity

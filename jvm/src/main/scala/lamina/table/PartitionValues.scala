@@ -10,6 +10,7 @@ import lamina.types._
 
 /** Partition values as text, for directory names and for the `$partitions` / `$files` tables. */
 object PartitionValues {
+
   /** The text of a partition directory name under Paimon's `partition.legacy-name` (its default):
    *  the internal value's own text, so a DATE is its epoch day (`19723`) and a TIMESTAMP is
    *  `LocalDateTime.toString` (`2024-01-01T12:30`, seconds left out when zero); every other type

@@ -12,6 +12,7 @@ import lamina.table.schema.{SchemaManager, TableSchema}
 /** The filesystem metastore: `<warehouse>/<db>.db/<table>/`. A directory is a table when it holds
  *  at least one schema file. */
 final case class Warehouse(root: Path, fileIO: FileIO) {
+
   /** Every database name becomes a path here, and only here: checked by [[Identifiers]]. */
   def databasePath(db: String): Path = new Path(root, Identifiers.check(db, "database", Warehouse.DbSuffix) + Warehouse.DbSuffix)
 
@@ -63,7 +64,9 @@ final case class Warehouse(root: Path, fileIO: FileIO) {
     val src = tablePath(fromDb, from)
     val dst = tablePath(toDb, to)
     val fs = fileIO.fs(src)
-    val renamed = try fs.rename(src, dst) catch { case e: IOException => throw StorageFailure(fs, s"rename table $fromDb.$from to", dst, e) }
+    val renamed =
+      try fs.rename(src, dst)
+      catch { case e: IOException => throw StorageFailure(fs, s"rename table $fromDb.$from to", dst, e) }
     if (!renamed) throw StorageFailure(fs, s"rename table $fromDb.$from to", dst)
   }
 }

@@ -11,7 +11,8 @@ object OptionsDoc {
   def render(): String = {
     val sb = new StringBuilder
     sb.append("# Options\n\n")
-    sb.append("Generated from the option registry `lamina.table.options.CoreOptions` by `lamina.tools.OptionsDoc`; do not edit by hand.\n\n")
+    sb.append(
+      "Generated from the option registry `lamina.table.options.CoreOptions` by `lamina.tools.OptionsDoc`; do not edit by hand.\n\n")
     sb.append("Table options are set with `TBLPROPERTIES` at `CREATE TABLE` or `ALTER TABLE ... SET TBLPROPERTIES`. ")
     sb.append("The options of scope *per query* may also be set for one read or write (`spark.read.option(...)`, ")
     sb.append("`df.writeTo(...).option(...)`) or for a session (`spark.conf.set(\"spark.lamina.<key>\", ...)`); ")

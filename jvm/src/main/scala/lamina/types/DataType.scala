@@ -65,6 +65,7 @@ object DecimalType {
   val MinPrecision = 1
   val MaxPrecision = 38
   val DefaultPrecision = 10
+
   /** Largest precision whose unscaled value always fits in a long. */
   val MaxCompactPrecision = 18
 }
@@ -177,6 +178,7 @@ final case class BlobType(nullable: Boolean = true) extends DataType {
 /** A named, id-carrying column or nested row field. Ids are stable across renames; Parquet files carry
  *  them as field ids. */
 final case class DataField(id: Int, name: String, dataType: DataType, description: Option[String] = None) {
+
   /** Paimon's form: backquoted name (backquotes doubled), type, then the description in single quotes
    *  (single quotes doubled). */
   def asSQLString: String = {

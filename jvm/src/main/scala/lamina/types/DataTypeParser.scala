@@ -84,8 +84,10 @@ object DataTypeParser {
       case Some(Sym(d, _)) => d == c
       case _ => false
     }
-    private def acceptWord(w: String): Boolean = if (peekWord(w)) { i += 1; true } else false
-    private def acceptSym(c: Char): Boolean = if (peekSym(c)) { i += 1; true } else false
+    private def acceptWord(w: String): Boolean = if (peekWord(w)) { i += 1; true }
+    else false
+    private def acceptSym(c: Char): Boolean = if (peekSym(c)) { i += 1; true }
+    else false
     private def expectWord(w: String): Unit = if (!acceptWord(w)) fail(s"expected $w")
     private def expectSym(c: Char): Unit = if (!acceptSym(c)) fail(s"expected '$c'")
 
@@ -94,16 +96,19 @@ object DataTypeParser {
     private def int(): Int = peek match {
       case Some(Num(v, _)) =>
         i += 1
-        try v.toInt catch { case _: NumberFormatException => fail(s"number $v is too large") }
+        try v.toInt
+        catch { case _: NumberFormatException => fail(s"number $v is too large") }
       case _ => fail("expected a number")
     }
 
     /** `(n)` if present, else the default. */
     private def optParam(default: Int): Int =
-      if (acceptSym('(')) { val n = int(); expectSym(')'); n } else default
+      if (acceptSym('(')) { val n = int(); expectSym(')'); n }
+      else default
 
     private def checked[T](make: => T): T =
-      try make catch { case e: IllegalArgumentException => fail(e.getMessage.stripPrefix("requirement failed: ")) }
+      try make
+      catch { case e: IllegalArgumentException => fail(e.getMessage.stripPrefix("requirement failed: ")) }
 
     def parseType(): DataType = {
       val t = parseBase()

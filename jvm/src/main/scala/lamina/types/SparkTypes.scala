@@ -16,9 +16,11 @@ import org.apache.spark.sql.{types => st}
  *  and user-defined types raise [[BadInputException]] naming the type.
  */
 object SparkTypes {
+
   /** Spark field metadata key holding a field id; Spark's Parquet writer emits it as the field id. */
   val FieldIdKey = "parquet.field.id"
   val CommentKey = "comment"
+
   /** Spark's own key (CharVarcharUtils) marking a StringType column as declared CHAR(n)/VARCHAR(n). */
   val CharVarcharKey = "__CHAR_VARCHAR_TYPE_STRING"
 
@@ -80,17 +82,18 @@ object SparkTypes {
       MapType(fromSpark(k, nullable = false, nextId), fromSpark(v, valueContainsNull, nextId), nullable)
     case s: st.StructType =>
       RowType(s.fields.toIndexedSeq.map { f =>
-        val ft = fromSparkField(f, nextId)
-        DataField(nextId(), f.name, ft, f.getComment())
-      }, nullable)
+          val ft = fromSparkField(f, nextId)
+          DataField(nextId(), f.name, ft, f.getComment())
+        }, nullable)
     case other =>
       throw new BadInputException(s"Spark type ${other.sql} is not supported by Lamina tables")
   }
 
   /** The Paimon type of a Spark field, honouring Spark's char/varchar metadata on StringType fields. */
   def fromSparkField(f: st.StructField, nextId: () => Int): DataType = f.dataType match {
-    case s: st.StringType if !s.isInstanceOf[st.CharType] && !s.isInstanceOf[st.VarcharType] &&
-        f.metadata.contains(CharVarcharKey) =>
+    case s: st.StringType
+        if !s.isInstanceOf[st.CharType] && !s.isInstanceOf[st.VarcharType] &&
+          f.metadata.contains(CharVarcharKey) =>
       fromSpark(st.DataType.fromDDL(f.metadata.getString(CharVarcharKey)), f.nullable, nextId)
     case other => fromSpark(other, f.nullable, nextId)
   }

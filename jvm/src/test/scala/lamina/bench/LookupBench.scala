@@ -8,8 +8,17 @@ import java.util.Locale
 import scala.collection.mutable.ArrayBuffer
 import scala.util.Random
 
-import org.rocksdb.{BlockBasedTableConfig, CompressionType => RocksCompression, LRUCache, Options => RocksOptions,
-  RocksDB, WriteBatch, WriteOptions, FlushOptions, BloomFilter => RocksBloomFilter}
+import org.rocksdb.{
+  BlockBasedTableConfig,
+  CompressionType => RocksCompression,
+  LRUCache,
+  Options => RocksOptions,
+  RocksDB,
+  WriteBatch,
+  WriteOptions,
+  FlushOptions,
+  BloomFilter => RocksBloomFilter
+}
 
 import lamina.lookup._
 import lamina.lookup.cache.CacheManager
@@ -109,6 +118,7 @@ object LookupBench {
       Array.fill(4096) { val v = new Array[Byte](valueSize); rnd.nextBytes(v); v }
     }
     def value(i: Int): Array[Byte] = pool(i & 4095)
+
     /** Key i made afresh, as a writer gets keys serialized from rows: builds do not read `keys`, whose
      *  arrays the collector may have scattered across the heap (reading them would measure that). */
     def buildKey(i: Int): Array[Byte] = key(2L * i)
@@ -167,7 +177,8 @@ object LookupBench {
   /** RocksDB with blocks of `blockSize` bytes compressed by `compression`: by default RocksDB's own 4 KiB
    *  with LZ4; [[SameBlocks]] matches the default lookup file (64 KiB pages, zstd). */
   private final class Rocks(dir: File, cacheBytes: Long, blockSize: Long = 4096,
-      compression: RocksCompression = RocksCompression.LZ4_COMPRESSION) extends Store {
+      compression: RocksCompression = RocksCompression.LZ4_COMPRESSION)
+    extends Store {
     RocksDB.loadLibrary()
     private val cache = new LRUCache(cacheBytes)
     private val table = new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(new RocksBloomFilter(10))
@@ -326,27 +337,28 @@ object LookupBench {
       rows += Row(s"build/$name/$label", "entries/s", eps, "rocksdb", rocks.map(_._1).getOrElse(Double.NaN))
       rows += Row(s"build/$name/$label", "MB/s", mbps, "", Double.NaN)
       rows += Row(s"build/$name/$label", "file MB", file.length() / 1e6, "", Double.NaN)
-      if (BuildOnly(name)) file.delete() else {
-      val warm = open(name, file, options.copy(cacheMaxMemorySize = config.warmCacheBytes), config.warmCacheBytes)
-      val hit = measureLookups(warm, hits, expectHit = true)
-      val miss = measureLookups(warm, misses, expectHit = false)
-      warm.close()
-      val cold = open(name, file, options.copy(highPriorityPoolRatio = ColdIndexPool.toDouble / (ColdIndexPool + ColdDataPool)),
-        ColdIndexPool + ColdDataPool)
-      val coldHit = measureLookups(cold, coldHits, expectHit = true)
-      cold.close()
-      log(f"$label $name: warm hit $hit%.0f/s, warm miss $miss%.0f/s, cold hit $coldHit%.0f/s")
-      rows += Row(s"lookup/$name/$label/warm-hit", "ops/s", hit, "in-memory-array", memHit)
-      rows += Row(s"lookup/$name/$label/warm-miss", "ops/s", miss, "in-memory-array", memMiss)
-      rocks.foreach { case (_, rHit, rMiss, rCold) =>
-        rows += Row(s"lookup/$name/$label/warm-hit", "ops/s", hit, "rocksdb", rHit)
-        rows += Row(s"lookup/$name/$label/warm-miss", "ops/s", miss, "rocksdb", rMiss)
-        rows += Row(s"lookup/$name/$label/cold-hit", "ops/s", coldHit, "rocksdb", rCold)
-        if (name == "sort")
-          rows += Row(s"lookup/$name/$label/cold-hit", "ops/s", coldHit, "rocksdb-64k-zstd", sameBlocksCold)
-      }
-      if (rocks.isEmpty) rows += Row(s"lookup/$name/$label/cold-hit", "ops/s", coldHit, "", Double.NaN)
-      file.delete()
+      if (BuildOnly(name)) file.delete()
+      else {
+        val warm = open(name, file, options.copy(cacheMaxMemorySize = config.warmCacheBytes), config.warmCacheBytes)
+        val hit = measureLookups(warm, hits, expectHit = true)
+        val miss = measureLookups(warm, misses, expectHit = false)
+        warm.close()
+        val cold = open(name, file, options.copy(highPriorityPoolRatio = ColdIndexPool.toDouble / (ColdIndexPool + ColdDataPool)),
+          ColdIndexPool + ColdDataPool)
+        val coldHit = measureLookups(cold, coldHits, expectHit = true)
+        cold.close()
+        log(f"$label $name: warm hit $hit%.0f/s, warm miss $miss%.0f/s, cold hit $coldHit%.0f/s")
+        rows += Row(s"lookup/$name/$label/warm-hit", "ops/s", hit, "in-memory-array", memHit)
+        rows += Row(s"lookup/$name/$label/warm-miss", "ops/s", miss, "in-memory-array", memMiss)
+        rocks.foreach { case (_, rHit, rMiss, rCold) =>
+          rows += Row(s"lookup/$name/$label/warm-hit", "ops/s", hit, "rocksdb", rHit)
+          rows += Row(s"lookup/$name/$label/warm-miss", "ops/s", miss, "rocksdb", rMiss)
+          rows += Row(s"lookup/$name/$label/cold-hit", "ops/s", coldHit, "rocksdb", rCold)
+          if (name == "sort")
+            rows += Row(s"lookup/$name/$label/cold-hit", "ops/s", coldHit, "rocksdb-64k-zstd", sameBlocksCold)
+        }
+        if (rocks.isEmpty) rows += Row(s"lookup/$name/$label/cold-hit", "ops/s", coldHit, "", Double.NaN)
+        file.delete()
       }
     }
   }
@@ -354,7 +366,8 @@ object LookupBench {
   /** Variants whose files read like another variant's: only their build is measured. */
   private val BuildOnly = Set("sort-one-thread")
 
-  private def count(n: Int): String = if (n % 1000000 == 0) s"${n / 1000000}M" else if (n % 1000 == 0) s"${n / 1000}K" else n.toString
+  private def count(n: Int): String =
+    if (n % 1000000 == 0) s"${n / 1000000}M" else if (n % 1000 == 0) s"${n / 1000}K" else n.toString
 
   // ---- output -----------------------------------------------------------------------------------
 
@@ -385,7 +398,8 @@ object LookupBench {
 
   private def write(f: File, s: String): Unit = {
     val w = new PrintWriter(f, StandardCharsets.UTF_8)
-    try w.write(s) finally w.close()
+    try w.write(s)
+    finally w.close()
   }
 
   private def deleteRecursively(f: File): Unit = {

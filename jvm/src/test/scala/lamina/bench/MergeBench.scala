@@ -46,7 +46,8 @@ object MergeBench {
         println("| runs | layout | records | concatenation (M records/s) | merge (M records/s) | merge / concatenation |")
         println("|---:|---|---:|---:|---:|---:|")
         concat.zip(merge).foreach { case (Seq(n, layout, records, c), Seq(_, _, _, m)) =>
-          println(f"| $n | $layout | $records | ${c.toDouble / 1e6}%.1f | ${m.toDouble / 1e6}%.1f | ${m.toDouble / c.toDouble}%.2f |")
+          println(
+            f"| $n | $layout | $records | ${c.toDouble / 1e6}%.1f | ${m.toDouble / 1e6}%.1f | ${m.toDouble / c.toDouble}%.2f |")
         }
     }
   }
@@ -56,8 +57,9 @@ object MergeBench {
   private def inOwnJvm(args: Array[String], side: String): Seq[Seq[String]] = {
     val javaBin = java.nio.file.Paths.get(System.getProperty("java.home"), "bin", "java").toString
     val jvmOptions = java.lang.management.ManagementFactory.getRuntimeMXBean.getInputArguments.asScala
-    val command = Seq(javaBin) ++ jvmOptions ++ Seq("-cp", System.getProperty("java.class.path"), getClass.getName.stripSuffix("$")) ++
-      args ++ Seq("--only", side)
+    val command =
+      Seq(javaBin) ++ jvmOptions ++ Seq("-cp", System.getProperty("java.class.path"), getClass.getName.stripSuffix("$")) ++
+        args ++ Seq("--only", side)
     val process = new ProcessBuilder(command: _*).redirectErrorStream(true).start()
     val lines = scala.io.Source.fromInputStream(process.getInputStream).getLines().toList
     require(process.waitFor() == 0, s"the $side run failed:\n${lines.mkString("\n")}")
@@ -111,7 +113,8 @@ object MergeBench {
     private var at = -1
     override def advance(): Boolean = {
       at += 1
-      if (at < keys.length) { kv.sequenceNumber = seqs(at); true } else false
+      if (at < keys.length) { kv.sequenceNumber = seqs(at); true }
+      else false
     }
     override def current: KeyValue = kv
     override def keyAsLong: Long = keys(at)

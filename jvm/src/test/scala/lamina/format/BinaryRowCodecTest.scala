@@ -169,7 +169,8 @@ class BinaryRowCodecTest extends AnyFunSuite {
     val bytes = g.serialized.clone()
     bytes(slotOf(g, 1) + 7) = 0x88.toByte
     val e = intercept[MalformedRowException](BinaryRowCodec.deserialize(bytes, g.types))
-    assert(e.getMessage === "Malformed binary row at byte 27: expected inline length 0..7 for field 1, found 8 (in serialized row)")
+    assert(
+      e.getMessage === "Malformed binary row at byte 27: expected inline length 0..7 for field 1, found 8 (in serialized row)")
   }
 
   test("a nano-of-millisecond out of range is reported") {
@@ -188,7 +189,8 @@ class BinaryRowCodecTest extends AnyFunSuite {
     val word = le(bytes).getLong(slotOf(g, 0))
     le(bytes).putLong(slotOf(g, 0), (word & 0xffffffff00000000L) | 17L)
     val e = intercept[MalformedRowException](BinaryRowCodec.deserialize(bytes, g.types))
-    assert(e.getMessage === "Malformed binary row at byte 12: expected decimal byte length 1..16 for field 0, found 17 (in serialized row)")
+    assert(
+      e.getMessage === "Malformed binary row at byte 12: expected decimal byte length 1..16 for field 0, found 17 (in serialized row)")
 
     val t = Seq(DecimalType(3, 0))
     val raw = BinaryRowCodec.encode(new GenericInternalRow(Array[Any](Decimal(999))), t)

@@ -9,7 +9,8 @@ import lamina.types._
 class BucketFunctionTest extends AnyFunSuite {
   private val rnd = new scala.util.Random(42)
 
-  private def value(t: DataType): Any = if (rnd.nextInt(10) == 0) null else t match {
+  private def value(t: DataType): Any = if (rnd.nextInt(10) == 0) null
+  else t match {
     case _: BooleanType => rnd.nextBoolean()
     case _: TinyIntType => rnd.nextInt().toByte
     case _: SmallIntType => rnd.nextInt().toShort
@@ -53,8 +54,9 @@ class BucketFunctionTest extends AnyFunSuite {
     }
     val tooWide = Seq.fill(BinaryRowCodec.MaxHashFixedArity + 1)(IntType()).toIndexedSeq
     val e = intercept[IllegalArgumentException](BinaryRowCodec.hashFixed(
-      new GenericInternalRow(tooWide.size), tooWide.indices.toArray, tooWide, BinaryRowCodec.fixedWidths(tooWide).get))
-    assert(e.getMessage === s"requirement failed: hashFixed takes at most ${BinaryRowCodec.MaxHashFixedArity} fields, got ${tooWide.size}")
+        new GenericInternalRow(tooWide.size), tooWide.indices.toArray, tooWide, BinaryRowCodec.fixedWidths(tooWide).get))
+    assert(
+      e.getMessage === s"requirement failed: hashFixed takes at most ${BinaryRowCodec.MaxHashFixedArity} fields, got ${tooWide.size}")
   }
 
   test("the hash of a one-field slot is the hash of the encoded BIGINT, INT or DATE key") {
@@ -62,10 +64,10 @@ class BucketFunctionTest extends AnyFunSuite {
       val l = rnd.nextLong()
       val i = rnd.nextInt()
       assert(BinaryRowCodec.hashOfSlot(l) === BinaryRowCodec.hash(BinaryRowCodec.encode(
-        new GenericInternalRow(Array[Any](l)), Array(0), Seq(BigIntType()))))
+          new GenericInternalRow(Array[Any](l)), Array(0), Seq(BigIntType()))))
       Seq(IntType(), DateType()).foreach { t =>
         assert(BinaryRowCodec.hashOfSlot(i & 0xffffffffL) === BinaryRowCodec.hash(BinaryRowCodec.encode(
-          new GenericInternalRow(Array[Any](i)), Array(0), Seq(t))))
+            new GenericInternalRow(Array[Any](i)), Array(0), Seq(t))))
       }
     }
   }

@@ -24,9 +24,9 @@ class FileSchemaReaderTest extends AnyFunSuite {
     val fileS = StructType(Seq(field("a", 2, IntegerType), field("b", 3, StringType)))
     val nowS = StructType(Seq(field("a", 2, LongType), field("renamed", 3, StringType), field("w", 4, DoubleType)))
     val file = StructType(Seq(field("id", 0, IntegerType), field("s", 1, fileS),
-      field("l", 5, ArrayType(fileS)), field("m", 6, MapType(StringType, fileS))))
+        field("l", 5, ArrayType(fileS)), field("m", 6, MapType(StringType, fileS))))
     val now = StructType(Seq(field("id", 0, IntegerType), field("s", 1, nowS),
-      field("l", 5, ArrayType(nowS)), field("m", 6, MapType(StringType, nowS))))
+        field("l", 5, ArrayType(nowS)), field("m", 6, MapType(StringType, nowS))))
     val inner = InternalRow(7, s("x"))
     val row = InternalRow(1, inner, new GenericArrayData(Array[Any](inner, null)),
       ArrayBasedMapData(Map(s("k") -> inner)))

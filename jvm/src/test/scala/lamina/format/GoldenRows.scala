@@ -25,7 +25,8 @@ object GoldenRows {
 
   lazy val all: IndexedSeq[GoldenRow] = {
     val src = Source.fromResource("golden/binaryrow/rows.jsonl", getClass.getClassLoader)(scala.io.Codec.UTF8)
-    try src.getLines().filter(_.nonEmpty).map(parse).toIndexedSeq finally src.close()
+    try src.getLines().filter(_.nonEmpty).map(parse).toIndexedSeq
+    finally src.close()
   }
 
   private def parse(line: String): GoldenRow = {
@@ -40,7 +41,8 @@ object GoldenRows {
 
   def toHex(b: Array[Byte]): String = b.map(x => f"${x & 0xff}%02x").mkString
 
-  private def sparkValue(t: DataType, v: JsonNode): Any = if (v.isNull) null else t match {
+  private def sparkValue(t: DataType, v: JsonNode): Any = if (v.isNull) null
+  else t match {
     case _: BooleanType => v.asBoolean()
     case _: TinyIntType => v.asInt().toByte
     case _: SmallIntType => v.asInt().toShort

@@ -7,9 +7,9 @@ import org.scalatest.funsuite.AnyFunSuite
 
 class KeyValueRowTest extends AnyFunSuite {
   private val fileSchema = StructType(Seq(
-    StructField("_KEY_k", LongType), StructField("_KEY_s", StringType),
-    StructField("_SEQUENCE_NUMBER", LongType), StructField("_VALUE_KIND", ByteType),
-    StructField("k", LongType), StructField("s", StringType), StructField("v", IntegerType)))
+      StructField("_KEY_k", LongType), StructField("_KEY_s", StringType),
+      StructField("_SEQUENCE_NUMBER", LongType), StructField("_VALUE_KIND", ByteType),
+      StructField("k", LongType), StructField("s", StringType), StructField("v", IntegerType)))
 
   test("key columns, sequence number, kind, then value columns; nulls of the value row show through") {
     val key = new GenericInternalRow(Array[Any](5L, UTF8String.fromString("a")))

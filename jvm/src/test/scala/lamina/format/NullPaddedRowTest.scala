@@ -7,11 +7,11 @@ import org.scalatest.funsuite.AnyFunSuite
 
 class NullPaddedRowTest extends AnyFunSuite {
   private val schema = StructType(Seq(
-    StructField("s", StringType), StructField("missing", StringType), StructField("l", LongType),
-    StructField("d", DecimalType(10, 2))))
+      StructField("s", StringType), StructField("missing", StringType), StructField("l", LongType),
+      StructField("d", DecimalType(10, 2))))
 
   private def source = new GenericInternalRow(Array[Any](
-    7L, UTF8String.fromString("x"), Decimal(BigDecimal("1.25"), 10, 2), null))
+      7L, UTF8String.fromString("x"), Decimal(BigDecimal("1.25"), 10, 2), null))
 
   test("columns come from the viewed row in the view's order; negative ordinals read as null") {
     val view = new NullPaddedRow(schema, Array(1, -1, 0, 2))

@@ -117,7 +117,8 @@ class StatsCollectorTest extends AnyFunSuite {
     val stems = Seq("", "a", "abcdefgh", "abcdefghij", "é" * 4, "zzzzzzzz")
     for (round <- 0 until 20) {
       val c = new StatsCollector(Seq(VarCharType.string()), Array(0), Seq(StatsMode.Full))
-      val values = Seq.fill(200)(stems(rnd.nextInt(stems.size)) + Seq.fill(rnd.nextInt(4))(alphabet(rnd.nextInt(alphabet.size))).mkString)
+      val values =
+        Seq.fill(200)(stems(rnd.nextInt(stems.size)) + Seq.fill(rnd.nextInt(4))(alphabet(rnd.nextInt(alphabet.size))).mkString)
       values.foreach(v => c.update(row(u(v))))
       val sorted = values.map(u).sortWith((a, b) => a.binaryCompare(b) < 0)
       val r = c.result()

@@ -6,6 +6,7 @@ import org.apache.spark.sql.types.{DataType, LongType}
 import org.scalatest.funsuite.AnyFunSuite
 
 class TargetSizeCheckTest extends AnyFunSuite {
+
   /** A writer whose file grows by `perRow` bytes a row, or that cannot tell its length. */
   private final class Sized(perRow: Long, tells: Boolean = true) extends DataFileWriter {
     var rows = 0L

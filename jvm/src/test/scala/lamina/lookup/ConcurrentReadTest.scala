@@ -115,7 +115,8 @@ class ConcurrentReadTest extends AnyFunSuite with LookupTestSupport {
         assert(pool.awaitTermination(1, TimeUnit.MINUTES))
         reader.close()
       }
-      assert(manager.bufferPool.reuseCount > 1000, s"${options.localFileType}: arrays reused ${manager.bufferPool.reuseCount} times")
+      assert(manager.bufferPool.reuseCount > 1000,
+        s"${options.localFileType}: arrays reused ${manager.bufferPool.reuseCount} times")
       assert(manager.dataPoolUsedBytes == 0)
     }
   }

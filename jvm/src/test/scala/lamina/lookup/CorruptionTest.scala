@@ -28,7 +28,7 @@ class CorruptionTest extends AnyFunSuite with LookupTestSupport {
         r match {
           case s: SortLookupStoreReader =>
             assert(s.iterator().map(e => hex(e._1) + hex(e._2)).toSeq ==
-              GoldenFiles.entries.map(e => hex(e._1) + hex(e._2)), s"$context: wrong scan")
+                GoldenFiles.entries.map(e => hex(e._1) + hex(e._2)), s"$context: wrong scan")
           case _ =>
         }
         None
@@ -115,7 +115,8 @@ class CorruptionTest extends AnyFunSuite with LookupTestSupport {
       Files.write(file.toPath, damaged)
       val e = readAll(g, file, "data page").get
       assert(e.offset == 64)
-      assert(e.getMessage.startsWith(s"Corrupt file $path at offset 64: expected CRC32C 0x") && e.getMessage.endsWith("(hash data page)"))
+      assert(e.getMessage.startsWith(s"Corrupt file $path at offset 64: expected CRC32C 0x") && e.getMessage.endsWith(
+        "(hash data page)"))
 
       val damagedVersion = original.clone()
       damagedVersion(8) = 1

@@ -34,7 +34,8 @@ object GoldenFiles {
     val dir = new File(args.headOption.getOrElse("jvm/src/test/resources/golden"))
     dir.mkdirs()
     all.foreach { g =>
-      val w = LookupStoreFactory.create(g.options, new cache.CacheManager(1 << 20, 0)).createWriter(new File(dir, g.name), entries.size)
+      val w =
+        LookupStoreFactory.create(g.options, new cache.CacheManager(1 << 20, 0)).createWriter(new File(dir, g.name), entries.size)
       entries.foreach { case (k, v) => w.put(k, v) }
       w.finish()
     }

@@ -5,7 +5,6 @@ import org.apache.spark.sql.types._
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 import org.scalatest.funsuite.AnyFunSuite
 
-
 class KeyValueBatchCursorTest extends AnyFunSuite {
 
   // layout [_KEY_id, _SEQUENCE_NUMBER, _VALUE_KIND, id, v]; the table is (id, v)

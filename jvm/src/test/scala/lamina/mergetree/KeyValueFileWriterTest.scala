@@ -22,22 +22,24 @@ class KeyValueFileWriterTest extends AnyFunSuite {
   private def table(): FileStoreTable = {
     val dir = TestTables.tempDir("kv-writer")
     val s = TestTables.eventsSchema(partitioned = false)
-    TestTables.createTable(dir, s.copy(primaryKeys = Seq("id"),
-      fields = s.fields.map(f => if (f.name == "id") f.copy(dataType = IntType(nullable = false)) else f)))
+    TestTables.createTable(dir,
+      s.copy(primaryKeys = Seq("id"),
+        fields = s.fields.map(f => if (f.name == "id") f.copy(dataType = IntType(nullable = false)) else f)))
   }
 
   /** Writes one byte per row: enough for a file size, nothing to decode. */
-  private val counting = DataFileWriters((path: String, _: Int) => new DataFileWriter {
-    private val out = {
-      val file = new File(new URI(new Path(path).toUri.toString))
-      file.getParentFile.mkdirs()
-      new FileOutputStream(file)
-    }
-    private var written = 0L
-    override def write(row: InternalRow): Unit = { out.write(1); written += 1 }
-    override def close(): Unit = out.close()
-    override def length: Long = written
-  }, new SerializableConfiguration(new Configuration()), new StructType(), DataFileFormat.Orc)
+  private val counting = DataFileWriters((path: String, _: Int) =>
+      new DataFileWriter {
+        private val out = {
+          val file = new File(new URI(new Path(path).toUri.toString))
+          file.getParentFile.mkdirs()
+          new FileOutputStream(file)
+        }
+        private var written = 0L
+        override def write(row: InternalRow): Unit = { out.write(1); written += 1 }
+        override def close(): Unit = out.close()
+        override def length: Long = written
+      }, new SerializableConfiguration(new Configuration()), new StructType(), DataFileFormat.Orc)
 
   private def row(id: Int) = InternalRow(id, UTF8String.fromString(s"v$id"), UTF8String.fromString("p"))
 

@@ -22,8 +22,8 @@ class LevelsTest extends AnyFunSuite {
 
   test("each level-0 file is a run, newest first; a level above 0 with disjoint files is one run") {
     val levels = Levels(Seq(
-      file("l5-b", 5, 20, 29), file("l0-old", 0, 1, 50, seq = 1), file("l5-a", 5, 0, 9),
-      file("l0-new", 0, 1, 50, seq = 9), file("l2", 2, 0, 100)), order)
+        file("l5-b", 5, 20, 29), file("l0-old", 0, 1, 50, seq = 1), file("l5-a", 5, 0, 9),
+        file("l0-new", 0, 1, 50, seq = 9), file("l2", 2, 0, 100)), order)
     levels.validate()
     assert(names(levels) == IndexedSeq(
       0 -> IndexedSeq("l0-new"), 0 -> IndexedSeq("l0-old"), 2 -> IndexedSeq("l2"), 5 -> IndexedSeq("l5-a", "l5-b")))

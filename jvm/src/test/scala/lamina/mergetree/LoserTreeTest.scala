@@ -14,6 +14,7 @@ class LoserTreeTest extends AnyFunSuite {
     var comparisons = 0L
     def head(r: Int): (Long, Long) = runs(r)(pos(r))
     def live(r: Int): Boolean = pos(r) < runs(r).size
+
     /** By (key, seq, run), a run out after every other. */
     def precedes(a: Int, b: Int): Boolean =
       if (!live(a) || !live(b)) live(a) && !live(b)

@@ -17,10 +17,11 @@ object MergeTestRows {
   /** Scala values of a row, UTF8String back to String, for assertions. */
   def values(r: InternalRow, fields: Seq[DataField]): Seq[Any] = {
     val getters = FieldGetter.all(fields)
-    getters.toSeq.map(g => g.get(r) match {
-      case s: UTF8String => s.toString
-      case v => v
-    })
+    getters.toSeq.map(g =>
+      g.get(r) match {
+        case s: UTF8String => s.toString
+        case v => v
+      })
   }
 
   /** Orders rows by their first column, an INT. */

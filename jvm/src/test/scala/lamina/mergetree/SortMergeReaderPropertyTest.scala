@@ -13,7 +13,8 @@ import MergeTestRows._
  *  [[SortMergeReader]] (in one pass, and in two passes as compaction below the top level would) and
  *  compared with a plain in-memory model of the engine's semantics. Seeds are fixed. */
 class SortMergeReaderPropertyTest extends AnyFunSuite {
-  private val fields = Seq(field(0, "k", IntType(false)), field(1, "a", IntType()), field(2, "b", IntType()), field(3, "s", BigIntType()))
+  private val fields =
+    Seq(field(0, "k", IntType(false)), field(1, "a", IntType()), field(2, "b", IntType()), field(3, "s", BigIntType()))
 
   private final case class Rec(seq: Long, kind: Byte, k: Int, a: Any, b: Any, s: Any) {
     def kv: KeyValue = new KeyValue(row(k), seq, kind, row(k, a, b, s))
@@ -26,7 +27,7 @@ class SortMergeReaderPropertyTest extends AnyFunSuite {
     (1 to n).map { i =>
       def v(range: Int): Any = if (rnd.nextInt(5) == 0) null else rnd.nextInt(range)
       val kind = if (retracts && rnd.nextInt(4) == 0) retractKinds(rnd.nextInt(retractKinds.size))
-        else if (rnd.nextBoolean()) RowKind.Insert else RowKind.UpdateAfter
+      else if (rnd.nextBoolean()) RowKind.Insert else RowKind.UpdateAfter
       Rec(i.toLong, kind, rnd.nextInt(keys), v(100), v(100), if (rnd.nextInt(5) == 0) null else rnd.nextInt(20).toLong)
     }
 
@@ -76,69 +77,76 @@ class SortMergeReaderPropertyTest extends AnyFunSuite {
   private def byKey(recs: Seq[Rec]): Map[Int, Seq[Rec]] = recs.groupBy(_.k).map { case (k, rs) => k -> rs.sortBy(_.seq) }
   private def vals(r: Rec): Seq[Any] = Seq(r.k, r.a, r.b, r.s)
 
-  private val dedupModel: Model = recs => byKey(recs).flatMap { case (k, rs) =>
-    val last = rs.last
-    if (last.isAdd) Some(k -> vals(last)) else None
-  }
+  private val dedupModel: Model = recs =>
+    byKey(recs).flatMap { case (k, rs) =>
+      val last = rs.last
+      if (last.isAdd) Some(k -> vals(last)) else None
+    }
 
   private val nullsFirst: Ordering[Any] = (x: Any, y: Any) =>
-    if (x == null) { if (y == null) 0 else -1 } else if (y == null) 1 else java.lang.Long.compare(x.asInstanceOf[Long], y.asInstanceOf[Long])
+    if (x == null) { if (y == null) 0 else -1 }
+    else if (y == null) 1 else java.lang.Long.compare(x.asInstanceOf[Long], y.asInstanceOf[Long])
 
-  private val dedupSeqFieldModel: Model = recs => byKey(recs).flatMap { case (k, rs) =>
-    val last = rs.max(Ordering.by((r: Rec) => (r.s, r.seq))(Ordering.Tuple2(nullsFirst, Ordering.Long)))
-    if (last.isAdd) Some(k -> vals(last)) else None
-  }
+  private val dedupSeqFieldModel: Model = recs =>
+    byKey(recs).flatMap { case (k, rs) =>
+      val last = rs.max(Ordering.by((r: Rec) => (r.s, r.seq))(Ordering.Tuple2(nullsFirst, Ordering.Long)))
+      if (last.isAdd) Some(k -> vals(last)) else None
+    }
 
   private val firstRowModel: Model = recs => byKey(recs).flatMap { case (k, rs) => rs.find(_.isAdd).map(r => k -> vals(r)) }
 
   /** Partial update; a -D removes the row when `removeOnDelete`, retracts are dropped otherwise. */
-  private def partialUpdateModel(removeOnDelete: Boolean): Model = recs => byKey(recs).flatMap { case (k, rs) =>
-    var state: Option[Array[Any]] = None
-    rs.foreach { r =>
-      if (r.isAdd) {
-        val cur = state.getOrElse(Array[Any](k, null, null, null))
-        Seq(r.a, r.b, r.s).zipWithIndex.foreach { case (v, i) => if (v != null) cur(i + 1) = v }
-        state = Some(cur)
-      } else if (removeOnDelete && r.kind == RowKind.Delete) state = None
+  private def partialUpdateModel(removeOnDelete: Boolean): Model = recs =>
+    byKey(recs).flatMap { case (k, rs) =>
+      var state: Option[Array[Any]] = None
+      rs.foreach { r =>
+        if (r.isAdd) {
+          val cur = state.getOrElse(Array[Any](k, null, null, null))
+          Seq(r.a, r.b, r.s).zipWithIndex.foreach { case (v, i) => if (v != null) cur(i + 1) = v }
+          state = Some(cur)
+        } else if (removeOnDelete && r.kind == RowKind.Delete) state = None
+      }
+      state.map(s => k -> s.toSeq)
     }
-    state.map(s => k -> s.toSeq)
-  }
 
   /** a: sum (retract subtracts), b: max ignoring retracts, s: last_value (retract clears). */
-  private val aggregationModel: Model = recs => byKey(recs).map { case (k, rs) =>
-    var a: Any = null
-    var b: Any = null
-    var s: Any = null
-    rs.foreach { r =>
-      if (r.isAdd) {
-        if (r.a != null) a = if (a == null) r.a else a.asInstanceOf[Int] + r.a.asInstanceOf[Int]
-        if (r.b != null) b = if (b == null) r.b else math.max(b.asInstanceOf[Int], r.b.asInstanceOf[Int])
-        s = r.s
-      } else {
-        if (r.a != null) a = if (a == null) -r.a.asInstanceOf[Int] else a.asInstanceOf[Int] - r.a.asInstanceOf[Int]
-        s = null
+  private val aggregationModel: Model = recs =>
+    byKey(recs).map { case (k, rs) =>
+      var a: Any = null
+      var b: Any = null
+      var s: Any = null
+      rs.foreach { r =>
+        if (r.isAdd) {
+          if (r.a != null) a = if (a == null) r.a else a.asInstanceOf[Int] + r.a.asInstanceOf[Int]
+          if (r.b != null) b = if (b == null) r.b else math.max(b.asInstanceOf[Int], r.b.asInstanceOf[Int])
+          s = r.s
+        } else {
+          if (r.a != null) a = if (a == null) -r.a.asInstanceOf[Int] else a.asInstanceOf[Int] - r.a.asInstanceOf[Int]
+          s = null
+        }
       }
+      k -> Seq(k, a, b, s)
     }
-    k -> Seq(k, a, b, s)
-  }
 
   /** Sequence group s orders a; b is outside every group. */
-  private val sequenceGroupModel: Model = recs => byKey(recs).map { case (k, rs) =>
-    var a: Any = null
-    var b: Any = null
-    var s: Any = null
-    rs.foreach { r =>
-      val advances = r.s != null && (s == null || r.s.asInstanceOf[Long] >= s.asInstanceOf[Long])
-      if (r.isAdd) {
-        if (r.b != null) b = r.b
-        if (advances) { a = r.a; s = r.s }
-      } else if (advances) { a = null; s = r.s }
+  private val sequenceGroupModel: Model = recs =>
+    byKey(recs).map { case (k, rs) =>
+      var a: Any = null
+      var b: Any = null
+      var s: Any = null
+      rs.foreach { r =>
+        val advances = r.s != null && (s == null || r.s.asInstanceOf[Long] >= s.asInstanceOf[Long])
+        if (r.isAdd) {
+          if (r.b != null) b = r.b
+          if (advances) { a = r.a; s = r.s }
+        } else if (advances) { a = null; s = r.s }
+      }
+      k -> Seq(k, a, b, s)
     }
-    k -> Seq(k, a, b, s)
-  }
 
   check("deduplicate", Map.empty, dedupModel, retracts = true)
-  check("deduplicate with ignore-delete", Map("ignore-delete" -> "true"), recs => dedupModel(recs.filter(_.isAdd)), retracts = true)
+  check("deduplicate with ignore-delete", Map("ignore-delete" -> "true"), recs => dedupModel(recs.filter(_.isAdd)),
+    retracts = true)
   check("deduplicate with sequence.field", Map("sequence.field" -> "s"), dedupSeqFieldModel, retracts = true)
   check("first-row", Map("merge-engine" -> "first-row"), firstRowModel, retracts = true)
   check("partial-update", Map("merge-engine" -> "partial-update"), partialUpdateModel(removeOnDelete = false), retracts = false)
@@ -149,7 +157,8 @@ class SortMergeReaderPropertyTest extends AnyFunSuite {
     partialUpdateModel(removeOnDelete = true), retracts = true)
   check("partial-update with a sequence group", Map("merge-engine" -> "partial-update", "fields.s.sequence-group" -> "a"),
     sequenceGroupModel, retracts = true)
-  check("aggregation", Map("merge-engine" -> "aggregation", "fields.a.aggregate-function" -> "sum",
-    "fields.b.aggregate-function" -> "max", "fields.b.ignore-retract" -> "true", "fields.s.aggregate-function" -> "last_value"),
+  check("aggregation",
+    Map("merge-engine" -> "aggregation", "fields.a.aggregate-function" -> "sum",
+      "fields.b.aggregate-function" -> "max", "fields.b.ignore-retract" -> "true", "fields.s.aggregate-function" -> "last_value"),
     aggregationModel, retracts = true)
 }

@@ -114,11 +114,11 @@ class SortMergeReaderTest extends AnyFunSuite {
         assert(out(SortMergeReader.merge(runs.map(_.iterator), longOrder, new DeduplicateMergeFunction(false), drop)) == expected,
           s"merge, round $round")
         assert(out(SortMergeReader.mergeUniqueRuns(runs.map(_.iterator), longOrder, new DeduplicateMergeFunction(false), drop)) ==
-          expected, s"mergeUniqueRuns, round $round")
+            expected, s"mergeUniqueRuns, round $round")
         val partial = MergeFunctions.create(fields, Seq("k"),
           Map("merge-engine" -> "partial-update", "partial-update.remove-record-on-delete" -> "true"), "db.t")
         assert(out(SortMergeReader.mergeUniqueRuns(runs.map(_.iterator), longOrder, partial(), drop)) ==
-          out(SortMergeReader.merge(runs.map(_.iterator), intKeyOrdering, partial(), drop)), s"partial update, round $round")
+            out(SortMergeReader.merge(runs.map(_.iterator), intKeyOrdering, partial(), drop)), s"partial update, round $round")
       }
     }
   }
@@ -136,9 +136,9 @@ class SortMergeReaderTest extends AnyFunSuite {
         s"merge, round $round")
       Seq(KeyOrder.general(intKeyOrdering), longOrder).foreach { o =>
         assert(out(SortMergeReader.mergeUniqueRuns(runs.map(_.iterator), o, new DeduplicateMergeFunction(false),
-          dropDelete = true)) == expected, s"mergeUniqueRuns, round $round, long keys ${o.asLong.isDefined}")
+              dropDelete = true)) == expected, s"mergeUniqueRuns, round $round, long keys ${o.asLong.isDefined}")
         assert(out(SortMergeReader.mergeUniqueRuns(runs.map(_.iterator), o, new DeduplicateMergeFunction(false),
-          dropDelete = false)) == out(newest.iterator), s"mergeUniqueRuns keeping deletes, round $round")
+              dropDelete = false)) == out(newest.iterator), s"mergeUniqueRuns keeping deletes, round $round")
       }
     }
   }

@@ -34,8 +34,8 @@ class SparkFiltersTest extends AnyFunSuite {
       sources.And(sources.GreaterThanOrEqual("id", 5L), sources.LessThan("id", 9L)),
       sources.Not(sources.In("k", Array[Any](1, 2))))
     assert(SparkFilters.renamed(filter, "_KEY_" + _) == Some(sources.Or(
-      sources.And(sources.GreaterThanOrEqual("_KEY_id", 5L), sources.LessThan("_KEY_id", 9L)),
-      sources.Not(sources.In("_KEY_k", Array[Any](1, 2))))))
+        sources.And(sources.GreaterThanOrEqual("_KEY_id", 5L), sources.LessThan("_KEY_id", 9L)),
+        sources.Not(sources.In("_KEY_k", Array[Any](1, 2))))))
     assert(SparkFilters.renamed(sources.StringStartsWith("s", "ab"), _.toUpperCase) == Some(sources.StringStartsWith("S", "ab")))
     val odd = sources.CollatedEqualTo("q", "x", StringType("UTF8_LCASE"))
     assert(SparkFilters.renamed(sources.Not(sources.And(sources.IsNull("a"), odd)), "_KEY_" + _).isEmpty)

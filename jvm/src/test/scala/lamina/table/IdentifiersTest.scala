@@ -14,7 +14,8 @@ class IdentifiersTest extends AnyFunSuite {
     intercept[BadInputException](Identifiers.check(name, what, suffix)).getMessage
 
   test("plain names pass, unchanged") {
-    Seq("t", "events_2024", "a b", "naïve", "x-y", "a%20b", "a#b", "x" * 255).foreach(n => assert(Identifiers.check(n, "table") == n))
+    Seq("t", "events_2024", "a b", "naïve", "x-y", "a%20b", "a#b", "x" * 255).foreach(n =>
+      assert(Identifiers.check(n, "table") == n))
   }
 
   test("every way out of one path segment is refused, naming the name") {
@@ -25,7 +26,8 @@ class IdentifiersTest extends AnyFunSuite {
     assert(refused("a\\b") == "Invalid table name 'a\\b': it must not contain '\\'")
     assert(refused("hdfs:x") == "Invalid table name 'hdfs:x': it must not contain ':'")
     assert(refused("t$snapshots") == "Invalid table name 't$snapshots': it must not contain '$'")
-    assert(refused("a\u0000b") == "Invalid table name 'a\\u0000b': it must not contain control characters (NUL, newline, tab, ...)")
+    assert(
+      refused("a\u0000b") == "Invalid table name 'a\\u0000b': it must not contain control characters (NUL, newline, tab, ...)")
     assert(refused("a\nb") == "Invalid table name 'a\\nb': it must not contain control characters (NUL, newline, tab, ...)")
     assert(refused("") == "The table name must not be empty")
     assert(refused("  ") == "The table name must not be empty")
@@ -35,7 +37,7 @@ class IdentifiersTest extends AnyFunSuite {
   test("the length counts UTF-8 bytes with the directory suffix") {
     assert(Identifiers.check("d" * 252, "database", ".db") == "d" * 252)
     assert(refused("d" * 253, "database", ".db").endsWith(
-      "its directory name takes 256 bytes in UTF-8, more than the 255 a file name may have"))
+        "its directory name takes 256 bytes in UTF-8, more than the 255 a file name may have"))
     // two bytes a character
     assert(refused("é" * 128).contains("takes 256 bytes"))
   }

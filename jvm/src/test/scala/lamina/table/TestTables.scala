@@ -38,10 +38,11 @@ object TestTables {
     val dst = into.resolve(name)
     val s = Files.walk(src)
     try s.forEach { p =>
-      val t = dst.resolve(src.relativize(p).toString)
-      if (Files.isDirectory(p)) Files.createDirectories(t)
-      else Files.copy(p, t, StandardCopyOption.REPLACE_EXISTING)
-    } finally s.close()
+        val t = dst.resolve(src.relativize(p).toString)
+        if (Files.isDirectory(p)) Files.createDirectories(t)
+        else Files.copy(p, t, StandardCopyOption.REPLACE_EXISTING)
+      }
+    finally s.close()
     dst
   }
 

@@ -14,7 +14,8 @@ class DataTypeJsonTest extends AnyFunSuite {
   /** The schema file pypaimon's filesystem catalog wrote (tests/fixtures/gen_binary_rows.py). */
   private lazy val schemaJson = {
     val src = Source.fromResource("golden/schema/schema-0", getClass.getClassLoader)(scala.io.Codec.UTF8)
-    try mapper.readTree(src.mkString) finally src.close()
+    try mapper.readTree(src.mkString)
+    finally src.close()
   }
 
   /** pypaimon's JSON minus the "nullable" keys it adds to containers: Paimon's Java form. */
@@ -42,8 +43,8 @@ class DataTypeJsonTest extends AnyFunSuite {
     assert(fields(19).dataType === ArrayType(IntType(false)))
     assert(fields(20).dataType === MapType(VarCharType.string(false), DoubleType(), nullable = false))
     assert(fields(21).dataType === RowType(Seq(
-      DataField(22, "x", IntType()),
-      DataField(23, "y", ArrayType(RowType(Seq(DataField(24, "z", VarCharType.string()))), nullable = false)))))
+        DataField(22, "x", IntType()),
+        DataField(23, "y", ArrayType(RowType(Seq(DataField(24, "z", VarCharType.string()))), nullable = false)))))
   }
 
   test("writes each field exactly as the schema file has it, without pypaimon's extra nullable keys") {

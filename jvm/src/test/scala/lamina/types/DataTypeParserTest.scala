@@ -6,9 +6,9 @@ import org.scalatest.funsuite.AnyFunSuite
 class DataTypeParserTest extends AnyFunSuite {
 
   private val row = RowType(Seq(
-    DataField(0, "a", IntType(nullable = false)),
-    DataField(1, "b c", VarCharType.string(), Some("it's b")),
-    DataField(2, "we`ird", ArrayType(RowType(Seq(DataField(0, "x", DoubleType()))), nullable = false))))
+      DataField(0, "a", IntType(nullable = false)),
+      DataField(1, "b c", VarCharType.string(), Some("it's b")),
+      DataField(2, "we`ird", ArrayType(RowType(Seq(DataField(0, "x", DoubleType()))), nullable = false))))
 
   /** Every type with its exact Paimon string. */
   private val printed: Seq[(DataType, String)] = Seq(

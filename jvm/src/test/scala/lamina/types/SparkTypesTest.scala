@@ -27,9 +27,9 @@ class SparkTypesTest extends AnyFunSuite {
 
   test("struct fields carry nullability, field ids, comments and char/varchar lengths") {
     val s = SparkTypes.toSparkStruct(Seq(
-      DataField(7, "a", IntType(false), Some("the a")),
-      DataField(8, "v", VarCharType(10)),
-      DataField(9, "r", RowType(Seq(DataField(10, "x", CharType(2)))))))
+        DataField(7, "a", IntType(false), Some("the a")),
+        DataField(8, "v", VarCharType(10)),
+        DataField(9, "r", RowType(Seq(DataField(10, "x", CharType(2)))))))
     assert(s.fieldNames.toSeq === Seq("a", "v", "r"))
     assert(!s("a").nullable && s("v").nullable)
     assert(s("a").metadata.getLong(SparkTypes.FieldIdKey) === 7L)
@@ -59,12 +59,12 @@ class SparkTypesTest extends AnyFunSuite {
 
   test("nested struct fields get ids from nextId, a field's type before the field") {
     val s = st.StructType(Seq(
-      st.StructField("a", st.IntegerType, nullable = false).withComment("c"),
-      st.StructField("b", st.StructType(Seq(st.StructField("x", st.StringType))))))
+        st.StructField("a", st.IntegerType, nullable = false).withComment("c"),
+        st.StructField("b", st.StructType(Seq(st.StructField("x", st.StringType))))))
     val t = SparkTypes.fromSpark(s, nullable = true, counter())
     assert(t === RowType(Seq(
-      DataField(100, "a", IntType(false), Some("c")),
-      DataField(102, "b", RowType(Seq(DataField(101, "x", VarCharType.string())))))))
+        DataField(100, "a", IntType(false), Some("c")),
+        DataField(102, "b", RowType(Seq(DataField(101, "x", VarCharType.string())))))))
   }
 
   test("round trip Paimon -> Spark -> Paimon for types with a Spark counterpart") {

@@ -51,8 +51,10 @@ final class BloomFilter(val bits: Array[Byte], val numHashFunctions: Int) {
 }
 
 object BloomFilter {
+
   /** Bytes of one block: a cache line, 512 bits. */
   val BlockBytes: Int = 64
+
   /** 2^29 bytes = 2^32 bits. */
   val MaxBytes: Int = 1 << 29
 

@@ -18,6 +18,7 @@ final class BloomFilterBuilder(filter: BloomFilter) {
   private val pending = if (direct) null else new Array[Long](batchSize)
   private val ordered = if (direct) null else new Array[Long](batchSize)
   private val counts = if (direct) null else new Array[Int](RadixBuckets + 1)
+
   /** Block numbers shifted right by this fall below [[RadixBuckets]]. */
   private val shift = {
     val highestBlock = math.max(1, filter.blockCount - 1)
@@ -74,10 +75,12 @@ final class BloomFilterBuilder(filter: BloomFilter) {
 }
 
 object BloomFilterBuilder {
+
   /** Filters up to this size take hashes one by one: they stay in a core's cache. */
   val DirectMaxBytes: Int = 1 << 20
   private val RadixBits = 12
   private val RadixBuckets = 1 << RadixBits
+
   /** Batches hold about two hashes per filter block (each block is then visited with work to do),
    *  within these bounds (8 bytes a hash, twice). */
   private val MinBatch = 1 << 16

@@ -20,7 +20,8 @@ final class FileBasedBloomFilter(
     key: CacheKey,
     numBytes: Int,
     expectedEntries: Long,
-    load: () => Array[Byte]) extends Closeable {
+    load: () => Array[Byte])
+  extends Closeable {
   require(key.isIndex, "bloom filter pages belong to the index pool")
 
   /** Whether the bits are kept here rather than in the manager, which cannot hold them. */
@@ -45,12 +46,13 @@ final class FileBasedBloomFilter(
     // As in BlockCache: on a miss the filter is published inside the loader, so that a page evicted
     // by its own insertion is dropped by the callback rather than kept here.
     var loaded: BloomFilter = null
-    val bits = manager.getPage(key, _ => {
-      val b = load()
-      loaded = new BloomFilter(b, BloomFilter.numHashFunctions(expectedEntries, b.length))
-      filter = loaded
-      b
-    }, drop)
+    val bits = manager.getPage(key,
+      _ => {
+        val b = load()
+        loaded = new BloomFilter(b, BloomFilter.numHashFunctions(expectedEntries, b.length))
+        filter = loaded
+        b
+      }, drop)
     if (loaded != null) loaded
     else {
       val f = new BloomFilter(bits, BloomFilter.numHashFunctions(expectedEntries, bits.length))

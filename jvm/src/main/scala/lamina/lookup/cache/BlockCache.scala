@@ -60,26 +60,27 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
     // the slot. On a hit the same callback is registered with the page, which another reader of the
     // file may have loaded: when the page leaves the cache, every slot holding it is emptied.
     var loaded: PageRef = null
-    val page = manager.fetchPage(key, _ => {
-      val p = decode match {
-        case BlockCache.AsStored(check) =>
-          val p = if (reusable) manager.bufferPool.take(length) else Page.allocate(length)
-          input.readInto(offset, length, p.bytes)
-          check(slot, offset, p.bytes, length)
-          p
-        case BlockCache.Decoded(f) =>
-          val allocate: Int => Page = if (reusable) manager.bufferPool.take(_) else Page.allocate(_)
-          val stored = allocate(length)
-          input.readInto(offset, length, stored.bytes)
-          val block = f(offset, stored, allocate)
-          // not published anywhere: its array may go straight back to the pool
-          if (!(block.bytes eq stored.bytes)) manager.bufferPool.give(stored)
-          block
-      }
-      loaded = new PageRef(key, p, view(offset, p))
-      slots.set(slot, loaded)
-      p
-    }, new BlockCache.SlotRelease(this, slot), _ => loaded.view.derivedBytes)
+    val page = manager.fetchPage(key,
+      _ => {
+        val p = decode match {
+          case BlockCache.AsStored(check) =>
+            val p = if (reusable) manager.bufferPool.take(length) else Page.allocate(length)
+            input.readInto(offset, length, p.bytes)
+            check(slot, offset, p.bytes, length)
+            p
+          case BlockCache.Decoded(f) =>
+            val allocate: Int => Page = if (reusable) manager.bufferPool.take(_) else Page.allocate(_)
+            val stored = allocate(length)
+            input.readInto(offset, length, stored.bytes)
+            val block = f(offset, stored, allocate)
+            // not published anywhere: its array may go straight back to the pool
+            if (!(block.bytes eq stored.bytes)) manager.bufferPool.give(stored)
+            block
+        }
+        loaded = new PageRef(key, p, view(offset, p))
+        slots.set(slot, loaded)
+        p
+      }, new BlockCache.SlotRelease(this, slot), _ => loaded.view.derivedBytes)
     val ref =
       if (loaded != null) loaded
       else {
@@ -90,7 +91,9 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
         val r =
           if (current != null && (current.page eq page)) current
           else {
-            val v = try view(offset, page) catch { case _: RuntimeException if !page.isCurrent => null.asInstanceOf[V] }
+            val v =
+              try view(offset, page)
+              catch { case _: RuntimeException if !page.isCurrent => null.asInstanceOf[V] }
             if (v == null || !page.isCurrent) return fetchSlot(slot, key, offset, length, reusable, decode, view)
             new PageRef(key, page, v)
           }
@@ -129,6 +132,7 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
 }
 
 object BlockCache {
+
   /** The removal callback of slot `slot` of `cache`; equal for the same cache and slot, so that a page
    *  fetched again and again through one slot registers it once. */
   private final class SlotRelease(val cache: BlockCache, val slot: Int) extends (CacheKey => Unit) {

@@ -66,6 +66,7 @@ final class BufferPool(val maxBytes: Long) {
 }
 
 object BufferPool {
+
   /** Most arrays kept: a steady stream of misses needs a handful, and `take` scans them all. */
   val MaxFreeArrays: Int = 16
 

@@ -72,12 +72,13 @@ final class CacheManager(val maxMemoryBytes: Long, val highPriorityPoolRatio: Do
   def fetchPage(key: CacheKey, loader: CacheKey => Page, onRemoval: CacheKey => Unit,
       derivedBytes: Page => Int): Page = {
     val pool = poolOf(key)
-    val cached = pool.get(key, k => {
-      loads.incrementAndGet()
-      val page = loader(k)
-      if (page == null) throw new IllegalStateException(s"Loader returned null for $k")
-      new CacheManager.CachedPage(page, page.heldBytes + derivedBytes(page), onRemoval)
-    })
+    val cached = pool.get(key,
+      k => {
+        loads.incrementAndGet()
+        val page = loader(k)
+        if (page == null) throw new IllegalStateException(s"Loader returned null for $k")
+        new CacheManager.CachedPage(page, page.heldBytes + derivedBytes(page), onRemoval)
+      })
     // the loader's own listener is already the page's (listen refuses it): only finders register
     if (cached.listen(onRemoval) && (pool.policy().getIfPresentQuietly(key) ne cached))
       onRemoval(key) // removed meanwhile, perhaps before the listener was added: told here instead

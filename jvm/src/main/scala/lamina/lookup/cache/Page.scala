@@ -3,6 +3,7 @@ package lamina.lookup.cache
 /** One cached page: `bytes[0, length)`, loaded into `buffer` at generation `generation` (a pooled
  *  array), or an array of its own (`buffer` null), which no load ever reuses. */
 final class Page private (val bytes: Array[Byte], val length: Int, buffer: PageBuffer, generation: Long) {
+
   /** Whether `bytes` still hold this page. Always true for a page with an array of its own; for a pooled
    *  one, call it after reading: a false answer means what was read may come from a later page. */
   def isCurrent: Boolean = buffer == null || buffer.isAt(generation)
@@ -20,6 +21,7 @@ final class Page private (val bytes: Array[Byte], val length: Int, buffer: PageB
 }
 
 object Page {
+
   /** A page that is the whole of `bytes`, never reused. */
   def of(bytes: Array[Byte]): Page = new Page(bytes, bytes.length, null, 0L)
 

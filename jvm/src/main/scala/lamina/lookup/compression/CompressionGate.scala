@@ -22,7 +22,8 @@ final class CompressionGate {
     if (misses < CompressionGate.MissesToSkip) true
     else {
       skipped += 1
-      if (skipped >= CompressionGate.ProbeEvery) { skipped = 0; true } else false
+      if (skipped >= CompressionGate.ProbeEvery) { skipped = 0; true }
+      else false
     }
 
   /** The outcome of a try that [[shouldTry]] allowed. */

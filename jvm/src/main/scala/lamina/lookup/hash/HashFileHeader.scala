@@ -6,6 +6,7 @@ import lamina.lookup.io.LittleEndian
 /** First bytes of a hash lookup file: u64 magic, u32 format version. Also makes 0 an impossible
  *  record offset, which slots use to mean "empty". */
 object HashFileHeader {
+
   /** "LMNAHASH" read as a little-endian u64. */
   val Magic: Long = LittleEndian.getLong("LMNAHASH".getBytes("US-ASCII"), 0)
   val FormatVersion: Int = 2

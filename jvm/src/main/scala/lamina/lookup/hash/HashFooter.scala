@@ -43,8 +43,9 @@ object HashFooter {
       LittleEndian.getLong(b, RecordCountOffset), LittleEndian.getLong(b, DataEndOffset),
       LittleEndian.getInt(b, PageSizeOffset))
     if (f.dataEnd < HashFileHeader.EncodedLength || f.dataEnd > f.tableOffset || f.tableLength < 0 ||
-        f.tableOffset + f.tableLength != fileOffset || f.recordCount < 0 || f.pageSize < 1)
-      throw new CorruptFileException(path, fileOffset, s"section table ending at $fileOffset after the data, pages of at least 1 byte",
+      f.tableOffset + f.tableLength != fileOffset || f.recordCount < 0 || f.pageSize < 1)
+      throw new CorruptFileException(path, fileOffset,
+        s"section table ending at $fileOffset after the data, pages of at least 1 byte",
         s"data end ${f.dataEnd}, table at ${f.tableOffset} of ${f.tableLength} bytes, ${f.recordCount} records, " +
           s"pages of ${f.pageSize} bytes", "footer")
     f

@@ -18,6 +18,7 @@ private[hash] final class HashKeyBuffer(val keyLength: Int, expected: Long, file
   import HashKeyBuffer._
 
   val entryBytes: Int = keyLength + HashSection.OffsetBytes
+
   /** Where range r's entries are: array, offset of its first entry, entries it has room for. */
   val arrays: Array[Array[Byte]] = new Array[Array[Byte]](Ranges)
   val bases: Array[Int] = new Array[Int](Ranges)
@@ -72,6 +73,7 @@ private[hash] final class HashKeyBuffer(val keyLength: Int, expected: Long, file
 }
 
 private[hash] object HashKeyBuffer {
+
   /** Ranges of home slots that keys are gathered by as they arrive. More ranges make each smaller, but
    *  in measurements (64 and 256 ranges) appending each arriving key to one of many ranges cost more
    *  than the smaller ranges saved. */

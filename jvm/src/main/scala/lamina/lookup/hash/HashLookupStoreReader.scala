@@ -17,25 +17,26 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
   private val input = new LocalFileInput(file)
   val path: String = input.path
 
-  private val (footer, sections, sums) = try {
-    val minLength = HashFileHeader.EncodedLength + HashFooter.EncodedLength
-    if (input.length < minLength)
-      throw new CorruptFileException(path, 0, s"at least $minLength bytes (header and footer)",
-        s"${input.length} bytes", "file too short")
-    HashFileHeader.verify(input.read(0, HashFileHeader.EncodedLength), path)
-    val footerOffset = input.length - HashFooter.EncodedLength
-    val f = HashFooter.decode(input.read(footerOffset, HashFooter.EncodedLength), path, footerOffset)
-    val s = HashSection.decodeTable(input.read(f.tableOffset, f.tableLength), path, f.tableOffset, f.dataEnd)
-    val slotsEnd = s.lastOption.map(x => x.slotsOffset + x.regionLength).getOrElse(f.dataEnd)
-    val pages = (f.dataEnd + f.pageSize - 1) / f.pageSize + s.map(_.pageCount(f.pageSize)).sum
-    val sumsLength = HashPageChecksums.encodedLength(pages)
-    if (pages > Int.MaxValue / LittleEndian.IntBytes - 1 || slotsEnd + sumsLength != f.tableOffset ||
+  private val (footer, sections, sums) =
+    try {
+      val minLength = HashFileHeader.EncodedLength + HashFooter.EncodedLength
+      if (input.length < minLength)
+        throw new CorruptFileException(path, 0, s"at least $minLength bytes (header and footer)",
+          s"${input.length} bytes", "file too short")
+      HashFileHeader.verify(input.read(0, HashFileHeader.EncodedLength), path)
+      val footerOffset = input.length - HashFooter.EncodedLength
+      val f = HashFooter.decode(input.read(footerOffset, HashFooter.EncodedLength), path, footerOffset)
+      val s = HashSection.decodeTable(input.read(f.tableOffset, f.tableLength), path, f.tableOffset, f.dataEnd)
+      val slotsEnd = s.lastOption.map(x => x.slotsOffset + x.regionLength).getOrElse(f.dataEnd)
+      val pages = (f.dataEnd + f.pageSize - 1) / f.pageSize + s.map(_.pageCount(f.pageSize)).sum
+      val sumsLength = HashPageChecksums.encodedLength(pages)
+      if (pages > Int.MaxValue / LittleEndian.IntBytes - 1 || slotsEnd + sumsLength != f.tableOffset ||
         s.map(_.keyCount).sum != f.recordCount)
-      throw new CorruptFileException(path, f.tableOffset,
-        s"slots and checksums of $pages pages ending at ${f.tableOffset} holding ${f.recordCount} keys",
-        s"slots ending at $slotsEnd holding ${s.map(_.keyCount).sum} keys", "hash section table")
-    (f, s, HashPageChecksums.decode(input.read(slotsEnd, sumsLength.toInt), pages.toInt, path, slotsEnd))
-  } catch { case e: Throwable => input.close(); throw e }
+        throw new CorruptFileException(path, f.tableOffset,
+          s"slots and checksums of $pages pages ending at ${f.tableOffset} holding ${f.recordCount} keys",
+          s"slots ending at $slotsEnd holding ${s.map(_.keyCount).sum} keys", "hash section table")
+      (f, s, HashPageChecksums.decode(input.read(slotsEnd, sumsLength.toInt), pages.toInt, path, slotsEnd))
+    } catch { case e: Throwable => input.close(); throw e }
 
   private val pageSize = footer.pageSize
   private val byLength: Array[HashSection] = {
@@ -43,6 +44,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
     sections.foreach(s => a(s.keyLength) = s)
     a
   }
+
   /** Pages are numbered: the data section's first, then each section's slot pages. */
   private val dataPageCount: Int = Math.toIntExact((footer.dataEnd + pageSize - 1) / pageSize)
   private val slotsPerPage: Array[Int] = byLength.map(s => if (s == null) 0 else s.slotsPerPage(pageSize))
@@ -59,6 +61,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
     a
   }
   private val blockCache = new BlockCache(input, cacheManager, sums.length)
+
   /** Pages are checked against their CRC32C as they are loaded (a page's cache slot is its number). */
   private val checked = BlockCache.AsStored { (page, offset, b, length) =>
     val actual = Checksums.crc32c(b, 0, length)
@@ -118,7 +121,8 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
   /** Record: varint value length, value. `slotOffset` is where the slot pointing at it sits. */
   private def readRecord(offset: Long, slotOffset: Long): Array[Byte] = {
     if (offset < HashFileHeader.EncodedLength || offset >= footer.dataEnd)
-      throw new CorruptFileException(path, slotOffset, s"a record offset within [${HashFileHeader.EncodedLength}, ${footer.dataEnd})",
+      throw new CorruptFileException(path, slotOffset,
+        s"a record offset within [${HashFileHeader.EncodedLength}, ${footer.dataEnd})",
         s"$offset", "hash slot")
     val pageIndex = (offset / pageSize).toInt
     val at = (offset - pageIndex.toLong * pageSize).toInt

@@ -23,9 +23,11 @@ final class HashLookupStoreWriter(file: File, pageSize: Int, expectedEntries: Lo
   private val out = new LocalFileOutput(file, checksums = new PageChecksums(pageSize))
   out.write(HashFileHeader.encode())
   private val sections = mutable.TreeMap.empty[Int, HashKeyBuffer]
+
   /** A record being assembled: varint and a small value. */
   private val record = new Array[Byte](VarInt.MaxBytes + SmallValue)
   private var recordCount = 0L
+
   /** Buffer of the previous key's length: consecutive keys usually share a length. */
   private var lastKeys: HashKeyBuffer = _
   private var finished = -1L
@@ -48,7 +50,9 @@ final class HashLookupStoreWriter(file: File, pageSize: Int, expectedEntries: Lo
     if (lastKeys == null || lastKeys.keyLength != key.length)
       lastKeys = sections.getOrElseUpdate(key.length,
         // the first key length is usually the only one: room for the expected keys up front
-        new HashKeyBuffer(key.length, if (sections.isEmpty) math.min(expectedEntries, MaxPresizedBytes / (key.length + 8) * 16 / 17) else 0, file, LoadFactor))
+        new HashKeyBuffer(key.length,
+          if (sections.isEmpty) math.min(expectedEntries, MaxPresizedBytes / (key.length + 8) * 16 / 17) else 0, file,
+          LoadFactor))
     lastKeys.add(key, offset)
     recordCount += 1
   }
@@ -92,10 +96,13 @@ object HashLookupStoreWriter {
   /** Runs `a` here and `b` on a new thread at once; returns when both are done, with the first error. */
   private[hash] def inParallel(a: => Unit, b: => Unit): Unit = {
     @volatile var failure: Throwable = null
-    val other = new Thread(() => try b catch { case t: Throwable => failure = t }, "lamina-hash-lookup-writer")
+    val other = new Thread(() =>
+        try b
+        catch { case t: Throwable => failure = t }, "lamina-hash-lookup-writer")
     other.setDaemon(true)
     other.start()
-    try a finally other.join()
+    try a
+    finally other.join()
     if (failure != null) throw failure
   }
 

@@ -26,6 +26,7 @@ final case class HashSection(keyLength: Int, keyCount: Long, slotCount: Long, sl
 }
 
 object HashSection {
+
   /** Longest key a hash lookup file stores. */
   val MaxKeyLength: Int = 65535
   val OffsetBytes: Int = LittleEndian.LongBytes
@@ -96,7 +97,7 @@ object HashSection {
       val s = HashSection(LittleEndian.getInt(b, p + KeyLengthField), LittleEndian.getLong(b, p + KeyCountField),
         LittleEndian.getLong(b, p + SlotCountField), LittleEndian.getLong(b, p + SlotsOffsetField))
       if (s.keyLength <= lastLength || s.keyLength > MaxKeyLength || s.keyCount < 1 || s.slotCount <= s.keyCount ||
-          (s.slotCount & 1L) != 0 || s.slotsOffset != next || s.slotCount > (fileOffset - s.slotsOffset) / s.slotSize)
+        (s.slotCount & 1L) != 0 || s.slotsOffset != next || s.slotCount > (fileOffset - s.slotsOffset) / s.slotSize)
         corrupt(p, s"section ${i} within [$next, $fileOffset) after key length $lastLength", s.toString)
       next = s.slotsOffset + s.regionLength
       lastLength = s.keyLength

@@ -15,6 +15,7 @@ private[hash] final class SlotPages(section: HashSection, pageSize: Int, regionO
   private val slotsPerPage = section.slotsPerPage(pageSize)
   private val pages = Math.toIntExact(section.pageCount(pageSize))
   private val sums = new Array[Int](pages)
+
   /** Pages whose CRC an emitter computed as it wrote them whole; the others are read back. */
   private val summed = new Array[Boolean](pages)
 
@@ -26,10 +27,12 @@ private[hash] final class SlotPages(section: HashSection, pageSize: Int, regionO
   final class Emitter(from: Long) {
     private val chunk = ByteBuffer.allocateDirect(ChunkBytes).order(ByteOrder.LITTLE_ENDIAN)
     private val crc = new CRC32C()
+
     /** Next slot to write, and slots in the chunk. */
     private var slot = from
     private var chunkSlot = from
     private var used = 0
+
     /** Page whose CRC is being computed (the first to start at or after `from`), bytes of it fed. */
     private var page = ((from + slotsPerPage - 1) / slotsPerPage).toInt
     private var inPage = 0
@@ -107,6 +110,7 @@ private[hash] final class SlotPages(section: HashSection, pageSize: Int, regionO
 }
 
 private[hash] object SlotPages {
+
   /** Bytes of slots an emitter gathers before writing them. */
   val ChunkBytes: Int = 1 << 20
 }

@@ -32,8 +32,10 @@ private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSec
 
   private val len = keys.keyLength
   private val slotCount = section.slotCount
+
   /** Windows hold 2^windowBits slots: fewer for long keys, so that a window stays within the caches. */
-  private val windowBits = math.min(maxWindowBits, 31 - Integer.numberOfLeadingZeros(math.max(1, MaxWindowBytes / section.slotSize)))
+  private val windowBits =
+    math.min(maxWindowBits, 31 - Integer.numberOfLeadingZeros(math.max(1, MaxWindowBytes / section.slotSize)))
   private val pages = new SlotPages(section, pageSize, regionOffset, out)
 
   /** Whether the region was laid out as one window (small, or its halves' leftover keys did not fit). */
@@ -99,18 +101,21 @@ private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSec
   /** One thread's half: its ranges window by window, the first window held back. */
   private final class Half {
     var first: SlotWindow = _
+
     /** Keys that went to their scratch's overflow list. */
     var overflowed = 0L
+
     /** Keys that ran past the end of the window last filled (at the end: of the half), in the order
      *  they did; they go first into the next window, from its first slot. */
     var carry = new SlotEntries(keys.entryBytes)
     private var nextCarry = new SlotEntries(keys.entryBytes)
 
     def fill(fromRange: Int, untilRange: Int): Unit = {
-      val scratch = new Scratch((fromRange until untilRange).map { r =>
-        val windows = windowsOf(rangeStart(r), rangeStart(r + 1))
-        segmentRoom(keys.counts(r), windows).toLong * windows
-      }.max, keys.entryBytes)
+      val scratch = new Scratch(
+        (fromRange until untilRange).map { r =>
+          val windows = windowsOf(rangeStart(r), rangeStart(r + 1))
+          segmentRoom(keys.counts(r), windows).toLong * windows
+        }.max, keys.entryBytes)
       var w = new SlotWindow(1 << windowBits, len, file)
       var e: pages.Emitter = null
       var r = fromRange
@@ -169,6 +174,7 @@ private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSec
     var overflowed = 0L
     val entries = new Array[Byte](Math.toIntExact(room * entryBytes))
     val homes = new Array[Long](room.toInt)
+
     /** Where window k's segment starts (k) and ends (windows + k). */
     var segments = new Array[Int](0)
     val overflow = new SlotEntries(entryBytes)
@@ -219,6 +225,7 @@ private[hash] final class SlotRegionWriter(keys: HashKeyBuffer, section: HashSec
 }
 
 private[hash] object SlotRegionWriter {
+
   /** Windows hold up to 2^WindowBits slots: 768 KiB of slots of 16-byte keys, within the caches. In
    *  measurements at 10M keys, 2^15 did better than 2^14 (more windows to split ranges into) and than
    *  2^16 or 2^17 (windows less often in cache). */

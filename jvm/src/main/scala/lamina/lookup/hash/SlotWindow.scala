@@ -9,6 +9,7 @@ import lamina.lookup.io.LittleEndian
  *  slots all zero): keys of `keyLength` bytes with their record offsets. */
 private[hash] final class SlotWindow(capacity: Int, keyLength: Int, file: File) {
   private val len = keyLength
+
   /** A slot, and an entry handed in (key and record offset), are the same bytes. */
   private val slotSize = HashSection.slotSize(keyLength)
   private val entryBytes = slotSize

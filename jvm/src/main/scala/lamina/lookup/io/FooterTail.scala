@@ -5,6 +5,7 @@ import lamina.errors.CorruptFileException
 /** The common end of every lookup file's footer: format version (u32), CRC32C (u32) of all footer
  *  bytes before it, magic (u64), little-endian. Each footer lays its own fields out before this. */
 object FooterTail {
+
   /** Checks magic, CRC and version of footer bytes `b` read from `fileOffset` of `path`; the first
    *  difference found raises a [[CorruptFileException]] naming offset, expected and actual value. */
   def check(b: Array[Byte], path: String, fileOffset: Long, versionOffset: Int, crcOffset: Int, magicOffset: Int,

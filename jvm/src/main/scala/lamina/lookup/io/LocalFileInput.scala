@@ -41,6 +41,7 @@ final class LocalFileInput(val file: File) extends Closeable {
 }
 
 object LocalFileInput {
+
   /** Most bytes asked of the channel at once. */
   val MaxReadBytes: Int = 1 << 20
 }

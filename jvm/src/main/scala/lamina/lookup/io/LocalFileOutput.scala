@@ -77,7 +77,8 @@ final class LocalFileOutput(file: File, bufferSize: Int = 1 << 20, private var c
   def checksumAt(position: Long, length: Int): Int = {
     val bb = ByteBuffer.allocate(length)
     while (bb.hasRemaining)
-      if (channel.read(bb, position + bb.position()) < 0) throw new java.io.EOFException(s"${file.getPath} ends before ${position + length}")
+      if (channel.read(bb, position + bb.position()) < 0)
+        throw new java.io.EOFException(s"${file.getPath} ends before ${position + length}")
     Checksums.crc32c(bb.array, 0, length)
   }
 

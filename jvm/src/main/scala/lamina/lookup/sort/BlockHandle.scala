@@ -6,6 +6,7 @@ import lamina.lookup.io.LittleEndian
 /** Location of a stored block: `size` bytes of payload at `offset`, followed by its [[BlockTrailer]].
  *  Invariant: offset >= 0 and size >= 0. */
 final case class BlockHandle(offset: Long, size: Int) {
+
   /** Bytes the block occupies in the file, trailer included. */
   def storedLength: Int = size + BlockTrailer.EncodedLength
   def end: Long = offset + storedLength
@@ -23,6 +24,7 @@ final case class BlockHandle(offset: Long, size: Int) {
 }
 
 object BlockHandle {
+
   /** u64 offset, u32 size. */
   val EncodedLength: Int = LittleEndian.LongBytes + LittleEndian.IntBytes
 

@@ -19,11 +19,13 @@ final class BlockReader(
     page: Page,
     comparator: KeyComparator,
     path: String,
-    blockOffset: Long) extends PageView(page) {
+    blockOffset: Long)
+  extends PageView(page) {
   def this(block: Array[Byte], comparator: KeyComparator, path: String, blockOffset: Long) =
     this(Page.of(block), comparator, path, blockOffset)
 
   private val block: Array[Byte] = page.bytes
+
   /** The block is block[0, blockLength); a pooled array may be longer. */
   private val blockLength: Int = page.length
   private val flag: Byte = if (blockLength > 0) block(blockLength - 1) else corrupt("a block tail", "empty block")
@@ -53,7 +55,6 @@ final class BlockReader(
       if (entrySize <= 0 || dataEnd % entrySize != 0) corrupt(s"an entry size dividing $dataEnd", s"$entrySize")
       dataEnd / entrySize
     } else tailInt
-
 
   private def corrupt(expected: String, actual: String): Nothing =
     throw new CorruptFileException(path, blockOffset, expected, actual, "block structure")
@@ -174,6 +175,7 @@ final class BlockReader(
 }
 
 object BlockReader {
+
   /** The first 8 bytes of b[off, off+len) (zero-padded) as a big-endian number, shifted so that
    *  signed comparison of results orders keys as unsigned bytes do (ties when the 8 bytes match). */
   def prefix(b: Array[Byte], off: Int, len: Int): Long = {

@@ -15,6 +15,7 @@ final case class BlockTrailer(compression: CompressionType, crc: Int) {
 
 object BlockTrailer {
   val CompressionBytes: Int = 1
+
   /** u8 compression type, u32 CRC32C. */
   val EncodedLength: Int = CompressionBytes + LittleEndian.IntBytes
 
@@ -31,7 +32,7 @@ object BlockTrailer {
         s"CRC32C ${Checksums.hex(actual)}", s"block of $payloadLen bytes")
     val id = b(payloadLen)
     val compression = CompressionType.fromId(id).getOrElse(throw new CorruptFileException(
-      path, fileOffset + payloadLen, "a compression type in {0, 1, 2}", s"$id", "block trailer"))
+        path, fileOffset + payloadLen, "a compression type in {0, 1, 2}", s"$id", "block trailer"))
     BlockTrailer(compression, expected)
   }
 }

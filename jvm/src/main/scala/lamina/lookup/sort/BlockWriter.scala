@@ -48,7 +48,7 @@ final class BlockWriter(initialCapacity: Int) {
   def finish(): Array[Byte] = {
     val isAligned = aligned && count > 0
     val tail = if (isAligned) BlockWriter.AlignedTailLength
-      else count * LittleEndian.IntBytes + BlockWriter.UnalignedTailLength
+    else count * LittleEndian.IntBytes + BlockWriter.UnalignedTailLength
     ensure(size + tail)
     var p = size
     if (isAligned) {
@@ -89,8 +89,10 @@ final class BlockWriter(initialCapacity: Int) {
 object BlockWriter {
   val Aligned: Byte = 0
   val Unaligned: Byte = 1
+
   /** u32 entry size, u8 flag. */
   val AlignedTailLength: Int = LittleEndian.IntBytes + 1
+
   /** u32 entry count, u8 flag (after the offset table). */
   val UnalignedTailLength: Int = LittleEndian.IntBytes + 1
 }

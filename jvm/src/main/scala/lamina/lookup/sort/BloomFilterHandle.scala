@@ -12,6 +12,7 @@ final case class BloomFilterHandle(handle: BlockHandle, expectedEntries: Long) {
 }
 
 object BloomFilterHandle {
+
   /** Block handle, then u64 expected entries. */
   val EncodedLength: Int = BlockHandle.EncodedLength + LittleEndian.LongBytes
 }

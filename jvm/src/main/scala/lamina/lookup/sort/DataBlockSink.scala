@@ -64,7 +64,8 @@ private[sort] object DataBlockSink {
    *  file of one block never starts it. The file's bytes are the same as with [[Inline]]. A failure
    *  on the thread (a write error) is raised in the writer at its next hand-over or at [[drain]]. */
   final class Background(blockCapacity: Int, compression: CompressionType, out: LocalFileOutput,
-      index: BlockWriter, fileName: String) extends DataBlockSink {
+      index: BlockWriter, fileName: String)
+    extends DataBlockSink {
     private final case class Filled(block: BlockWriter, lastKey: Array[Byte])
     private val Stop = Filled(null, null)
     private val depth = inFlight(blockCapacity)

@@ -21,8 +21,10 @@ final case class Footer(bloomFilter: Option[BloomFilterHandle], index: BlockHand
 }
 
 object Footer {
+
   /** "LMNASORT" read as a little-endian u64. */
   val Magic: Long = LittleEndian.getLong("LMNASORT".getBytes("US-ASCII"), 0)
+
   /** 2: blocked bloom filter (version 1 probed the whole bit array). */
   val FormatVersion: Int = 2
 

@@ -11,22 +11,24 @@ import lamina.lookup.io.{KeyHash, LocalFileInput}
 /** Reads a sort lookup file: bloom filter test, binary search of the index block, binary search of one
  *  data block. Blocks are read through a [[BlockCache]]; `lookup` and iterators are safe to use from
  *  many threads at once (each iterator on one thread). */
-final class SortLookupStoreReader(file: File, cacheManager: CacheManager, comparator: KeyComparator)
-  extends LookupStoreReader {
+final class SortLookupStoreReader(file: File, cacheManager: CacheManager, comparator: KeyComparator) extends LookupStoreReader {
   private val input = new LocalFileInput(file)
   val path: String = input.path
 
-  val footer: Footer = try {
-    if (input.length < Footer.EncodedLength)
-      throw new CorruptFileException(path, 0, s"at least ${Footer.EncodedLength} bytes (a footer)",
-        s"${input.length} bytes", "file too short")
-    val footerOffset = input.length - Footer.EncodedLength
-    Footer.decode(input.read(footerOffset, Footer.EncodedLength), path, footerOffset)
-  } catch { case e: Throwable => input.close(); throw e }
+  val footer: Footer =
+    try {
+      if (input.length < Footer.EncodedLength)
+        throw new CorruptFileException(path, 0, s"at least ${Footer.EncodedLength} bytes (a footer)",
+          s"${input.length} bytes", "file too short")
+      val footerOffset = input.length - Footer.EncodedLength
+      Footer.decode(input.read(footerOffset, Footer.EncodedLength), path, footerOffset)
+    } catch { case e: Throwable => input.close(); throw e }
 
   private val indexHandle = footer.index
+
   /** Where the footer's record count lies: the offset a count that does not hold is reported at. */
   private val recordCountOffset: Long = input.length - Footer.EncodedLength + Footer.RecordCountOffset
+
   /** Data blocks lie before the bloom filter (or the index block when there is none). */
   private val dataLimit: Long = footer.bloomFilter.map(_.handle.offset).getOrElse(indexHandle.offset)
 
@@ -49,9 +51,9 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
         cacheManager.holdBeyondBudget(weight)
         SortLookupStoreReader.OpenedIndex(index.count, index, weight)
       }
-    }
-    catch { case e: Throwable => input.close(); throw e }
+    } catch { case e: Throwable => input.close(); throw e }
   private val dataBlockCount = opened.count
+
   /** The index block when kept here, else null: it is read through the cache. */
   private val heldIndex: BlockReader = opened.held
   private val indexSlot = dataBlockCount
@@ -60,7 +62,8 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   private val bloomFilter: FileBasedBloomFilter = footer.bloomFilter.map { bh =>
     val h = bh.handle
     new FileBasedBloomFilter(cacheManager, CacheKey.forPosition(path, h.offset, h.storedLength, isIndex = true),
-      h.size, bh.expectedEntries, () => {
+      h.size, bh.expectedEntries,
+      () => {
         val bits = StoredBlock.decode(input.read(h.offset, h.storedLength), path, h.offset)
         if (!BloomFilter.isValidSize(bits.length)) throw new CorruptFileException(path, h.offset,
           s"a bloom filter of whole ${BloomFilter.BlockBytes}-byte blocks", s"${bits.length} bytes", "bloom filter")
@@ -95,11 +98,13 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
   /** `read(block)` for data block i, starting with `block` (null: fetch it); the block read goes into
    *  `use` with the result. A read that a recycling of the block's array may have spoiled (the view is
    *  no longer current) is discarded, its exception too, and repeated on the block fetched again. */
-  private def onDataBlock[T](index: BlockReader, i: Int, block: BlockReader)(read: BlockReader => T)
-      (use: BlockReader => Unit): T = {
+  private def onDataBlock[T](index: BlockReader, i: Int, block: BlockReader)(read: BlockReader => T)(
+      use: BlockReader => Unit): T = {
     var b = if (block != null) block else dataBlock(index, i)
     while (true) {
-      val r = try read(b) catch { case e: RuntimeException => if (b.isCurrent) throw e else null.asInstanceOf[T] }
+      val r =
+        try read(b)
+        catch { case e: RuntimeException => if (b.isCurrent) throw e else null.asInstanceOf[T] }
       if (b.isCurrent) { use(b); return r }
       b = dataBlock(index, i)
     }
@@ -128,6 +133,7 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
     private var blockIndex = 0
     private var block: BlockReader = _
     private var entry = 0
+
     /** Entries returned, while the iteration is a full one (-1 after a seek). */
     private var returned = 0L
 
@@ -177,6 +183,7 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
 }
 
 private object SortLookupStoreReader {
+
   /** The index block as read at open: its entry count (the data blocks), and the block itself when its
    *  reader keeps it, with the bytes counted beyond the budget (else null and 0). */
   final case class OpenedIndex(count: Int, held: BlockReader, heldBytes: Long)

@@ -18,7 +18,8 @@ final class SortLookupStoreWriter(
     file: File,
     options: LookupOptions,
     expectedEntries: Long,
-    comparator: KeyComparator) extends LookupStoreWriter {
+    comparator: KeyComparator)
+  extends LookupStoreWriter {
   private val out = new LocalFileOutput(file)
   private val blockSize = options.cachePageSize
   private val indexBlock = new BlockWriter(1024)
@@ -26,7 +27,7 @@ final class SortLookupStoreWriter(
   private val blocks: DataBlockSink = {
     val capacity = blockSize + blockSize / 4
     if (options.backgroundCompression && options.compression != CompressionType.None &&
-        blockSize >= DataBlockSink.MinBackgroundBlockSize)
+      blockSize >= DataBlockSink.MinBackgroundBlockSize)
       new DataBlockSink.Background(capacity, options.compression, out, indexBlock, file.getName)
     else new DataBlockSink.Inline(capacity, options.compression, out, indexBlock)
   }
@@ -37,6 +38,7 @@ final class SortLookupStoreWriter(
   private var lastKey: Array[Byte] = _
   private var recordCount = 0L
   private var finished = -1L
+
   /** Set once `finish` has started: the file is complete (finished >= 0) or failed and closed. */
   private var closed = false
 

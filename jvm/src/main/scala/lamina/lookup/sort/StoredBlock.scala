@@ -17,6 +17,7 @@ object StoredBlock {
   /** Reusable output buffer of one writer. */
   final class Scratch {
     var bytes: Array[Byte] = new Array[Byte](0)
+
     /** Whether the last block encoded here was stored compressed. */
     var compressed: Boolean = false
     def ensure(n: Int): Array[Byte] = {

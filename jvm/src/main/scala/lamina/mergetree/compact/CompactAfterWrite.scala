@@ -12,6 +12,7 @@ import lamina.table.options.CoreOptions
 
 /** The compaction a committed write to a primary-key table asks for. */
 object CompactAfterWrite {
+
   /** Compaction after a write, in its own COMPACT snapshot. Tables whose readers skip level 0
    *  (first-row) get the buckets this commit touched fully compacted at once, so that no committed
    *  row stays invisible: a compaction that loses a race with a concurrent commit is planned again from

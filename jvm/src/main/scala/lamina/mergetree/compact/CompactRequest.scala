@@ -20,20 +20,24 @@ final case class CompactRequest(table: String, partitions: Seq[Map[String, Strin
     val keys = t.schema.partitionKeys
     partitions.flatMap(_.keys).distinct.foreach { k =>
       if (!keys.contains(k))
-        throw new BadInputException(s"'$k' is not a partition column of table $table; partition columns are ${keys.mkString(", ")}")
+        throw new BadInputException(
+          s"'$k' is not a partition column of table $table; partition columns are ${keys.mkString(", ")}")
     }
     val types = t.schema.partitionTypes
     val filter: Option[InternalRow => Boolean] =
       if (partitions.isEmpty) None
-      else Some(row => partitions.exists(spec => spec.forall { case (k, v) =>
-        val i = keys.indexOf(k)
-        Option(PartitionValues.toPathString(row, i, types(i))).contains(v)
-      }))
+      else Some(row =>
+        partitions.exists(spec =>
+          spec.forall { case (k, v) =>
+            val i = keys.indexOf(k)
+            Option(PartitionValues.toPathString(row, i, types(i))).contains(v)
+          }))
     Compactor.compactBuckets(t, None, full, UUID.randomUUID().toString, tasks, filter)
   }
 }
 
 object CompactRequest {
+
   /** `k=v,k2=v2;k=v3` into one map per partition; blank means all partitions. */
   def parsePartitions(text: String): Seq[Map[String, String]] =
     text.split(";").map(_.trim).filter(_.nonEmpty).toSeq.map { spec =>

@@ -29,7 +29,7 @@ object Compactor {
     val store = table.manifestStore
     val splits = new FileStoreScan(table, snapshot).plan().filter { s =>
       buckets.forall(_.contains((ByteBuffer.wrap(s.partition), s.bucket))) &&
-        partitionFilter.forall(f => f(store.decodePartition(s.partition)))
+      partitionFilter.forall(f => f(store.decodePartition(s.partition)))
     }
     val keys = FileKeyOrder.of(KeyValueLayout(table.schema))
     val work = splits.flatMap(s => plan(s, keys, table.options, full))

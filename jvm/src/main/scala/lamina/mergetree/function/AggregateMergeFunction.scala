@@ -14,11 +14,13 @@ final class AggregateMergeFunction private[mergetree] (
     getters: Array[FieldGetter],
     aggs: Array[Option[ColumnAggregation]],
     ignoreDelete: Boolean,
-    removeRecordOnDelete: Boolean) extends MergeFunction {
+    removeRecordOnDelete: Boolean)
+  extends MergeFunction {
 
   private var row: Array[Any] = _
   private var latest: KeyValue = _
   private var deleted = false
+
   /** The last -D that removed the row, when records came after it. */
   private var removedBy: KeyValue = _
 
@@ -33,12 +35,13 @@ final class AggregateMergeFunction private[mergetree] (
   /** A -D that removes the row, or retract records that every column's function can retract. */
   override def retractRefusal(kind: Byte): Option[String] =
     if (ignoreDelete || (kind == RowKind.Delete && removeRecordOnDelete)) None
-    else getters.indices.collectFirst { case i if aggs(i).exists(!_.acceptsRetract) =>
-      val column = getters(i).field.name
-      s"aggregate function '${aggs(i).get.fn.name}' of column '$column' cannot retract the " +
-        s"${RowKind.shortString(kind)} record of a delete or update: set 'fields.$column.ignore-retract' to skip such " +
-        "records for the column, 'ignore-delete' to drop them" +
-        (if (kind == RowKind.Delete) ", or 'aggregation.remove-record-on-delete' to remove the whole row on delete" else "")
+    else getters.indices.collectFirst {
+      case i if aggs(i).exists(!_.acceptsRetract) =>
+        val column = getters(i).field.name
+        s"aggregate function '${aggs(i).get.fn.name}' of column '$column' cannot retract the " +
+          s"${RowKind.shortString(kind)} record of a delete or update: set 'fields.$column.ignore-retract' to skip such " +
+          "records for the column, 'ignore-delete' to drop them" +
+          (if (kind == RowKind.Delete) ", or 'aggregation.remove-record-on-delete' to remove the whole row on delete" else "")
     }
 
   override def add(kv: KeyValue): Unit = {

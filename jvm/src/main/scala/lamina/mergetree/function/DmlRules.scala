@@ -29,7 +29,8 @@ import lamina.types.DataField
 object DmlRules {
   private val Ops = Set("DELETE", "UPDATE", "MERGE_DELETE", "MERGE_UPDATE", "INSERT_OVERWRITE")
   private val Replacing = Set("last_value", FieldAggregator.LastNonNullValue)
-  private val Idempotent = Replacing ++ Set("first_value", "first_non_null_value", "min", "max", "bool_and", "bool_or", "merge_map")
+  private val Idempotent =
+    Replacing ++ Set("first_value", "first_non_null_value", "min", "max", "bool_and", "bool_or", "merge_map")
 
   /** None when `op` is allowed, Some(reason) when it must be rejected at analysis. `op` is DELETE,
    *  UPDATE, MERGE_DELETE, MERGE_UPDATE or INSERT_OVERWRITE; `updatedColumns` are the assigned columns
@@ -94,14 +95,14 @@ object DmlRules {
         } else {
           updated.find(c => !Replacing.contains(functions(c))) match {
             case Some(c) => reject(s"aggregate function '${functions(c)}' of column '$c' would aggregate the new value " +
-              "with the old one instead of replacing it; only last_value and last_non_null_value columns can be updated")
+                "with the old one instead of replacing it; only last_value and last_non_null_value columns can be updated")
             case None =>
               nonKey.filterNot(updated.contains).find { c =>
                 val fn = functions(c)
                 !(Idempotent.contains(fn) || ((fn == "collect" || fn == "listagg") && distinct(c)))
               } match {
                 case Some(c) => reject(s"the update rewrites the whole row, and aggregate function '${functions(c)}' of " +
-                  s"column '$c' would count the unchanged value again")
+                    s"column '$c' would count the unchanged value again")
                 case None => None
               }
           }

@@ -36,7 +36,8 @@ private[mergetree] object ValueOrdering {
       case _: FloatType => Some((a: Any, b: Any) => java.lang.Float.compare(a.asInstanceOf[Float], b.asInstanceOf[Float]))
       case _: DoubleType => Some((a: Any, b: Any) => java.lang.Double.compare(a.asInstanceOf[Double], b.asInstanceOf[Double]))
       case _: DecimalType => Some((a: Any, b: Any) => a.asInstanceOf[SparkDecimal].compare(b.asInstanceOf[SparkDecimal]))
-      case _: CharType | _: VarCharType => Some((a: Any, b: Any) => a.asInstanceOf[UTF8String].compareTo(b.asInstanceOf[UTF8String]))
+      case _: CharType | _: VarCharType =>
+        Some((a: Any, b: Any) => a.asInstanceOf[UTF8String].compareTo(b.asInstanceOf[UTF8String]))
       case _: BinaryType | _: VarBinaryType =>
         Some((a: Any, b: Any) => java.util.Arrays.compareUnsigned(a.asInstanceOf[Array[Byte]], b.asInstanceOf[Array[Byte]]))
       case _ => None

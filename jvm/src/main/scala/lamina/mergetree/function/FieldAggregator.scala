@@ -119,6 +119,7 @@ private[mergetree] abstract class Arith {
   def minus(a: Any, b: Any): Any
   def negate(a: Any): Any
   def times(a: Any, b: Any): Any
+
   /** NULL when dividing an exact type by zero. */
   def div(a: Any, b: Any): Any
 }
@@ -277,7 +278,8 @@ private[mergetree] final class ValueKey(t: DataType) {
   def apply(v: Any): Any = v match {
     case null => null
     case b: Array[Byte] => b.toSeq
-    case a: ArrayData => (0 until a.numElements()).map(i => if (a.isNullAt(i)) null else nested.head(a.get(i, nested.head.sparkDataType)))
+    case a: ArrayData =>
+      (0 until a.numElements()).map(i => if (a.isNullAt(i)) null else nested.head(a.get(i, nested.head.sparkDataType)))
     case m: MapData =>
       val k = m.keyArray(); val vs = m.valueArray()
       (0 until m.numElements()).map { i =>
@@ -308,9 +310,10 @@ private[mergetree] final class CollectAgg(element: DataType, distinct: Boolean) 
     else {
       val out = mutable.ArrayBuffer.empty[Any]
       val seen = mutable.HashSet.empty[Any]
-      Seq(acc, input).filter(_ != null).foreach(v => elements(v).foreach { e =>
-        if (!distinct || seen.add(key(e))) out += e
-      })
+      Seq(acc, input).filter(_ != null).foreach(v =>
+        elements(v).foreach { e =>
+          if (!distinct || seen.add(key(e))) out += e
+        })
       new GenericArrayData(out.toArray)
     }
 
@@ -334,7 +337,8 @@ private[mergetree] final class MergeMapAgg(keyType: DataType, valueType: DataTyp
     val m = v.asInstanceOf[MapData]
     val ks = m.keyArray(); val vs = m.valueArray()
     Iterator.range(0, m.numElements()).map { i =>
-      (InternalRow.copyValue(ks.get(i, keyOf.sparkDataType)), if (vs.isNullAt(i)) null else InternalRow.copyValue(vs.get(i, vType)))
+      (InternalRow.copyValue(ks.get(i, keyOf.sparkDataType)),
+        if (vs.isNullAt(i)) null else InternalRow.copyValue(vs.get(i, vType)))
     }
   }
 

@@ -21,7 +21,8 @@ object MergeFunctions {
       table: String): MergeFunctionFactory = TableMergeFunctions(fields, primaryKeys, options, table)
 
   private final case class TableMergeFunctions(fields: Seq[DataField], primaryKeys: Seq[String],
-      options: Map[String, String], table: String) extends MergeFunctionFactory {
+      options: Map[String, String], table: String)
+    extends MergeFunctionFactory {
     @transient private lazy val make: () => MergeFunction = MergeFunctions.create(fields, primaryKeys, options, table)
     override def create(): MergeFunction = make()
   }
@@ -85,7 +86,7 @@ object MergeFunctions {
       fields(i).dataType match {
         case _: VarCharType | _: CharType =>
         case t => throw new BadInputException(s"Table $table: column '$name' named by option '$key' has type " +
-          s"${t.asSQLString}; it must be a STRING column holding +I, -U, +U or -D")
+            s"${t.asSQLString}; it must be a STRING column holding +I, -U, +U or -D")
       }
       i
     }
@@ -101,7 +102,7 @@ object MergeFunctions {
     options.get(key).map(CoreOptions.SequenceField.parseOrFail).getOrElse(Nil).map { name =>
       val g = getters(requireColumn(fields, name, key, table))
       val ord = ValueOrdering.of(g.field.dataType).getOrElse(throw new BadInputException(
-        s"Table $table: column '$name' named by option '$key' has type ${g.field.dataType.asSQLString}, which has no order"))
+          s"Table $table: column '$name' named by option '$key' has type ${g.field.dataType.asSQLString}, which has no order"))
       (g, ord)
     }.toArray
   }
@@ -152,7 +153,7 @@ object MergeFunctions {
       val seqIdx = seqNames.map(requireColumn(fields, _, key, table))
       val orderings = seqIdx.map { i =>
         ValueOrdering.of(fields(i).dataType).getOrElse(throw new BadInputException(
-          s"Table $table: sequence column '${fields(i).name}' of option '$key' has type ${fields(i).dataType.asSQLString}, which has no order"))
+            s"Table $table: sequence column '${fields(i).name}' of option '$key' has type ${fields(i).dataType.asSQLString}, which has no order"))
       }
       val members = value.split(",").map(_.trim).filter(_.nonEmpty).map(requireColumn(fields, _, key, table)).toSet
       val group = new SequenceGroup(seqIdx, orderings, members)

@@ -44,13 +44,15 @@ final class PartialUpdateMergeFunction private[mergetree] (
     keyFields: Array[Int],
     ignoreDelete: Boolean,
     removeRecordOnDelete: Boolean,
-    table: String) extends MergeFunction {
+    table: String)
+  extends MergeFunction {
 
   private val n = getters.length
   private val hasGroups = groups.exists(_.isDefined)
   private var row: Array[Any] = _
   private var latest: KeyValue = _
   private var deleted = false
+
   /** The last -D that removed the row, when records came after it. */
   private var removedBy: KeyValue = _
 

@@ -18,15 +18,18 @@ final class ColumnarMergeReader(
     cursors: IndexedSeq[KeyValueBatchCursor],
     merge: SortMergeReader.MergeIterator,
     required: StructType,
-    columns: Array[Int]) extends PartitionReader[ColumnarBatch] {
+    columns: Array[Int])
+  extends PartitionReader[ColumnarBatch] {
 
   private val capacity = 4096
   private val types = required.fields.map(_.dataType)
   private val out: Array[WritableColumnVector] = types.map(t => new OnHeapColumnVector(capacity, t))
   private val outBatch = new ColumnarBatch(out.map(v => v: ColumnVector))
   private var current: ColumnarBatch = _
+
   /** The run whose block was handed out last: it moves past the block at the next call. */
   private var handedOut = -1
+
   /** A run whose block comes after the merged records being handed out. */
   private var pending = -1
 
@@ -79,6 +82,7 @@ final class ColumnarMergeReader(
   }
 
   import ColumnarMergeReader._
+
   /** How each column is copied, decided once: the per-row copy then dispatches on an int. */
   private val kinds: Array[Int] = types.map(kindOf)
 

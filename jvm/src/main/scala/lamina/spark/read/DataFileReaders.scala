@@ -93,6 +93,7 @@ class ColumnarReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Str
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
-    IteratorReader(split.files.iterator.flatMap(f => readers(f.schemaId).openBatches(split.bucketPath, KeyValueReaders.refOf(f), tableName)))
+    IteratorReader(
+      split.files.iterator.flatMap(f => readers(f.schemaId).openBatches(split.bucketPath, KeyValueReaders.refOf(f), tableName)))
   }
 }

@@ -14,6 +14,7 @@ import lamina.types.SparkTypes
 
 /** Builds the engine's [[KeyValueReaders]] of a primary-key table from Spark's readers of its format. */
 object KeyValueReaderBuilder {
+
   /** Readers of the table's files; `needed` (when given) names the value columns a read needs, and
    *  engines whose merge looks at no other value column (deduplicate, first-row) leave the rest
    *  unread (null). Compaction passes None: it rewrites whole records. */
@@ -22,10 +23,11 @@ object KeyValueReaderBuilder {
     val full = KeyValueLayout(table.schema).fileStruct
     val engine = MergeEngine.of(table.options, table.name)
     // columns of the trimmed primary key are read from their key columns
-    val keep: Option[Set[String]] = needed.filter(_ => engine == MergeEngine.Deduplicate || engine == MergeEngine.FirstRow).map(cols =>
-      (cols ++ table.schema.primaryKeys ++
-        CoreOptions.SequenceField.get(table.options).getOrElse(Seq.empty)) --
-        table.schema.trimmedPrimaryKeys)
+    val keep: Option[Set[String]] =
+      needed.filter(_ => engine == MergeEngine.Deduplicate || engine == MergeEngine.FirstRow).map(cols =>
+        (cols ++ table.schema.primaryKeys ++
+          CoreOptions.SequenceField.get(table.options).getOrElse(Seq.empty)) --
+          table.schema.trimmedPrimaryKeys)
     val valueNames = table.schema.fieldNames.toSet
     // an unread column gets an id no file column has, so the reader fills it with null
     def unread(struct: StructType, names: String => Boolean) = StructType(struct.fields.map { f =>
@@ -48,8 +50,11 @@ object KeyValueReaderBuilder {
     }.toMap
     val readers = readersOf(current, schemaIds.distinct, batch = false)
     // batches need Spark's vectorized reader for the file's columns, and no widened column
-    val batchable = readers.collect { case (id, r) if r.sameTypes &&
-      DataFileReaders.supportsBatch(spark, table.fileFormat, r.fileColumns) => id }.toSeq
+    val batchable = readers.collect {
+      case (id, r)
+          if r.sameTypes &&
+            DataFileReaders.supportsBatch(spark, table.fileFormat, r.fileColumns) => id
+    }.toSeq
     val batchReaders = readersOf(current, batchable, batch = true)
     // a scan (not a compaction) may leave sequence numbers unread, see runSequences
     val withoutSequence =

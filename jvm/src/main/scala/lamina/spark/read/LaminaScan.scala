@@ -16,7 +16,8 @@ import lamina.table.scan.{DataSplit, FileStoreScan}
 /** The planned scan of one snapshot: one input partition per (partition, bucket) split, or per
  *  file group when a split is large. An empty table plans no partitions. */
 class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: StructType, filters: Seq[Filter],
-    limit: Option[Int], mode: ScanMode = ScanMode.Normal) extends Scan with Batch {
+    limit: Option[Int], mode: ScanMode = ScanMode.Normal)
+  extends Scan with Batch {
 
   private lazy val splits: Seq[DataSplit] = {
     val snapshot = snapshotId.map(table.snapshotManager.snapshot).orElse(table.snapshotManager.latest())
@@ -40,7 +41,9 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       val it = all.iterator
       while (covered < n && it.hasNext) {
         val s = it.next()
-        val files = s.files.takeWhile { f => val take = covered < n; if (take) covered += f.rowCount; take }
+        val files = s.files.takeWhile { f =>
+          val take = covered < n; if (take) covered += f.rowCount; take
+        }
         out += s.copy(files = files)
       }
       out.result()
@@ -83,9 +86,9 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   private lazy val columnar: Boolean = {
     val spark = SparkSession.active
     mode != ScanMode.AuditLog && splits.nonEmpty && splits.forall(direct) &&
-      splits.forall(_.files.forall(_.schemaId == table.schema.id)) &&
-      !(table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table) && splits.exists(_.files.exists(_.level == 0))) &&
-      DataFileReaders.supportsBatch(spark, table, required)
+    splits.forall(_.files.forall(_.schemaId == table.schema.id)) &&
+    !(table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table) && splits.exists(_.files.exists(_.level == 0))) &&
+    DataFileReaders.supportsBatch(spark, table, required)
   }
 
   /** Whether the merge can hand Spark columnar batches: every file read as batches, a single integral
@@ -101,9 +104,10 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     val schemaIds = splits.flatMap(_.files.map(_.schemaId)).distinct
     val spark = SparkSession.active
     if (columnar) {
-      val keyOnly = if (table.isPrimaryKeyTable) filters.filter(_.references.forall(table.schema.trimmedPrimaryKeys.contains)) else filters
+      val keyOnly =
+        if (table.isPrimaryKeyTable) filters.filter(_.references.forall(table.schema.trimmedPrimaryKeys.contains)) else filters
       return new ColumnarReaderFactory(Map(table.schema.id ->
-        DataFileReaders.forSchema(spark, table, table.schema, required, keyOnly, returningBatch = true)), table.name)
+          DataFileReaders.forSchema(spark, table, table.schema, required, keyOnly, returningBatch = true)), table.name)
     }
     val values = StructType(required.fields.filterNot(f => mode == ScanMode.AuditLog && f.name == ScanMode.RowKindColumn))
     if (mode == ScanMode.AuditLog && !table.isPrimaryKeyTable)

@@ -11,7 +11,8 @@ import lamina.mergetree.{KeyValueReaders, RowKind}
 
 /** Reads primary-key splits: merge-on-read of the split's sorted runs, then the requested columns. */
 class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[Long, FileSchemaReader],
-    auditLog: Boolean = false, outputSchema: StructType = null) extends PartitionReaderFactory {
+    auditLog: Boolean = false, outputSchema: StructType = null)
+  extends PartitionReaderFactory {
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split

@@ -19,7 +19,8 @@ class ScanModeTable(base: LaminaTable, mode: ScanMode, display: String) extends 
   override def name(): String = display
 
   override def schema(): StructType = mode match {
-    case ScanMode.AuditLog => StructType(StructField(ScanMode.RowKindColumn, StringType, nullable = false) +: base.schema().fields)
+    case ScanMode.AuditLog =>
+      StructType(StructField(ScanMode.RowKindColumn, StringType, nullable = false) +: base.schema().fields)
     case _ => base.schema()
   }
 

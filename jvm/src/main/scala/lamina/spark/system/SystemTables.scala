@@ -30,26 +30,31 @@ object SystemTables {
 
   def load(kind: String, table: FileStoreTable, pinned: Option[Long], display: String): Table = kind match {
     case "snapshots" => simple(display, SnapshotsSchema, () => table.snapshotManager.all().map(snapshotRow))
-    case "schemas" => simple(display, SchemasSchema, () => table.schemaManager.all().map { s =>
-      row(s.id, str(s.fields.map(f => DataTypeJson.fieldToJson(f).toString).mkString("[", ",", "]")),
-        str(json(s.partitionKeys)), str(json(s.primaryKeys)),
-        str(s.options.toSeq.sortBy(_._1).map { case (k, v) => s"\"$k\":\"$v\"" }.mkString("{", ",", "}")),
-        s.comment.map(str).orNull, micros(s.timeMillis))
-    })
-    case "options" => simple(display, OptionsSchema, () =>
-      table.schema.options.toSeq.sortBy(_._1).map { case (k, v) => row(str(k), str(v)) })
+    case "schemas" => simple(display, SchemasSchema,
+        () =>
+          table.schemaManager.all().map { s =>
+            row(s.id, str(s.fields.map(f => DataTypeJson.fieldToJson(f).toString).mkString("[", ",", "]")),
+              str(json(s.partitionKeys)), str(json(s.primaryKeys)),
+              str(s.options.toSeq.sortBy(_._1).map { case (k, v) => s"\"$k\":\"$v\"" }.mkString("{", ",", "}")),
+              s.comment.map(str).orNull, micros(s.timeMillis))
+          })
+    case "options" => simple(display, OptionsSchema,
+        () =>
+          table.schema.options.toSeq.sortBy(_._1).map { case (k, v) => row(str(k), str(v)) })
     case "files" => simple(display, FilesSchema, () => filesRows(table, pinned))
-    case "manifests" => simple(display, ManifestsSchema, () => current(table, pinned).toSeq.flatMap { s =>
-      val store = table.manifestStore
-      (store.readList(s.baseManifestList) ++ store.readList(s.deltaManifestList)).map(m =>
-        row(str(m.fileName), m.fileSize, m.numAddedFiles, m.numDeletedFiles, m.schemaId))
-    })
+    case "manifests" => simple(display, ManifestsSchema,
+        () =>
+          current(table, pinned).toSeq.flatMap { s =>
+            val store = table.manifestStore
+            (store.readList(s.baseManifestList) ++ store.readList(s.deltaManifestList)).map(m =>
+              row(str(m.fileName), m.fileSize, m.numAddedFiles, m.numDeletedFiles, m.schemaId))
+          })
     case "partitions" => simple(display, PartitionsSchema, () => partitionsRows(table, pinned))
     case "buckets" => simple(display, BucketsSchema, () => bucketsRows(table, pinned))
     case "audit_log" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display)
     case "ro" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.ReadOptimized, display)
     case other => throw new NotFoundException(
-      s"Unknown system table '$other' of ${table.name}; known: ${Kinds.mkString(", ")}")
+        s"Unknown system table '$other' of ${table.name}; known: ${Kinds.mkString(", ")}")
   }
 
   private def simple(display: String, s: StructType, f: () => Seq[InternalRow]): Table =
@@ -76,15 +81,17 @@ object SystemTables {
       val types = cols.flatMap(fileSchema.field).map(_.dataType)
       def statText(bytes: Array[Byte]): String =
         if (cols.isEmpty || bytes == null) "{}"
-        else try {
-          val r = BinaryRowCodec.deserialize(bytes, types)
-          cols.indices.map { i =>
-            val v = if (r.isNullAt(i)) "null" else String.valueOf(r.get(i, SparkTypes.toSpark(types(i))))
-            s"${cols(i)}=$v"
-          }.mkString("{", ", ", "}")
-        } catch { case _: Exception => "{}" }
-      val nulls = cols.indices.map(i => s"${cols(i)}=${f.valueStats.nullCounts.lift(i).flatten.map(_.toString).getOrElse("null")}")
-        .mkString("{", ", ", "}")
+        else
+          try {
+            val r = BinaryRowCodec.deserialize(bytes, types)
+            cols.indices.map { i =>
+              val v = if (r.isNullAt(i)) "null" else String.valueOf(r.get(i, SparkTypes.toSpark(types(i))))
+              s"${cols(i)}=$v"
+            }.mkString("{", ", ", "}")
+          } catch { case _: Exception => "{}" }
+      val nulls =
+        cols.indices.map(i => s"${cols(i)}=${f.valueStats.nullCounts.lift(i).flatten.map(_.toString).getOrElse("null")}")
+          .mkString("{", ", ", "}")
       row(str(partitionText(part, keys, ptypes)), e.bucket,
         str(table.paths.dataFilePath(part, e.bucket, f.fileName).toString), str(f.fileFormat), f.schemaId, f.level,
         f.rowCount, f.fileSize, str(keyText(table, f.minKey)), str(keyText(table, f.maxKey)), str(nulls),
@@ -96,11 +103,13 @@ object SystemTables {
   private def keyText(table: FileStoreTable, bytes: Array[Byte]): String = {
     val keys = table.schema.trimmedPrimaryKeys
     if (keys.isEmpty || bytes == null) "[]"
-    else try {
-      val types = keys.map(k => table.schema.field(k).get.dataType)
-      val r = BinaryRowCodec.deserialize(bytes, types)
-      keys.indices.map(i => if (r.isNullAt(i)) "null" else String.valueOf(r.get(i, SparkTypes.toSpark(types(i))))).mkString("[", ", ", "]")
-    } catch { case _: Exception => "[]" }
+    else
+      try {
+        val types = keys.map(k => table.schema.field(k).get.dataType)
+        val r = BinaryRowCodec.deserialize(bytes, types)
+        keys.indices.map(i => if (r.isNullAt(i)) "null" else String.valueOf(r.get(i, SparkTypes.toSpark(types(i))))).mkString("[",
+          ", ", "]")
+      } catch { case _: Exception => "[]" }
   }
 
   private def partitionsRows(table: FileStoreTable, pinned: Option[Long]): Seq[InternalRow] = {
@@ -150,8 +159,8 @@ object SystemTables {
     ("snapshot_id", LongType, false), ("schema_id", LongType, false), ("commit_user", StringType, false),
     ("commit_identifier", LongType, false), ("commit_kind", StringType, false), ("commit_time", TimestampNTZType, false),
     ("base_manifest_list", StringType, false), ("delta_manifest_list", StringType, false),
-    ("changelog_manifest_list", StringType, true), ("total_record_count", LongType, true),
-    ("delta_record_count", LongType, true), ("changelog_record_count", LongType, true), ("watermark", LongType, true))
+    ("changelog_manifest_list", StringType, true), ("total_record_count", LongType, true), ("delta_record_count", LongType, true),
+    ("changelog_record_count", LongType, true), ("watermark", LongType, true))
   val SchemasSchema: StructType = schema(
     ("schema_id", LongType, false), ("fields", StringType, false), ("partition_keys", StringType, false),
     ("primary_keys", StringType, false), ("options", StringType, false), ("comment", StringType, true),
@@ -162,8 +171,8 @@ object SystemTables {
     ("file_format", StringType, false), ("schema_id", LongType, false), ("level", IntegerType, false),
     ("record_count", LongType, false), ("file_size_in_bytes", LongType, false), ("min_key", StringType, true),
     ("max_key", StringType, true), ("null_value_counts", StringType, false), ("min_value_stats", StringType, false),
-    ("max_value_stats", StringType, false), ("min_sequence_number", LongType, true),
-    ("max_sequence_number", LongType, true), ("creation_time", TimestampNTZType, true))
+    ("max_value_stats", StringType, false), ("min_sequence_number", LongType, true), ("max_sequence_number", LongType, true),
+    ("creation_time", TimestampNTZType, true))
   val ManifestsSchema: StructType = schema(
     ("file_name", StringType, false), ("file_size", LongType, false), ("num_added_files", LongType, false),
     ("num_deleted_files", LongType, false), ("schema_id", LongType, false))

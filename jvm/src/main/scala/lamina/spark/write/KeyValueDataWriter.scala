@@ -33,6 +33,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private val schema = table.schema
   private val sink = new KeyValueTableWrite(table, writers, sequenceBases, taskId, uniqueKeys)
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
+
   /** (data ordinal, row id ordinal) of each row id column. */
   private val idPairs = PrimaryKeyWrites.rowIdColumns(table).map(schema.indexOf).zipWithIndex
   private val sparkTypes = schema.fields.map(f => SparkTypes.toSpark(f.dataType)).toArray
@@ -140,6 +141,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   }
 
   private val sequenceOrdinals = mirrored(MirrorColumns.SequencePrefix)
+
   /** By data ordinal: the metadata ordinal of the column's value before an update, or -1. */
   private val beforeOrdinals: Array[Int] = {
     val a = Array.fill(schema.fields.size)(-1)
@@ -157,6 +159,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
 }
 
 object KeyValueDataWriter {
+
   /** Paimon's short names of the row kinds, at the index of the kind's byte. */
   private val RowKindNames: Array[UTF8String] =
     Array.tabulate(4)(k => UTF8String.fromString(RowKind.shortString(k.toByte)))

@@ -14,7 +14,8 @@ class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
     rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty)
   extends DataWriterFactory with DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): DeltaWriter[InternalRow] =
-    if (table.isPrimaryKeyTable) new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn, metadataColumns)
+    if (table.isPrimaryKeyTable)
+      new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn, metadataColumns)
     else new LaminaDataWriter(table, writers, partitionId)
 }
 

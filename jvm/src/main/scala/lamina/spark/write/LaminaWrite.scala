@@ -25,12 +25,11 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   private val table: FileStoreTable = {
     import scala.jdk.CollectionConverters._
     stored.withDynamicOptions(OptionScopes.dynamic(stored.name,
-      info.options().asCaseSensitiveMap().asScala.toMap, "write"))
+        info.options().asCaseSensitiveMap().asScala.toMap, "write"))
   }
   private val commitUser = java.util.UUID.randomUUID().toString
 
   override def description(): String = s"LaminaWrite ${table.name} $mode"
-
 
   override def toBatch: DeltaBatchWrite = {
     refusal.foreach(why => throw new BadInputException(why))
@@ -56,7 +55,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     def column(c: String): ConnectorExpression = ColumnReferences.column(c)
     if (!table.isPrimaryKeyTable) Distributions.unspecified()
     else if (oneTaskPerBucket) Distributions.clustered(Array(Expressions.apply(BucketTagFunction.Name,
-      (Expressions.literal(Integer.valueOf(schema.numBuckets)) +: schema.bucketKeys.map(column)): _*)))
+          (Expressions.literal(Integer.valueOf(schema.numBuckets)) +: schema.bucketKeys.map(column)): _*)))
     else if (byBucket) Distributions.clustered(
       (schema.partitionKeys.map(column) :+ ColumnReferences.bucket(schema.numBuckets, schema.bucketKeys)).toArray)
     else Distributions.clustered((schema.partitionKeys ++ schema.bucketKeys).distinct.map(column).toArray)
@@ -94,11 +93,14 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       case m: LaminaWriterCommitMessage => m.messages
       case null => Seq.empty
     }
-    val committed = try commitFiles(msgs) catch {
-      case e: CommitStateUnknownException => filesMayBeReferenced = true; throw e
-    }
+    val committed =
+      try commitFiles(msgs)
+      catch {
+        case e: CommitStateUnknownException => filesMayBeReferenced = true; throw e
+      }
     filesMayBeReferenced = committed.isDefined
-    if (table.isPrimaryKeyTable) committed.foreach(id => CompactAfterWrite.afterCommit(table, msgs, commitUser, id, SparkCompactTasks))
+    if (table.isPrimaryKeyTable)
+      committed.foreach(id => CompactAfterWrite.afterCommit(table, msgs, commitUser, id, SparkCompactTasks))
   }
 
   private def commitFiles(msgs: Seq[CommitMessage]): Option[Long] = {

@@ -46,16 +46,20 @@ class LaminaWriteBuilder(table: FileStoreTable, info: LogicalWriteInfo)
 }
 
 object WriteModes {
+
   /** The partition predicate an overwrite applies to live files; None means every partition. */
   def partitionFilter(table: FileStoreTable, filters: Seq[Filter]): Option[InternalRow => Boolean] = {
     if (filters.isEmpty) return None
     val keys = table.schema.partitionKeys
     val types = table.schema.partitionTypes.map(SparkTypes.toSpark)
     // an answer the evaluator cannot give fails the statement rather than guess which data to drop
-    Some(row => filters.forall(f => PredicateEval.eval(SparkFilters.toPredicate(f), name => {
-      val i = keys.indexOf(name)
-      if (i < 0) None else Some((row.get(i, types(i)), types(i)))
-    }).getOrElse(throw new BadInputException(
-      s"Cannot evaluate partition condition $f on a partition of table ${table.name}"))))
+    Some(row =>
+      filters.forall(f =>
+        PredicateEval.eval(SparkFilters.toPredicate(f),
+          name => {
+            val i = keys.indexOf(name)
+            if (i < 0) None else Some((row.get(i, types(i)), types(i)))
+          }).getOrElse(throw new BadInputException(
+            s"Cannot evaluate partition condition $f on a partition of table ${table.name}"))))
   }
 }

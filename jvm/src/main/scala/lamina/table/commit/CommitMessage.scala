@@ -10,4 +10,5 @@ final case class CommitMessage(
     totalBuckets: Int,
     newFiles: Seq[DataFileMeta],
     compactBefore: Seq[DataFileMeta] = Seq.empty,
-    compactAfter: Seq[DataFileMeta] = Seq.empty) extends Serializable
+    compactAfter: Seq[DataFileMeta] = Seq.empty)
+  extends Serializable

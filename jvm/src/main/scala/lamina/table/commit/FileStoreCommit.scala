@@ -20,8 +20,9 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
 
   /** Appends new files. Returns the committed snapshot id, or None when there was nothing to commit. */
   def append(messages: Seq[CommitMessage], identifier: Long = System.currentTimeMillis()): Option[Long] = {
-    val entries = messages.flatMap(m => m.newFiles.map(f =>
-      ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val entries = messages.flatMap(m =>
+      m.newFiles.map(f =>
+        ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
     val compact = messages.flatMap(m =>
       m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
         m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
@@ -35,24 +36,28 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
    *  None) with the new files, in one OVERWRITE snapshot. */
   def overwrite(messages: Seq[CommitMessage], partitionFilter: Option[InternalRow => Boolean],
       identifier: Long = System.currentTimeMillis()): Option[Long] = {
-    val adds = messages.flatMap(m => m.newFiles.map(f =>
-      ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val adds = messages.flatMap(m =>
+      m.newFiles.map(f =>
+        ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
     tryCommit(latest => {
-      val live = latest.map(liveEntries).getOrElse(Seq.empty)
-      val doomed = live.filter(e => partitionFilter.forall(f => f(store.decodePartition(e.partition))))
-      doomed.map(_.copy(kind = ManifestEntry.Delete)) ++ adds
-    }, Snapshot.Kind.Overwrite, identifier, allowEmpty = true)
+        val live = latest.map(liveEntries).getOrElse(Seq.empty)
+        val doomed = live.filter(e => partitionFilter.forall(f => f(store.decodePartition(e.partition))))
+        doomed.map(_.copy(kind = ManifestEntry.Delete)) ++ adds
+      }, Snapshot.Kind.Overwrite, identifier, allowEmpty = true)
   }
 
   /** Replaces the live files of exactly the given serialized partitions (dynamic overwrite). */
   def overwritePartitions(messages: Seq[CommitMessage], partitions: Set[java.nio.ByteBuffer],
       identifier: Long = System.currentTimeMillis()): Option[Long] = {
-    val adds = messages.flatMap(m => m.newFiles.map(f =>
-      ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
-    tryCommit(latest => {
-      val live = latest.map(liveEntries).getOrElse(Seq.empty)
-      live.filter(e => partitions.contains(java.nio.ByteBuffer.wrap(e.partition))).map(_.copy(kind = ManifestEntry.Delete)) ++ adds
-    }, Snapshot.Kind.Overwrite, identifier, allowEmpty = true)
+    val adds = messages.flatMap(m =>
+      m.newFiles.map(f =>
+        ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    tryCommit(
+      latest => {
+        val live = latest.map(liveEntries).getOrElse(Seq.empty)
+        live.filter(e => partitions.contains(java.nio.ByteBuffer.wrap(e.partition))).map(
+          _.copy(kind = ManifestEntry.Delete)) ++ adds
+      }, Snapshot.Kind.Overwrite, identifier, allowEmpty = true)
   }
 
   def liveEntries(s: Snapshot): Seq[ManifestEntry] =
@@ -69,43 +74,44 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
       if (entries.isEmpty && latest.isEmpty) return None
       checkDeletesAreLive(latest, entries)
       val written = ArrayBuffer.empty[String]
-      val newSnapshot = try {
-        val deltaMetas = store.writeManifests(entries, table.schema.id)
-        written ++= deltaMetas.map(_.fileName)
-        val previous: Seq[ManifestFileMeta] = latest.toSeq.flatMap(s =>
-          store.readList(s.baseManifestList) ++ store.readList(s.deltaManifestList))
-        val base = new ManifestCompactor(store, table.schema.id,
-          CoreOptions.ManifestMergeMinCount.getOrDefault(table.options)).maybeMerge(previous, written)
-        val uuid = java.util.UUID.randomUUID().toString
-        val baseName = s"manifest-list-$uuid-0"
-        val deltaName = s"manifest-list-$uuid-1"
-        val baseSize = store.writeList(baseName, base); written += baseName
-        val deltaSize = store.writeList(deltaName, deltaMetas); written += deltaName
-        val delta = entries.map(e => if (e.isAdd) e.file.rowCount else -e.file.rowCount).sum
-        Snapshot(
-          id = latest.map(_.id + 1).getOrElse(1L),
-          schemaId = table.schema.id,
-          baseManifestList = baseName,
-          baseManifestListSize = Some(baseSize),
-          deltaManifestList = deltaName,
-          deltaManifestListSize = Some(deltaSize),
-          changelogManifestList = None,
-          changelogManifestListSize = None,
-          indexManifest = latest.flatMap(_.indexManifest),
-          commitUser = commitUser,
-          commitIdentifier = identifier,
-          commitKind = kind,
-          timeMillis = System.currentTimeMillis(),
-          // unknown stays unknown: a total is only ever the previous one plus this commit's rows
-          totalRecordCount = latest.fold(Option(0L))(_.totalRecordCount).map(_ + delta),
-          deltaRecordCount = delta,
-          changelogRecordCount = Some(0L),
-          watermark = latest.flatMap(_.watermark))
-      } catch {
-        case e: Throwable =>
-          written.foreach(store.deleteQuietly)
-          throw e
-      }
+      val newSnapshot =
+        try {
+          val deltaMetas = store.writeManifests(entries, table.schema.id)
+          written ++= deltaMetas.map(_.fileName)
+          val previous: Seq[ManifestFileMeta] = latest.toSeq.flatMap(s =>
+            store.readList(s.baseManifestList) ++ store.readList(s.deltaManifestList))
+          val base = new ManifestCompactor(store, table.schema.id,
+            CoreOptions.ManifestMergeMinCount.getOrDefault(table.options)).maybeMerge(previous, written)
+          val uuid = java.util.UUID.randomUUID().toString
+          val baseName = s"manifest-list-$uuid-0"
+          val deltaName = s"manifest-list-$uuid-1"
+          val baseSize = store.writeList(baseName, base); written += baseName
+          val deltaSize = store.writeList(deltaName, deltaMetas); written += deltaName
+          val delta = entries.map(e => if (e.isAdd) e.file.rowCount else -e.file.rowCount).sum
+          Snapshot(
+            id = latest.map(_.id + 1).getOrElse(1L),
+            schemaId = table.schema.id,
+            baseManifestList = baseName,
+            baseManifestListSize = Some(baseSize),
+            deltaManifestList = deltaName,
+            deltaManifestListSize = Some(deltaSize),
+            changelogManifestList = None,
+            changelogManifestListSize = None,
+            indexManifest = latest.flatMap(_.indexManifest),
+            commitUser = commitUser,
+            commitIdentifier = identifier,
+            commitKind = kind,
+            timeMillis = System.currentTimeMillis(),
+            // unknown stays unknown: a total is only ever the previous one plus this commit's rows
+            totalRecordCount = latest.fold(Option(0L))(_.totalRecordCount).map(_ + delta),
+            deltaRecordCount = delta,
+            changelogRecordCount = Some(0L),
+            watermark = latest.flatMap(_.watermark))
+        } catch {
+          case e: Throwable =>
+            written.foreach(store.deleteQuietly)
+            throw e
+        }
       val committed =
         try snapshots.tryCommit(newSnapshot)
         catch {

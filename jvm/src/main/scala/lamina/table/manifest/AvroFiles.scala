@@ -25,7 +25,8 @@ object AvroFiles {
     case ManifestCompression.Null => CodecFactory.nullCodec()
   }
 
-  def write(fileIO: FileIO, path: Path, schema: Schema, records: Iterator[GenericRecord], compression: ManifestCompression): Long = {
+  def write(
+      fileIO: FileIO, path: Path, schema: Schema, records: Iterator[GenericRecord], compression: ManifestCompression): Long = {
     val bytes = encode(schema, records, compression)
     fileIO.writeBytes(path, bytes)
     bytes.length.toLong

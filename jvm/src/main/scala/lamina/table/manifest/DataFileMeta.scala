@@ -79,12 +79,12 @@ object DataFileMeta {
       creationTimeMillis = optLong(r, "_CREATION_TIME"),
       deleteRowCount = optLong(r, "_DELETE_ROW_COUNT"),
       embeddedIndex = if (r.getSchema.getField("_EMBEDDED_FILE_INDEX") == null) None
-        else Option(bytes(r.get("_EMBEDDED_FILE_INDEX"))),
+      else Option(bytes(r.get("_EMBEDDED_FILE_INDEX"))),
       fileSource = optInt(r, "_FILE_SOURCE"),
       valueStatsCols = if (r.getSchema.getField("_VALUE_STATS_COLS") == null) None
-        else Option(r.get("_VALUE_STATS_COLS")).map(strList),
+      else Option(r.get("_VALUE_STATS_COLS")).map(strList),
       externalPath = if (r.getSchema.getField("_EXTERNAL_PATH") == null) None
-        else Option(r.get("_EXTERNAL_PATH")).map(_.toString))
+      else Option(r.get("_EXTERNAL_PATH")).map(_.toString))
   }
 
   val AvroSchemaJson: String =

@@ -13,7 +13,8 @@ import lamina.types.DataType
 
 /** Reads and writes manifest files and manifest lists of one table. */
 final class ManifestStore(fileIO: FileIO, paths: FileStorePaths, compression: ManifestCompression,
-    partitionTypes: Seq[DataType]) extends Serializable {
+    partitionTypes: Seq[DataType])
+  extends Serializable {
 
   def manifestPath(name: String): Path = paths.manifestPath(name)
 

@@ -23,6 +23,7 @@ final case class SimpleStats(minValues: Array[Byte], maxValues: Array[Byte], nul
 }
 
 object SimpleStats {
+
   /** Stats over no columns: empty rows (arity 0) and no counts. */
   lazy val Empty: SimpleStats = {
     val empty = BinaryRowCodec.serialize(
@@ -44,10 +45,10 @@ object SimpleStats {
     val counts = r.get("_NULL_COUNTS") match {
       case null => Seq.empty
       case l: java.util.List[_] => l.asScala.map {
-        case null => None
-        case v: java.lang.Long => Some(v.longValue())
-        case v: java.lang.Integer => Some(v.longValue())
-      }.toSeq
+          case null => None
+          case v: java.lang.Long => Some(v.longValue())
+          case v: java.lang.Integer => Some(v.longValue())
+        }.toSeq
     }
     SimpleStats(AvroUtil.bytes(r.get("_MIN_VALUES")), AvroUtil.bytes(r.get("_MAX_VALUES")), counts)
   }

@@ -24,10 +24,12 @@ final class SnapshotEntries(store: ManifestStore, snapshotPath: Long => Path, ta
     def referredBy(e: CorruptFileException) = new CorruptFileException(e.path, e.offset, e.expected, e.actual,
       s"referred to by snapshot ${snapshot.id} of table $tableName (${snapshotPath(snapshot.id)})", e)
     def missing(name: String, what: String, e: Throwable) = new CorruptFileException(
-      store.manifestPath(name).toString, -1, s"$what referred to by snapshot ${snapshot.id} of table $tableName " +
+      store.manifestPath(name).toString, -1,
+      s"$what referred to by snapshot ${snapshot.id} of table $tableName " +
         s"(${snapshotPath(snapshot.id)})", "no such file", "", e)
     def guarded[T](name: String, what: String)(body: => T): T =
-      try body catch {
+      try body
+      catch {
         case e: FileNotFoundException => throw missing(name, what, e)
         case e: CorruptFileException if e.path == store.manifestPath(name).toString => throw referredBy(e)
       }
@@ -41,15 +43,16 @@ final class SnapshotEntries(store: ManifestStore, snapshotPath: Long => Path, ta
         val adds = read.count(_.isAdd).toLong
         if (adds != m.numAddedFiles || read.size - adds != m.numDeletedFiles)
           throw referredBy(new CorruptFileException(store.manifestPath(m.fileName).toString, -1,
-            s"${m.numAddedFiles} added and ${m.numDeletedFiles} deleted files, as manifest list $list says",
-            s"$adds added and ${read.size - adds} deleted"))
+              s"${m.numAddedFiles} added and ${m.numDeletedFiles} deleted files, as manifest list $list says",
+              s"$adds added and ${read.size - adds} deleted"))
         read.foreach(e => entries += m.fileName -> e)
       }
     }
     val whole = manifestFilter.isEmpty
-    val result = ManifestEntry.mergeLive[String](entries.iterator, (manifest, e) =>
-      if (whole) throw referredBy(new CorruptFileException(store.manifestPath(manifest).toString, -1,
-        s"a DELETE of a file an earlier entry added", s"a DELETE of ${e.file.fileName} (bucket ${e.bucket}), never added")))
+    val result = ManifestEntry.mergeLive[String](entries.iterator,
+      (manifest, e) =>
+        if (whole) throw referredBy(new CorruptFileException(store.manifestPath(manifest).toString, -1,
+            s"a DELETE of a file an earlier entry added", s"a DELETE of ${e.file.fileName} (bucket ${e.bucket}), never added")))
     if (whole) snapshot.totalRecordCount.foreach { total =>
       val rows = result.iterator.map(_.file.rowCount).sum
       if (rows != total)

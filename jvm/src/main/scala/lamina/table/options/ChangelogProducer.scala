@@ -9,12 +9,16 @@ sealed abstract class ChangelogProducer(val name: String) extends Product with S
 }
 
 object ChangelogProducer {
+
   /** No changelog files: the table's snapshots are its only history. */
   case object None extends ChangelogProducer("none")
+
   /** The written records themselves, as Paimon writes them. */
   case object Input extends ChangelogProducer("input")
+
   /** Changelog produced by lookup compaction. */
   case object Lookup extends ChangelogProducer("lookup")
+
   /** Changelog produced by full compactions. */
   case object FullCompaction extends ChangelogProducer("full-compaction")
 

@@ -6,8 +6,13 @@ import lamina.errors.BadInputException
 import lamina.format.DataFileFormat
 import lamina.lookup.{LocalFileType, LookupOptions}
 import lamina.lookup.compression.CompressionType
-import lamina.table.options.{ChangelogProducer => Producer, FileCompression => Compression,
-  ManifestCompression => ManifestCodec, MergeEngine => Engine, ParquetWriterVersion => WriterVersion}
+import lamina.table.options.{
+  ChangelogProducer => Producer,
+  FileCompression => Compression,
+  ManifestCompression => ManifestCodec,
+  MergeEngine => Engine,
+  ParquetWriterVersion => WriterVersion
+}
 import OptionKind._
 import OptionScope.{PerQuery, Table}
 
@@ -113,11 +118,13 @@ object CoreOptions {
       "size is at most the candidates' total size times (100 + ratio) percent.")
   val NumSortedRunCompactionTrigger: OptionDef[Int] = define("num-sorted-run.compaction-trigger", intAtLeast(1), "5",
     PerQuery, "Number of sorted runs (each level-0 file counts as one) that triggers compaction.")
+
   /** Read through [[numSortedRunStopTrigger]], which gives its default. */
   val NumSortedRunStopTrigger: OptionDef[Int] = define("num-sorted-run.stop-trigger", intAtLeast(1), null, PerQuery,
     "Number of sorted runs above which Paimon's writers pause until compaction catches up. Lamina " +
       "compacts the buckets a write touched within that write (unless write-only) and does not pause " +
       "writes; the option is kept for tables shared with Paimon. Defaults to num-sorted-run.compaction-trigger + 3.")
+
   /** Read through [[numLevels]], which gives its default. */
   val NumLevels: OptionDef[Int] = define("num-levels", intAtLeast(2), null, Table,
     "Number of levels of the merge tree. Defaults to num-sorted-run.compaction-trigger + 1.")
@@ -148,8 +155,9 @@ object CoreOptions {
   // ("expected MemorySize").
 
   val CachePageSize: OptionDef[Int] = define("cache-page-size",
-    described("MemorySize")(s => MemorySizeKind.parse(s).toOption.filter(v => v >= 1 && v <= LookupOptions.MaxCachePageSize)
-      .map(_.toInt)), "64 kb", PerQuery,
+    described("MemorySize")(s =>
+      MemorySizeKind.parse(s).toOption.filter(v => v >= 1 && v <= LookupOptions.MaxCachePageSize)
+        .map(_.toInt)), "64 kb", PerQuery,
     "Target size of a data block of a sort lookup file and the page size of a hash lookup file; " +
       "the unit of reading and caching.")
   val LookupBloomFilterEnabled: OptionDef[Boolean] = define("lookup.bloom-filter.enabled", lookupBoolean, "true", PerQuery,
@@ -263,7 +271,7 @@ object CoreOptions {
     val lower = key.toLowerCase
     val first = lower.split('.').head
     !byKey.contains(key) && !PaimonPrefixes.contains(first) &&
-      !keys.exists(k => Levenshtein.distance(lower, k) <= 2)
+    !keys.exists(k => Levenshtein.distance(lower, k) <= 2)
   }
 
   /** A stored key that is one edit away from a key the registry knows: in a schema file, the mark of

@@ -10,6 +10,7 @@ object FileCompression {
   case object Snappy extends FileCompression("snappy")
   case object Lz4 extends FileCompression("lz4")
   case object Gzip extends FileCompression("gzip")
+
   /** No compression; [[Uncompressed]] is another name for the same. */
   case object None extends FileCompression("none")
   case object Uncompressed extends FileCompression("uncompressed")

@@ -10,6 +10,7 @@ object ManifestCompression {
   case object Zstd extends ManifestCompression("zstd")
   case object Deflate extends ManifestCompression("deflate")
   case object Snappy extends ManifestCompression("snappy")
+
   /** Uncompressed blocks. */
   case object Null extends ManifestCompression("null")
 

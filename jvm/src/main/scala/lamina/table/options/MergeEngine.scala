@@ -9,12 +9,16 @@ sealed abstract class MergeEngine(val name: String) extends Product with Seriali
 }
 
 object MergeEngine {
+
   /** Keeps the record with the highest sequence number. */
   case object Deduplicate extends MergeEngine("deduplicate")
+
   /** Each non-null value of a newer record overwrites the column; NULL overwrites nothing. */
   case object PartialUpdate extends MergeEngine("partial-update")
+
   /** Each value column is folded with its aggregate function. */
   case object Aggregation extends MergeEngine("aggregation")
+
   /** Keeps the first record written for a key; later ones are ignored. */
   case object FirstRow extends MergeEngine("first-row")
 

@@ -39,9 +39,11 @@ trait OptionKind[T] {
 
 object OptionKind {
   val IntKind: OptionKind[Int] = simple("int")(s => s.toIntOption.toRight("expected an integer"))
+
   /** Integers from `min` to `max`. */
   def intBetween(min: Int, max: Int): OptionKind[Int] = simple(s"int $min..$max")(s =>
     s.toIntOption.toRight("expected an integer").filterOrElse(v => v >= min && v <= max, s"expected $min to $max"))
+
   /** Integers of at least `min`. */
   def intAtLeast(min: Int): OptionKind[Int] = simple(s"int >= $min")(s =>
     s.toIntOption.toRight("expected an integer").filterOrElse(_ >= min, s"expected at least $min"))

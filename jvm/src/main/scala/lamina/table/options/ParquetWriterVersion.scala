@@ -7,8 +7,10 @@ sealed abstract class ParquetWriterVersion(val name: String) extends Product wit
 }
 
 object ParquetWriterVersion {
+
   /** Plain and dictionary pages, for readers that predate v2 encodings. */
   case object V1 extends ParquetWriterVersion("v1")
+
   /** v2 pages: integers as deltas. */
   case object V2 extends ParquetWriterVersion("v2")
 

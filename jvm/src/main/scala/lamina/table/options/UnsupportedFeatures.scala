@@ -30,7 +30,8 @@ object UnsupportedFeatures {
   private def set(key: String)(o: Map[String, String]): Boolean = o.get(key).exists(_.trim.nonEmpty)
 
   val All: Seq[Feature] = Seq(
-    Feature("deletion vectors", "deletion-vectors.enabled", TableOperation.All, (o, _) => is("deletion-vectors.enabled", "true")(o)),
+    Feature("deletion vectors", "deletion-vectors.enabled", TableOperation.All,
+      (o, _) => is("deletion-vectors.enabled", "true")(o)),
     Feature("dynamic bucket mode", CoreOptions.Bucket.key, Set(Write, Compact),
       (o, pk) => pk && CoreOptions.Bucket.getOrDefault(o) == -1),
     Feature("a changelog producer", CoreOptions.ChangelogProducer.key, Set(Write, Compact),
@@ -40,7 +41,8 @@ object UnsupportedFeatures {
     Feature("a fallback branch", "scan.fallback-branch", TableOperation.All, (o, _) => set("scan.fallback-branch")(o)),
     Feature("external data paths", "data-file.external-paths", TableOperation.All, (o, _) => set("data-file.external-paths")(o)),
     Feature("file formats per level", "file.format.per.level", TableOperation.All, (o, _) => set("file.format.per.level")(o)),
-    Feature("record-level expiration", "record-level.expire-time", TableOperation.All, (o, _) => set("record-level.expire-time")(o)),
+    Feature("record-level expiration", "record-level.expire-time", TableOperation.All,
+      (o, _) => set("record-level.expire-time")(o)),
     Feature("row tracking", "row-tracking.enabled", TableOperation.All, (o, _) => is("row-tracking.enabled", "true")(o)),
     Feature("data evolution", "data-evolution.enabled", TableOperation.All, (o, _) => is("data-evolution.enabled", "true")(o)),
     Feature("a bucket function other than Paimon's default", "bucket-function.type", Set(Write, Compact),

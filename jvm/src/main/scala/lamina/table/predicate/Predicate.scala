@@ -15,6 +15,7 @@ sealed trait ColumnPredicate extends Predicate {
 }
 
 final case class EqualTo(attribute: String, value: Any) extends ColumnPredicate
+
 /** Equality where NULL equals NULL (SQL's `<=>`). */
 final case class EqualNullSafe(attribute: String, value: Any) extends ColumnPredicate
 final case class GreaterThan(attribute: String, value: Any) extends ColumnPredicate

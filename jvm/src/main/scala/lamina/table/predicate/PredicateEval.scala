@@ -24,8 +24,8 @@ object PredicateEval {
    *  unknown column or an incomparable literal). */
   def supported(f: Predicate): Boolean = f match {
     case _: EqualTo | _: EqualNullSafe | _: GreaterThan | _: GreaterThanOrEqual | _: LessThan |
-         _: LessThanOrEqual | _: In | _: IsNull | _: IsNotNull | _: StringStartsWith | _: StringEndsWith |
-         _: StringContains | _: AlwaysTrue | _: AlwaysFalse => true
+        _: LessThanOrEqual | _: In | _: IsNull | _: IsNotNull | _: StringStartsWith | _: StringEndsWith |
+        _: StringContains | _: AlwaysTrue | _: AlwaysFalse => true
     case And(l, r) => supported(l) && supported(r)
     case Or(l, r) => supported(l) && supported(r)
     case Not(c) => supported(c)
@@ -48,39 +48,40 @@ object PredicateEval {
     f match {
       case EqualTo(a, v) => cmp(a, v)(_ == 0)
       case EqualNullSafe(a, v) => value(a).flatMap { case (x, t) =>
-        if (x == null || v == null) known(x == null && v == null) else compare(x, v, t).map(c => Some(c == 0)) }
+          if (x == null || v == null) known(x == null && v == null) else compare(x, v, t).map(c => Some(c == 0))
+        }
       case GreaterThan(a, v) => cmp(a, v)(_ > 0)
       case GreaterThanOrEqual(a, v) => cmp(a, v)(_ >= 0)
       case LessThan(a, v) => cmp(a, v)(_ < 0)
       case LessThanOrEqual(a, v) => cmp(a, v)(_ <= 0)
       case In(a, vs) => value(a).flatMap { case (x, t) =>
-        if (vs.isEmpty) known(false)
-        else if (x == null) Null
-        else {
-          val each = vs.toSeq.map(v => if (v == null) Null else compare(x, v, t).map(c => Some(c == 0)))
-          if (each.contains(known(true))) known(true)
-          else if (each.contains(None)) None
-          else if (each.contains(Null)) Null
-          else known(false)
+          if (vs.isEmpty) known(false)
+          else if (x == null) Null
+          else {
+            val each = vs.toSeq.map(v => if (v == null) Null else compare(x, v, t).map(c => Some(c == 0)))
+            if (each.contains(known(true))) known(true)
+            else if (each.contains(None)) None
+            else if (each.contains(Null)) Null
+            else known(false)
+          }
         }
-      }
       case IsNull(a) => value(a).map(v => Some(v._1 == null))
       case IsNotNull(a) => value(a).map(v => Some(v._1 != null))
       case StringStartsWith(a, p) => str(a)(_.startsWith(p))
       case StringEndsWith(a, p) => str(a)(_.endsWith(p))
       case StringContains(a, p) => str(a)(_.contains(p))
       case And(l, r) => (eval3(l, value), eval3(r, value)) match {
-        case (Some(Some(false)), _) | (_, Some(Some(false))) => known(false)
-        case (None, _) | (_, None) => None
-        case (Some(Some(true)), Some(Some(true))) => known(true)
-        case _ => Null
-      }
+          case (Some(Some(false)), _) | (_, Some(Some(false))) => known(false)
+          case (None, _) | (_, None) => None
+          case (Some(Some(true)), Some(Some(true))) => known(true)
+          case _ => Null
+        }
       case Or(l, r) => (eval3(l, value), eval3(r, value)) match {
-        case (Some(Some(true)), _) | (_, Some(Some(true))) => known(true)
-        case (None, _) | (_, None) => None
-        case (Some(Some(false)), Some(Some(false))) => known(false)
-        case _ => Null
-      }
+          case (Some(Some(true)), _) | (_, Some(Some(true))) => known(true)
+          case (None, _) | (_, None) => None
+          case (Some(Some(false)), Some(Some(false))) => known(false)
+          case _ => Null
+        }
       case Not(c) => eval3(c, value).map(_.map(!_))
       case AlwaysTrue() => known(true)
       case AlwaysFalse() => known(false)
@@ -131,7 +132,9 @@ object PredicateEval {
   }
 
   private def toInternal(v: Any, t: SparkType): Any = {
-    val c = try CatalystTypeConverters.convertToCatalyst(v) catch { case _: Exception => null }
+    val c =
+      try CatalystTypeConverters.convertToCatalyst(v)
+      catch { case _: Exception => null }
     (c, t) match {
       case (i: Int, _: LongType) => i.toLong
       case (i: Int, _: ShortType) => i.toShort

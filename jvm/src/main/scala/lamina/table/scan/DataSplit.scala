@@ -10,7 +10,8 @@ final case class DataSplit(
     bucket: Int,
     totalBuckets: Int,
     bucketPath: String,
-    files: Seq[DataFileMeta]) extends Serializable {
+    files: Seq[DataFileMeta])
+  extends Serializable {
   def rowCount: Long = files.map(_.rowCount).sum
   def totalSize: Long = files.map(_.fileSize).sum
 }

@@ -15,7 +15,9 @@ object FileLayoutCheck {
     val schemaPath = table.schemaManager.schemaPath(table.schema.id)
     val expected = if (table.isPrimaryKeyTable) table.schema.trimmedPrimaryKeys.size else 0
     entries.iterator.filter(_.isAdd).foreach { e =>
-      val arity = try BinaryRowCodec.serializedArity(e.file.minKey) catch { case _: Exception => -1 }
+      val arity =
+        try BinaryRowCodec.serializedArity(e.file.minKey)
+        catch { case _: Exception => -1 }
       val matches = if (expected == 0) arity <= 0 else arity == expected || arity < 0
       if (!matches)
         throw new CorruptFileException(schemaPath.toString, -1,

@@ -41,7 +41,8 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     val schemas = scala.collection.mutable.HashMap.empty[Long, TableSchema]
     def schemaOf(id: Long): TableSchema =
       if (id == schema.id) schema else schemas.getOrElseUpdate(id, table.schemaManager.schema(id))
-    val entries = liveEntries(filters).filter(e => valueFilters.isEmpty || fileMightMatch(e.file, valueFilters, schemaOf(e.file.schemaId)))
+    val entries =
+      liveEntries(filters).filter(e => valueFilters.isEmpty || fileMightMatch(e.file, valueFilters, schemaOf(e.file.schemaId)))
     entries.groupBy(e => (java.nio.ByteBuffer.wrap(e.partition), e.bucket)).toSeq.map { case ((p, bucket), es) =>
       val partition = es.head.partition
       val bucketDir = table.paths.bucketDir(table.manifestStore.decodePartition(partition), bucket)
@@ -65,9 +66,11 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     val types = statsFields.map(_.dataType)
     // nested columns have only null counts: their min/max slots are null, which the codec accepts
     val rowTypes = types
-    val decoded = try {
-      Some((BinaryRowCodec.deserialize(f.valueStats.minValues, rowTypes), BinaryRowCodec.deserialize(f.valueStats.maxValues, rowTypes)))
-    } catch { case _: Exception => None }
+    val decoded =
+      try {
+        Some((BinaryRowCodec.deserialize(f.valueStats.minValues, rowTypes),
+            BinaryRowCodec.deserialize(f.valueStats.maxValues, rowTypes)))
+      } catch { case _: Exception => None }
     decoded match {
       case None => true
       case Some((mins, maxs)) =>
@@ -78,9 +81,9 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
             else {
               val st = SparkTypes.toSpark(types(i))
               Some(PredicateEval.ColumnStats(
-                if (mins.isNullAt(i)) null else mins.get(i, st),
-                if (maxs.isNullAt(i)) null else maxs.get(i, st),
-                f.valueStats.nullCounts.lift(i).flatten, f.rowCount, st))
+                  if (mins.isNullAt(i)) null else mins.get(i, st),
+                  if (maxs.isNullAt(i)) null else maxs.get(i, st),
+                  f.valueStats.nullCounts.lift(i).flatten, f.rowCount, st))
             }
           }
         }
@@ -99,9 +102,9 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
         else {
           val st = partitionSparkTypes(i)
           Some(PredicateEval.ColumnStats(
-            if (mins.isNullAt(i)) null else mins.get(i, st),
-            if (maxs.isNullAt(i)) null else maxs.get(i, st),
-            None, rowCount.getOrElse(Long.MaxValue), st))
+              if (mins.isNullAt(i)) null else mins.get(i, st),
+              if (maxs.isNullAt(i)) null else maxs.get(i, st),
+              None, rowCount.getOrElse(Long.MaxValue), st))
         }
       }
       filters.forall(f => PredicateEval.mightMatch(f, lookup))

@@ -22,6 +22,7 @@ object SequenceBases {
 
   /** Beyond this many snapshots to catch up on, reading the live files is the cheaper way. */
   val MaxDeltaSnapshots = 64
+
   /** Tables whose bounds stay known. */
   val MaxTables = 128
 
@@ -55,8 +56,8 @@ object SequenceBases {
     val snapshots = table.snapshotManager
     val store = table.manifestStore
     try Some(((from.snapshotId + 1) to to).foldLeft(from.bases) { (bases, id) =>
-      raise(bases, store.readAllEntries(Seq(snapshots.snapshot(id).deltaManifestList)).filter(_.isAdd))
-    })
+        raise(bases, store.readAllEntries(Seq(snapshots.snapshot(id).deltaManifestList)).filter(_.isAdd))
+      })
     catch { case _: java.io.FileNotFoundException | _: NotFoundException => None }
   }
 

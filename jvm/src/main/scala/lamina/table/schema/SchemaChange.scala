@@ -9,9 +9,11 @@ object SchemaChange {
   final case class SetOption(key: String, value: String) extends SchemaChange
   final case class RemoveOption(key: String) extends SchemaChange
   final case class UpdateComment(comment: Option[String]) extends SchemaChange
+
   /** `after`: None = last, Some(None) = first, Some(Some(c)) = after column c. */
   final case class AddColumn(name: String, dataType: DataType, comment: Option[String],
-      after: Option[Option[String]] = None) extends SchemaChange
+      after: Option[Option[String]] = None)
+    extends SchemaChange
   final case class RenameColumn(from: String, to: String) extends SchemaChange
   final case class DropColumn(name: String) extends SchemaChange
   final case class UpdateColumnType(name: String, newType: DataType) extends SchemaChange

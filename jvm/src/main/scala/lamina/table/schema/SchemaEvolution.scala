@@ -53,13 +53,15 @@ object SchemaEvolution {
           throw new BadInputException(s"Cannot change option '$k' of existing table $table")
         // options that decide which version of a row wins: changing them would change committed data
         if (current.primaryKeys.nonEmpty && changesDefining(k, options.get(k), Some(v)))
-          throw new BadInputException(s"Cannot change option '$k' of existing table $table: it decides which rows the table holds")
+          throw new BadInputException(
+            s"Cannot change option '$k' of existing table $table: it decides which rows the table holds")
         options += k -> v
       case RemoveOption(k) =>
         if (Set("bucket", "primary-key", "bucket-key").contains(k) && options.contains(k))
           throw new BadInputException(s"Cannot remove option '$k' of existing table $table")
         if (current.primaryKeys.nonEmpty && options.contains(k) && changesDefining(k, options.get(k), None))
-          throw new BadInputException(s"Cannot remove option '$k' of existing table $table: it decides which rows the table holds")
+          throw new BadInputException(
+            s"Cannot remove option '$k' of existing table $table: it decides which rows the table holds")
         options -= k
       case UpdateComment(c) => comment = c
       case AddColumn(name, t, c, after) =>
@@ -130,7 +132,9 @@ object SchemaEvolution {
   def assignIds(t: DataType, start: Int): (DataType, Int) = {
     var next = start
     def go(t: DataType): DataType = t match {
-      case r: RowType => r.copy(fields = r.fields.map { f => val nt = go(f.dataType); val id = next; next += 1; f.copy(id = id, dataType = nt) })
+      case r: RowType => r.copy(fields = r.fields.map { f =>
+          val nt = go(f.dataType); val id = next; next += 1; f.copy(id = id, dataType = nt)
+        })
       case a: ArrayType => a.copy(element = go(a.element))
       case m: MapType => m.copy(key = go(m.key), value = go(m.value))
       case other => other

@@ -151,7 +151,9 @@ object TableSchema {
       CoreOptions.nearMiss(k).foreach(known => throw corrupt(s"option keys Lamina knows (is '$k' a damaged '$known'?)", s"'$k'"))
       CoreOptions.find(k).foreach { d =>
         try d.parseOrFail(v)
-        catch { case e: BadInputException => throw new CorruptFileException(path, 0, s"a valid value of option '$k'", s"'$v'", "", e) }
+        catch {
+          case e: BadInputException => throw new CorruptFileException(path, 0, s"a valid value of option '$k'", s"'$v'", "", e)
+        }
       }
       if (ColumnListOptions.contains(k)) columns(s"option '$k'", v.split(",").map(_.trim).filter(_.nonEmpty).toSeq)
       if (k.startsWith("fields.") && k != "fields.default-aggregate-function") {

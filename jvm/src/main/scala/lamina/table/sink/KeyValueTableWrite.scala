@@ -39,7 +39,8 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     while (k < pkOrdinals.length) {
       val i = pkOrdinals(k)
       if (row.isNullAt(i))
-        throw new BadInputException(s"Primary-key column '${schema.fields(i).name}' of table ${table.name} is null in a written row")
+        throw new BadInputException(
+          s"Primary-key column '${schema.fields(i).name}' of table ${table.name} is null in a written row")
       k += 1
     }
     val partition = routing.partition(row)

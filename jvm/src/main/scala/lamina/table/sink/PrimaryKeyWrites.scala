@@ -7,6 +7,7 @@ import lamina.table.options.{CoreOptions, MergeEngine}
 
 /** Driver-side steps of writes to primary-key tables. */
 object PrimaryKeyWrites {
+
   /** The row id Spark's row-level DML hands to deletes and updates: the primary key, then the
    *  `sequence.field` columns when all of them are NOT NULL (Spark takes only non-null row-id
    *  columns). A delete record then carries the deleted row's sequence values, ties it and, written

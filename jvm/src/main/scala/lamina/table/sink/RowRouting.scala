@@ -25,7 +25,7 @@ final class RowRouting(table: FileStoreTable) {
   val numBuckets: Int = schema.numBuckets
   private val bucketFunction = if (numBuckets > 0)
     Some(new BucketFunction(schema.bucketKeys.map(schema.indexOf).toArray,
-      schema.bucketKeys.map(k => schema.field(k).get.dataType), numBuckets))
+        schema.bucketKeys.map(k => schema.field(k).get.dataType), numBuckets))
   else None
 
   /** The row after the CHAR/VARCHAR rules, having passed the NOT NULL checks. */

@@ -91,7 +91,8 @@ object Snapshot {
     val schemaId = long("schemaId")
     val base = fileName("baseManifestList")
     val kind = text("commitKind")
-    if (!Kinds.contains(kind)) throw new CorruptFileException(path, 0, s"commitKind one of ${Kinds.toSeq.sorted.mkString(", ")}", kind)
+    if (!Kinds.contains(kind))
+      throw new CorruptFileException(path, 0, s"commitKind one of ${Kinds.toSeq.sorted.mkString(", ")}", kind)
     Snapshot(
       id = id,
       schemaId = schemaId,

@@ -70,4 +70,3 @@ class BloomFilterTest extends AnyFunSuite {
     assert(!f1.isLoaded && !f2.isLoaded)
   }
 }
-

@@ -98,7 +98,8 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
       val file = new File(dir, "blocks")
       Files.write(file.toPath, Array.tabulate[Byte](10000)(i => (i % 251).toByte))
       val input = new LocalFileInput(file)
-      try f(input, new CacheManager(budget, 0)) finally input.close()
+      try f(input, new CacheManager(budget, 0))
+      finally input.close()
     }
 
   test("block cache refreshes hot blocks, drops evicted ones, and invalidates its pages on close") {
@@ -121,12 +122,13 @@ class CacheManagerTest extends AnyFunSuite with LookupTestSupport {
       assert(m.dataPoolUsedBytes <= 2500)
       assert(cache.referencedPages <= 2, "evicted pages are no longer referenced")
       // a decoder gets the stored bytes in a page and writes the block into a page it allocates
-      val decoded = block(5, 10, BlockCache.Decoded { (offset, stored, allocate) =>
-        assert(offset == 5000 && stored.length == 10)
-        val page = allocate(stored.length)
-        (0 until stored.length).foreach(i => page.bytes(i) = (stored.bytes(i) + 1).toByte)
-        page
-      })
+      val decoded = block(5, 10,
+        BlockCache.Decoded { (offset, stored, allocate) =>
+          assert(offset == 5000 && stored.length == 10)
+          val page = allocate(stored.length)
+          (0 until stored.length).foreach(i => page.bytes(i) = (stored.bytes(i) + 1).toByte)
+          page
+        })
       assert(decoded.take(10).toSeq == (5000 until 5010).map(i => (i % 251 + 1).toByte))
       cache.close()
       assert(m.dataPoolUsedBytes == 0)

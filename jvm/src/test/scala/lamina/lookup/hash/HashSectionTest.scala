@@ -6,7 +6,8 @@ import org.scalatest.funsuite.AnyFunSuite
 
 class HashSectionTest extends AnyFunSuite {
 
-  test("home slots: floor(h * slotCount / 2^64) with h unsigned, ascending with h, the upper half of hashes in the upper half of slots") {
+  test(
+    "home slots: floor(h * slotCount / 2^64) with h unsigned, ascending with h, the upper half of hashes in the upper half of slots") {
     val rnd = new Random(7)
     for (slotCount <- Seq(2L, 4L, 1334L, 13333334L, 1L << 40)) {
       val s = HashSection(16, slotCount - 1, slotCount, 0)

@@ -104,7 +104,9 @@ class SlotRegionWriterTest extends AnyFunSuite with LookupTestSupport {
     // keys whose home slots all lie in [1600, 1616): in one 512-slot window of range 0, beyond its share
     val rnd = new Random(8)
     val crowded = Iterator.continually { val k = new Array[Byte](8); rnd.nextBytes(k); k }
-      .filter { k => val h = probe.homeSlot(KeyHash.hash64(k)); h >= 1600 && h < 1616 }
+      .filter { k =>
+        val h = probe.homeSlot(KeyHash.hash64(k)); h >= 1600 && h < 1616
+      }
       .take(crowd).toSeq
     val all = (spread ++ crowded).distinctBy(_.toSeq)
     assert(all.size == spread.size + crowd)

@@ -34,7 +34,9 @@ class PageChecksumsTest extends AnyFunSuite {
       val file = new File(dir, "out")
       val out = new LocalFileOutput(file, bufferSize = 16, checksums = new PageChecksums(10))
       val rnd = new Random(6)
-      val written = Seq(3, 40, 1, 17, 0, 9).map { n => val b = new Array[Byte](n); rnd.nextBytes(b); out.write(b); b }
+      val written = Seq(3, 40, 1, 17, 0, 9).map { n =>
+        val b = new Array[Byte](n); rnd.nextBytes(b); out.write(b); b
+      }
       val sums = out.endChecksums()
       out.write(Array[Byte](1, 2, 3))
       out.close()

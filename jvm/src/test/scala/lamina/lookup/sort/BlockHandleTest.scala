@@ -16,8 +16,9 @@ class BlockHandleTest extends AnyFunSuite {
   test("a handle past the limit, negative, or whose end overflows a long is corruption at the handle's offset") {
     for ((offset, size) <- Seq((10L, 86), (-1L, 4), (0L, -1), (Long.MaxValue - 4, 0), (Long.MaxValue, Int.MaxValue))) {
       val e = intercept[CorruptFileException](decode(offset, size, 100))
-      assert(e.getMessage.contains("/x/file.sort") && e.getMessage.contains("block handle out of range") &&
-        e.getMessage.contains("at offset 77"), s"($offset, $size): ${e.getMessage}")
+      assert(
+        e.getMessage.contains("/x/file.sort") && e.getMessage.contains("block handle out of range") &&
+          e.getMessage.contains("at offset 77"), s"($offset, $size): ${e.getMessage}")
     }
   }
 }

@@ -41,7 +41,9 @@ class BlockReaderTest extends AnyFunSuite {
     val rnd = new Random(5)
     val keys = trickyKeys(rnd)
     val probes = keys ++ keys.map(_ :+ 0.toByte) ++ keys.filter(_.nonEmpty).map(_.init) ++
-      (0 until 300).map { _ => val b = new Array[Byte](rnd.nextInt(14)); rnd.nextBytes(b); b }
+      (0 until 300).map { _ =>
+        val b = new Array[Byte](rnd.nextInt(14)); rnd.nextBytes(b); b
+      }
     val reader = block(keys)
     assert(reader.count == keys.size)
     // The first search runs without the index, later ones with it: run every probe three times.

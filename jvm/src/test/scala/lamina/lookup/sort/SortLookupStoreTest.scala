@@ -16,7 +16,8 @@ class SortLookupStoreTest extends AnyFunSuite with LookupTestSupport {
     new SortLookupStoreFactory(options, newCache(), comparator)
 
   /** Writes `entries`, then checks every hit, `misses` absent keys, and a full ordered scan. */
-  private def roundTrip(options: LookupOptions, entries: IndexedSeq[(Array[Byte], Array[Byte])], seed: Long): SortLookupStoreReader =
+  private def roundTrip(
+      options: LookupOptions, entries: IndexedSeq[(Array[Byte], Array[Byte])], seed: Long): SortLookupStoreReader =
     withTempDir { dir =>
       val f = factory(options)
       val file = new File(dir, "data.sort")
@@ -140,14 +141,14 @@ class SortLookupStoreTest extends AnyFunSuite with LookupTestSupport {
       }
       withTempDir { dir =>
         def size(c: CompressionType) = writeAll(factory(LookupOptions(compression = c,
-          cachePageSize = DataBlockSink.MinBackgroundBlockSize, backgroundCompression = background)),
+              cachePageSize = DataBlockSink.MinBackgroundBlockSize, backgroundCompression = background)),
           new File(dir, s"${c.name}.sort"), entries)
         val raw = size(CompressionType.None)
         // the repetitive 90% shrinks to a fraction: compressed, not merely the stretch's first blocks
         assert(size(CompressionType.Zstd) < raw / 4, s"${size(CompressionType.Zstd)} of $raw")
       }
       roundTrip(LookupOptions(compression = CompressionType.Zstd, cachePageSize = DataBlockSink.MinBackgroundBlockSize,
-        backgroundCompression = background), entries, 4)
+          backgroundCompression = background), entries, 4)
     }
 
   test("incompressible blocks stay uncompressed") {

@@ -20,7 +20,8 @@ class AggregateMergeFunctionTest extends AnyFunSuite {
     "fields.hi.aggregate-function" -> "max",
     "fields.tags.aggregate-function" -> "listagg")
 
-  private def merge(options: Map[String, String], records: Seq[KeyValue], keepDelete: Boolean = false): Option[(String, Seq[Any])] = {
+  private def merge(
+      options: Map[String, String], records: Seq[KeyValue], keepDelete: Boolean = false): Option[(String, Seq[Any])] = {
     val mf = MergeFunctions.create(fields, Seq("k"), options, "db.t")()
     mf.reset()
     records.foreach(mf.add)
@@ -50,8 +51,9 @@ class AggregateMergeFunctionTest extends AnyFunSuite {
     ("ignore-delete drops retracts", base + ("ignore-delete" -> "true"),
       Seq(kv(1, "+I", row(1, 5L, 3, "a", "x")), kv(2, "-D", row(1, 5L, 3, "a", "x"))),
       Some(("+I", Seq(1, 5L, 3, "a", "x")))),
-    ("fields.default-aggregate-function applies to columns without one", Map("merge-engine" -> "aggregation",
-      "fields.default-aggregate-function" -> "last_value", "fields.total.aggregate-function" -> "sum"),
+    ("fields.default-aggregate-function applies to columns without one",
+      Map("merge-engine" -> "aggregation",
+        "fields.default-aggregate-function" -> "last_value", "fields.total.aggregate-function" -> "sum"),
       Seq(kv(1, "+I", row(1, 5L, 3, "a", "x")), kv(2, "+I", row(1, 1L, null, null, "y"))),
       Some(("+I", Seq(1, 6L, null, null, "y")))))
 
@@ -70,32 +72,39 @@ class AggregateMergeFunctionTest extends AnyFunSuite {
     mf.reset()
     Seq(kv(1, "+I", row(1, 5L, 3, "a", "x")), kv(2, "-D", row(1, 5L, 3, "a", "x")), kv(3, "+I", row(1, 1L, 1, null, "z")))
       .foreach(mf.add)
-    assert(mf.resultKeepingDelete().map(kv => (kv.sequenceNumber, RowKind.shortString(kv.valueKind), values(kv.value, fields))) == Seq(
-      (2L, "-D", Seq(1, 5L, 3, "a", "x")), (3L, "+I", Seq(1, 1L, 1, null, "z"))))
+    assert(
+      mf.resultKeepingDelete().map(kv => (kv.sequenceNumber, RowKind.shortString(kv.valueKind), values(kv.value, fields))) == Seq(
+        (2L, "-D", Seq(1, 5L, 3, "a", "x")), (3L, "+I", Seq(1, 1L, 1, null, "z"))))
   }
 
   test("a retract that a function cannot apply fails naming table, column and option") {
-    val e = intercept[BadInputException](merge(base, Seq(kv(1, "+I", row(1, 5L, 3, "a", "x")), kv(2, "-D", row(1, 5L, 3, "a", "x")))))
+    val e =
+      intercept[BadInputException](merge(base, Seq(kv(1, "+I", row(1, 5L, 3, "a", "x")), kv(2, "-D", row(1, 5L, 3, "a", "x")))))
     assert(e.getMessage == "Table db.t: aggregate function 'max' of column 'hi' cannot retract a -U/-D record; " +
       "set 'fields.hi.ignore-retract'='true' to ignore such records for this column")
   }
 
   test("primary-key columns are never aggregated, even with a default function that fits them") {
     val fs = Seq(field(0, "k", IntType(false)), field(1, "n", IntType()))
-    val mf = MergeFunctions.create(fs, Seq("k"), Map("merge-engine" -> "aggregation", "fields.default-aggregate-function" -> "sum",
-      "fields.k.aggregate-function" -> "sum"), "db.t")()
+    val mf = MergeFunctions.create(fs, Seq("k"),
+      Map("merge-engine" -> "aggregation", "fields.default-aggregate-function" -> "sum",
+        "fields.k.aggregate-function" -> "sum"), "db.t")()
     mf.reset()
     Seq(kv(1, "+I", row(7, 1)), kv(2, "+I", row(7, 2)), kv(3, "-U", row(7, 1))).foreach(mf.add)
     assert(mf.result().map(r => values(r.value, fs)) == Some(Seq(7, 2)))
   }
 
   test("options naming missing columns or bad values are rejected") {
-    val e = intercept[BadInputException](MergeFunctions.create(fields, Seq("k"), base + ("fields.nope.aggregate-function" -> "sum"), "db.t"))
+    val e = intercept[BadInputException](MergeFunctions.create(fields, Seq("k"),
+        base + ("fields.nope.aggregate-function" -> "sum"), "db.t"))
     assert(e.getMessage == "Table db.t: column 'nope' named by option 'fields.nope.aggregate-function' does not exist")
-    val e2 = intercept[BadInputException](MergeFunctions.create(fields, Seq("k"), base + ("fields.hi.ignore-retract" -> "maybe"), "db.t"))
+    val e2 = intercept[BadInputException](MergeFunctions.create(fields, Seq("k"), base + ("fields.hi.ignore-retract" -> "maybe"),
+        "db.t"))
     assert(e2.getMessage == "Table db.t: invalid value 'maybe' for option 'fields.hi.ignore-retract': expected true or false")
-    val e3 = intercept[BadInputException](MergeFunctions.create(fields, Seq("k"), base + ("fields.default-aggregate-function" -> "sum"), "db.t"))
-    assert(e3.getMessage == "Table db.t: aggregate function 'sum' of column 'name' (option 'fields.default-aggregate-function') " +
-      "does not support type STRING; it needs a numeric type")
+    val e3 = intercept[BadInputException](MergeFunctions.create(fields, Seq("k"),
+        base + ("fields.default-aggregate-function" -> "sum"), "db.t"))
+    assert(
+      e3.getMessage == "Table db.t: aggregate function 'sum' of column 'name' (option 'fields.default-aggregate-function') " +
+        "does not support type STRING; it needs a numeric type")
   }
 }

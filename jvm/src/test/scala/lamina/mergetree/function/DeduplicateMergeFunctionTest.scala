@@ -68,9 +68,11 @@ class DeduplicateMergeFunctionTest extends AnyFunSuite {
   }
 
   test("bad sequence.field is rejected naming table, column and option") {
-    val e = intercept[lamina.errors.BadInputException](MergeFunctions.create(fields, Seq("k"), Map("sequence.field" -> "nope"), "db.t"))
+    val e =
+      intercept[lamina.errors.BadInputException](MergeFunctions.create(fields, Seq("k"), Map("sequence.field" -> "nope"), "db.t"))
     assert(e.getMessage == "Table db.t: column 'nope' named by option 'sequence.field' does not exist")
-    val e2 = intercept[lamina.errors.BadInputException](MergeFunctions.create(fields, Seq("k"), Map("merge-engine" -> "bogus"), "db.t"))
+    val e2 =
+      intercept[lamina.errors.BadInputException](MergeFunctions.create(fields, Seq("k"), Map("merge-engine" -> "bogus"), "db.t"))
     assert(e2.getMessage == "Table db.t: Invalid value 'bogus' for option 'merge-engine': " +
       "expected one of deduplicate, partial-update, aggregation, first-row")
   }

@@ -27,39 +27,32 @@ class DmlRulesTest extends AnyFunSuite {
 
   // (options, op, updated columns, allowed?)
   private val table: Seq[(String, Map[String, String], String, Seq[String], Boolean)] = Seq(
-    ("deduplicate", dedup, "DELETE", Nil, true),
-    ("deduplicate", dedup, "UPDATE", Seq("name"), true),
-    ("deduplicate", dedup, "MERGE_DELETE", Nil, true),
-    ("deduplicate", dedup, "MERGE_UPDATE", Nil, true),
+    ("deduplicate", dedup, "DELETE", Nil, true), ("deduplicate", dedup, "UPDATE", Seq("name"), true),
+    ("deduplicate", dedup, "MERGE_DELETE", Nil, true), ("deduplicate", dedup, "MERGE_UPDATE", Nil, true),
     ("deduplicate", dedup, "INSERT_OVERWRITE", Nil, true),
     ("deduplicate + ignore-delete", dedup + ("ignore-delete" -> "true"), "DELETE", Nil, false),
     ("deduplicate + ignore-delete", dedup + ("ignore-delete" -> "true"), "UPDATE", Seq("name"), true),
-    ("first-row", firstRow, "DELETE", Nil, false),
-    ("first-row", firstRow, "UPDATE", Seq("name"), false),
-    ("first-row", firstRow, "MERGE_DELETE", Nil, false),
-    ("first-row", firstRow, "MERGE_UPDATE", Nil, false),
-    ("first-row", firstRow, "INSERT_OVERWRITE", Nil, true),
-    ("partial-update", pu, "DELETE", Nil, false),
-    ("partial-update", pu, "MERGE_DELETE", Nil, false),
-    ("partial-update", pu, "UPDATE", Seq("name"), true),
+    ("first-row", firstRow, "DELETE", Nil, false), ("first-row", firstRow, "UPDATE", Seq("name"), false),
+    ("first-row", firstRow, "MERGE_DELETE", Nil, false), ("first-row", firstRow, "MERGE_UPDATE", Nil, false),
+    ("first-row", firstRow, "INSERT_OVERWRITE", Nil, true), ("partial-update", pu, "DELETE", Nil, false),
+    ("partial-update", pu, "MERGE_DELETE", Nil, false), ("partial-update", pu, "UPDATE", Seq("name"), true),
     ("partial-update", pu, "MERGE_UPDATE", Nil, true),
     ("partial-update + remove-record-on-delete", puRemove, "DELETE", Nil, true),
     ("partial-update + remove-record-on-delete + ignore-delete", puRemove + ("ignore-delete" -> "true"), "DELETE", Nil, false),
     ("partial-update + ignore-delete", pu + ("ignore-delete" -> "true"), "DELETE", Nil, false),
     ("aggregation sum, name last_non_null_value", agg, "DELETE", Nil, false),
-    ("aggregation sum", agg, "UPDATE", Seq("name"), false),
-    ("aggregation sum", agg, "UPDATE", Seq("total"), false),
+    ("aggregation sum", agg, "UPDATE", Seq("name"), false), ("aggregation sum", agg, "UPDATE", Seq("total"), false),
     ("aggregation max + last_value", aggLast, "DELETE", Nil, false),
     ("aggregation max ignoring retract", aggLast + ("fields.total.ignore-retract" -> "true"), "DELETE", Nil, false),
     ("aggregation remove-record-on-delete", aggLast + ("aggregation.remove-record-on-delete" -> "true"), "DELETE", Nil, true),
     ("aggregation max + last_value", aggLast, "UPDATE", Seq("name"), true),
     ("aggregation max + last_value", aggLast, "UPDATE", Seq("total"), false),
     ("aggregation max + last_value", aggLast, "MERGE_UPDATE", Nil, false),
-    ("aggregation listagg distinct left unchanged", Map("merge-engine" -> "aggregation", "fields.name.aggregate-function" -> "listagg",
-      "fields.name.distinct" -> "true"), "UPDATE", Seq("total"), true),
+    ("aggregation listagg distinct left unchanged",
+      Map("merge-engine" -> "aggregation", "fields.name.aggregate-function" -> "listagg",
+        "fields.name.distinct" -> "true"), "UPDATE", Seq("total"), true),
     ("aggregation listagg left unchanged", Map("merge-engine" -> "aggregation", "fields.name.aggregate-function" -> "listagg"),
-      "UPDATE", Seq("total"), false),
-    ("aggregation", agg, "INSERT_OVERWRITE", Nil, true))
+      "UPDATE", Seq("total"), false), ("aggregation", agg, "INSERT_OVERWRITE", Nil, true))
 
   table.foreach { case (name, options, op, updated, allowed) =>
     test(s"$name: $op${if (updated.isEmpty) "" else updated.mkString(" of ", ",", "")} is ${if (allowed) "allowed" else "rejected"}") {
@@ -76,16 +69,19 @@ class DmlRulesTest extends AnyFunSuite {
     }
     val fs = fields :+ field(4, "region", IntType())
     assert(DmlRules.check("MERGE_UPDATE", Seq("region"), fs, Seq("k"), Seq("region"), dedup, "db.t") ==
-      Some("MERGE INTO ... UPDATE is not supported on table db.t (merge-engine deduplicate): column 'region' is a partition column and cannot be updated"))
+      Some(
+        "MERGE INTO ... UPDATE is not supported on table db.t (merge-engine deduplicate): column 'region' is a partition column and cannot be updated"))
   }
 
   test("reasons name the table, the engine and why") {
     assert(check("DELETE", firstRow) ==
-      Some("DELETE is not supported on table db.t (merge-engine first-row): first-row keeps the first row of each key and ignores later changes"))
+      Some(
+        "DELETE is not supported on table db.t (merge-engine first-row): first-row keeps the first row of each key and ignores later changes"))
     assert(check("DELETE", pu) == Some("DELETE is not supported on table db.t (merge-engine partial-update): " +
       "partial-update removes a row on delete only with 'partial-update.remove-record-on-delete'='true'"))
-    assert(check("DELETE", dedup + ("ignore-delete" -> "true")) == Some("DELETE is not supported on table db.t (merge-engine deduplicate): " +
-      "option 'ignore-delete' is set, so delete records are dropped and the DELETE would do nothing"))
+    assert(check("DELETE", dedup + ("ignore-delete" -> "true")) == Some(
+      "DELETE is not supported on table db.t (merge-engine deduplicate): " +
+        "option 'ignore-delete' is set, so delete records are dropped and the DELETE would do nothing"))
     assert(check("DELETE", aggLast) == Some("DELETE is not supported on table db.t (merge-engine aggregation): " +
       "a DELETE would leave the key with retracted aggregates instead of removing it; " +
       "set 'aggregation.remove-record-on-delete'='true'"))

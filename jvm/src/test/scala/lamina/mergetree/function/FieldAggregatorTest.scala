@@ -24,10 +24,14 @@ class FieldAggregatorTest extends AnyFunSuite {
   private def map(kvs: (Any, Any)*): MapData =
     new ArrayBasedMapData(new GenericArrayData(kvs.map(_._1).toArray), new GenericArrayData(kvs.map(_._2).toArray))
   private def arrValues(a: Any): Seq[Any] =
-    if (a == null) null else { val d = a.asInstanceOf[ArrayData]; (0 until d.numElements()).map(i => d.get(i, org.apache.spark.sql.types.IntegerType)) }
+    if (a == null) null
+    else {
+      val d = a.asInstanceOf[ArrayData]; (0 until d.numElements()).map(i => d.get(i, org.apache.spark.sql.types.IntegerType))
+    }
   private def mapValues(m: Any): Seq[(Any, Any)] = {
     val d = m.asInstanceOf[MapData]
-    (0 until d.numElements()).map(i => (d.keyArray().getInt(i), if (d.valueArray().isNullAt(i)) null else d.valueArray().getUTF8String(i).toString))
+    (0 until d.numElements()).map(i =>
+      (d.keyArray().getInt(i), if (d.valueArray().isNullAt(i)) null else d.valueArray().getUTF8String(i).toString))
   }
 
   private val P = "+"
@@ -84,7 +88,8 @@ class FieldAggregatorTest extends AnyFunSuite {
   test("listagg delimiter and distinct") {
     val s = VarCharType(VarCharType.MaxLength)
     assert(fold(agg("listagg", s, Map("fields.f.list-agg-delimiter" -> ";")), Seq(P -> str("a"), P -> str("b"))) == str("a;b"))
-    assert(fold(agg("listagg", s, Map("fields.f.distinct" -> "true")), Seq(P -> str("a"), P -> str("b"), P -> str("a"))) == str("a,b"))
+    assert(fold(agg("listagg", s, Map("fields.f.distinct" -> "true")), Seq(P -> str("a"), P -> str("b"), P -> str("a"))) == str(
+      "a,b"))
   }
 
   test("collect concatenates arrays, skips null arrays, keeps duplicates") {
@@ -136,7 +141,8 @@ class FieldAggregatorTest extends AnyFunSuite {
     assert(intercept[BadInputException](agg("collect", IntType())).getMessage.contains("it needs an ARRAY type"))
     assert(intercept[BadInputException](agg("merge_map", IntType())).getMessage.contains("it needs a MAP type"))
     val u = intercept[BadInputException](agg("median", IntType()))
-    assert(u.getMessage.startsWith("Table db.t: unknown aggregate function 'median' for column 'f' (option 'fields.f.aggregate-function'); supported: sum, min"))
+    assert(u.getMessage.startsWith(
+        "Table db.t: unknown aggregate function 'median' for column 'f' (option 'fields.f.aggregate-function'); supported: sum, min"))
     val d = intercept[BadInputException](agg("collect", ArrayType(IntType()), Map("fields.f.distinct" -> "yes")))
     assert(d.getMessage == "Table db.t: invalid value 'yes' for option 'fields.f.distinct': expected true or false")
   }

@@ -19,11 +19,13 @@ class PartialUpdateMergeFunctionTest extends AnyFunSuite {
   private val pu = Map("merge-engine" -> "partial-update")
   private val groups = pu ++ Map("fields.g1.sequence-group" -> "a,b", "fields.g2.sequence-group" -> "c,d")
 
-  private def merge(options: Map[String, String], records: Seq[KeyValue], keepDelete: Boolean = false): Option[(String, Seq[Any])] = {
+  private def merge(
+      options: Map[String, String], records: Seq[KeyValue], keepDelete: Boolean = false): Option[(String, Seq[Any])] = {
     val mf = MergeFunctions.create(fields, Seq("k"), options, "db.t")()
     mf.reset()
     records.foreach(mf.add)
-    (if (keepDelete) mf.resultKeepingDelete().lastOption else mf.result()).map(kv => (RowKind.shortString(kv.valueKind), values(kv.value, fields)))
+    (if (keepDelete) mf.resultKeepingDelete().lastOption else mf.result()).map(kv =>
+      (RowKind.shortString(kv.valueKind), values(kv.value, fields)))
   }
 
   private def r(vs: Any*) = row(vs: _*)
@@ -82,10 +84,12 @@ class PartialUpdateMergeFunctionTest extends AnyFunSuite {
   test("a key removed then written again keeps its delete for compaction below the top level") {
     val mf = MergeFunctions.create(fields, Seq("k"), pu + ("partial-update.remove-record-on-delete" -> "true"), "db.t")()
     mf.reset()
-    Seq(kv(1, "+I", r(1, 1, 2, 3, 4, 5, 6)), kv(2, "-D", r(1, 1, 2, 3, 4, 5, 6)), kv(3, "+I", r(1, null, 9, null, null, null, null)))
+    Seq(kv(1, "+I", r(1, 1, 2, 3, 4, 5, 6)), kv(2, "-D", r(1, 1, 2, 3, 4, 5, 6)),
+      kv(3, "+I", r(1, null, 9, null, null, null, null)))
       .foreach(mf.add)
-    assert(mf.resultKeepingDelete().map(kv => (kv.sequenceNumber, RowKind.shortString(kv.valueKind), values(kv.value, fields))) == Seq(
-      (2L, "-D", Seq(1, 1, 2, 3, 4, 5, 6)), (3L, "+I", Seq(1, null, 9, null, null, null, null))))
+    assert(
+      mf.resultKeepingDelete().map(kv => (kv.sequenceNumber, RowKind.shortString(kv.valueKind), values(kv.value, fields))) == Seq(
+        (2L, "-D", Seq(1, 1, 2, 3, 4, 5, 6)), (3L, "+I", Seq(1, null, 9, null, null, null, null))))
   }
 
   test("multi-column group sequence compares column by column and moves together") {
@@ -98,10 +102,11 @@ class PartialUpdateMergeFunctionTest extends AnyFunSuite {
 
   test("aggregate functions inside sequence groups, in and out of order") {
     val opts = groups + ("fields.a.aggregate-function" -> "sum", "fields.b.aggregate-function" -> "last_value")
-    val got = merge(opts, Seq(
-      kv(1, "+I", r(1, 1, 1, 10, null, null, null)),
-      kv(2, "+I", r(1, 2, 2, 5, null, null, null)), // older: sum still adds, last_value keeps the newer 1
-      kv(3, "+I", r(1, 4, 4, 12, null, null, null))))
+    val got = merge(opts,
+      Seq(
+        kv(1, "+I", r(1, 1, 1, 10, null, null, null)),
+        kv(2, "+I", r(1, 2, 2, 5, null, null, null)), // older: sum still adds, last_value keeps the newer 1
+        kv(3, "+I", r(1, 4, 4, 12, null, null, null))))
     assert(got == Some(("+I", Seq(1, 7, 4, 12, null, null, null))))
     val retracted = merge(opts, Seq(kv(1, "+I", r(1, 5, 1, 10, null, null, null)), kv(2, "-U", r(1, 2, 1, 11, null, null, null))))
     assert(retracted == Some(("+I", Seq(1, 3, null, 11, null, null, null))))
@@ -120,9 +125,12 @@ class PartialUpdateMergeFunctionTest extends AnyFunSuite {
   }
 
   test("bad sequence-group options are rejected naming table, column and option") {
-    def err(o: Map[String, String]) = intercept[BadInputException](MergeFunctions.create(fields, Seq("k"), pu ++ o, "db.t")).getMessage
-    assert(err(Map("fields.nope.sequence-group" -> "a")) == "Table db.t: column 'nope' named by option 'fields.nope.sequence-group' does not exist")
-    assert(err(Map("fields.g1.sequence-group" -> "a,zz")) == "Table db.t: column 'zz' named by option 'fields.g1.sequence-group' does not exist")
+    def err(o: Map[String, String]) =
+      intercept[BadInputException](MergeFunctions.create(fields, Seq("k"), pu ++ o, "db.t")).getMessage
+    assert(err(
+      Map("fields.nope.sequence-group" -> "a")) == "Table db.t: column 'nope' named by option 'fields.nope.sequence-group' does not exist")
+    assert(err(
+      Map("fields.g1.sequence-group" -> "a,zz")) == "Table db.t: column 'zz' named by option 'fields.g1.sequence-group' does not exist")
     assert(err(Map("fields.g1.sequence-group" -> "a", "fields.g2.sequence-group" -> "a")) ==
       "Table db.t: column 'a' belongs to more than one sequence group (option 'fields.g2.sequence-group')")
     assert(err(Map("fields.g1.sequence-group" -> "k")) ==
@@ -131,8 +139,8 @@ class PartialUpdateMergeFunctionTest extends AnyFunSuite {
       "Table db.t: options 'partial-update.remove-record-on-delete' and 'fields.<seq>.sequence-group' cannot be used together")
     assert(err(Map("fields.c.aggregate-function" -> "sum")) ==
       "Table db.t: option 'fields.c.aggregate-function' needs column 'c' to be a member of a sequence group " +
-        "('fields.<seq>.sequence-group') under merge-engine partial-update")
+      "('fields.<seq>.sequence-group') under merge-engine partial-update")
     assert(err(Map("partial-update.remove-record-on-delete" -> "sometimes")).startsWith(
-      "Table db.t: Invalid value 'sometimes' for option 'partial-update.remove-record-on-delete'"))
+        "Table db.t: Invalid value 'sometimes' for option 'partial-update.remove-record-on-delete'"))
   }
 }

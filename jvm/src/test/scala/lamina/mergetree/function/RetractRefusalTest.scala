@@ -26,16 +26,16 @@ class RetractRefusalTest extends AnyFunSuite {
   test("first-row refuses every retract, pointing to ignore-delete (as Paimon's writers do)") {
     val o = Map("merge-engine" -> "first-row")
     assert(refusal(o, RowKind.Delete).contains("merge-engine first-row keeps the first row of each key and cannot " +
-      "apply the -D record of a delete or update: set 'ignore-delete' to drop such records"))
+        "apply the -D record of a delete or update: set 'ignore-delete' to drop such records"))
     assert(refusal(o, RowKind.UpdateBefore).exists(_.contains("cannot apply the -U record")))
   }
 
   test("aggregation: a column whose function cannot retract refuses retracts, naming it and the options") {
     assert(refusal(agg, RowKind.UpdateBefore).contains(
-      "aggregate function 'max' of column 'hi' cannot retract the -U record of a delete or update: set " +
-        "'fields.hi.ignore-retract' to skip such records for the column, 'ignore-delete' to drop them"))
+        "aggregate function 'max' of column 'hi' cannot retract the -U record of a delete or update: set " +
+          "'fields.hi.ignore-retract' to skip such records for the column, 'ignore-delete' to drop them"))
     assert(refusal(agg, RowKind.Delete).exists(_.endsWith(
-      ", or 'aggregation.remove-record-on-delete' to remove the whole row on delete")))
+          ", or 'aggregation.remove-record-on-delete' to remove the whole row on delete")))
     assert(refusal(agg + ("fields.hi.ignore-retract" -> "true"), RowKind.UpdateBefore).isEmpty)
     assert(refusal(agg + ("fields.hi.aggregate-function" -> "sum"), RowKind.Delete).isEmpty)
     assert(refusal(agg + ("ignore-delete" -> "true"), RowKind.Delete).isEmpty)

@@ -41,7 +41,8 @@ class ProjectedScanTest extends AnyFunSuite {
   test("rows are projected to the output columns, a column read once appearing twice") {
     val r = factory.createReader(Partition)
     val out = Iterator.continually(r).takeWhile(_.next()).map { x =>
-      val row = x.get(); (if (row.isNullAt(0)) None else Some(row.getLong(0)), row.getLong(1),
+      val row = x.get();
+      (if (row.isNullAt(0)) None else Some(row.getLong(0)), row.getLong(1),
         if (row.isNullAt(2)) None else Some(row.getLong(2)))
     }.toList
     assert(out == List((Some(10L), 1L, Some(10L)), (None, 2L, None)))

@@ -72,8 +72,10 @@ class FileStoreCommitPropertyTest extends AnyFunSuite with BeforeAndAfterAll {
       // every snapshot still reads the live set it had when it was committed
       for ((expected, i) <- history.zipWithIndex) {
         val s = table.snapshotManager.snapshot(i + 1L)
-        assert(commit.liveEntries(s).map(e => e.file.fileName -> ((TestTables.stringPartitionValue(e.partition),
-          e.bucket, e.file.rowCount))).toMap === expected, s"snapshot ${i + 1}")
+        assert(
+          commit.liveEntries(s).map(e =>
+            e.file.fileName -> ((TestTables.stringPartitionValue(e.partition),
+              e.bucket, e.file.rowCount))).toMap === expected, s"snapshot ${i + 1}")
       }
       assert(history.size >= 20)
     }

@@ -29,8 +29,10 @@ class AvroFilesCorruptionTest extends AnyFunSuite with BeforeAndAfterAll {
 
   private def headerLength(bytes: Array[Byte]): Int = {
     val r = new org.apache.avro.file.DataFileReader[org.apache.avro.generic.GenericRecord](
-      new org.apache.avro.file.SeekableByteArrayInput(bytes), new org.apache.avro.generic.GenericDatumReader[org.apache.avro.generic.GenericRecord]())
-    try { r.sync(0); r.previousSync().toInt } finally r.close()
+      new org.apache.avro.file.SeekableByteArrayInput(bytes),
+      new org.apache.avro.generic.GenericDatumReader[org.apache.avro.generic.GenericRecord]())
+    try { r.sync(0); r.previousSync().toInt }
+    finally r.close()
   }
 
   /** Reads `bytes` from a file; returns the records, or the CorruptFileException, failing on anything else. */

@@ -86,7 +86,8 @@ class ManifestCodecTest extends AnyFunSuite with BeforeAndAfterAll {
       val bytes = AvroFiles.encode(schema, metas.iterator.map(_.toAvro(schema)), codec)
       assert(bytes.take(4).toSeq === Seq[Byte]('O', 'b', 'j', 1))
       val r = new DataFileReader[GenericRecord](new SeekableByteArrayInput(bytes), new GenericDatumReader[GenericRecord]())
-      try assert(r.getMetaString("avro.codec") === avroName) finally r.close()
+      try assert(r.getMetaString("avro.codec") === avroName)
+      finally r.close()
     }
   }
 
@@ -97,6 +98,7 @@ class ManifestCodecTest extends AnyFunSuite with BeforeAndAfterAll {
 }
 
 object ManifestCodecTest {
+
   /** A structurally comparable form of manifest values (byte arrays compare by content). */
   def canon(x: Any): Any = x match {
     case a: Array[Byte] => a.toSeq

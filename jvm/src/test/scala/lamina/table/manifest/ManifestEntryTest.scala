@@ -58,7 +58,8 @@ class ManifestEntryTest extends AnyFunSuite {
         val name = s"f${rnd.nextInt(6)}"
         val e = if (rnd.nextInt(3) == 0) del(name, p, b) else add(name, p, b)
         val key = (p, b, name)
-        if (e.isAdd) { if (!model.contains(key)) model.put(key, e) else model.update(key, e) } else model.remove(key)
+        if (e.isAdd) { if (!model.contains(key)) model.put(key, e) else model.update(key, e) }
+        else model.remove(key)
         e
       }
       val got = ManifestEntry.mergeLive(es.iterator).map(e =>

@@ -63,7 +63,8 @@ class CoreOptionsTest extends AnyFunSuite {
   }
 
   test("every value of every enumerated option parses to its type and back to its text, in any case") {
-    val enums = CoreOptions.all.collect { case d if d.kind.isInstanceOf[EnumKind[_]] => d.key -> d.kind.asInstanceOf[EnumKind[Any]] }
+    val enums =
+      CoreOptions.all.collect { case d if d.kind.isInstanceOf[EnumKind[_]] => d.key -> d.kind.asInstanceOf[EnumKind[Any]] }
     assert(enums.map(_._1).sorted === Seq("changelog-producer", "file.compression", "file.format",
       "lookup.cache-spill-compression", "lookup.local-file-type", "manifest.compression", "merge-engine",
       "parquet.writer.version"))
@@ -93,19 +94,20 @@ class CoreOptionsTest extends AnyFunSuite {
   }
 
   test("validate accepts known keys with good values and pattern keys") {
-    CoreOptions.validate(Map(
-      "bucket" -> "4",
-      "bucket-key" -> "id",
-      "file.format" -> "ORC",
-      "manifest.target-file-size" -> "16 mb",
-      "merge-engine" -> "partial-update",
-      "write-buffer-size" -> "64 mb",
-      "lookup.local-file-type" -> "hash",
-      "cache-page-size" -> "4 kb",
-      "lookup.cache.high-priority-pool-ratio" -> "0.5",
-      "fields.price.aggregate-function" -> "sum",
-      "fields.a,b.sequence-group" -> "c",
-      "fields.a.b.c" -> "x"), "db.t")
+    CoreOptions.validate(
+      Map(
+        "bucket" -> "4",
+        "bucket-key" -> "id",
+        "file.format" -> "ORC",
+        "manifest.target-file-size" -> "16 mb",
+        "merge-engine" -> "partial-update",
+        "write-buffer-size" -> "64 mb",
+        "lookup.local-file-type" -> "hash",
+        "cache-page-size" -> "4 kb",
+        "lookup.cache.high-priority-pool-ratio" -> "0.5",
+        "fields.price.aggregate-function" -> "sum",
+        "fields.a,b.sequence-group" -> "c",
+        "fields.a.b.c" -> "x"), "db.t")
   }
 
   test("validate names the table, the key and the closest valid key") {
@@ -138,7 +140,8 @@ class CoreOptionsTest extends AnyFunSuite {
         "Invalid value 'lsm' for option 'merge-engine': expected one of deduplicate, partial-update, aggregation, first-row"),
       ("lookup.cache.high-priority-pool-ratio", "1",
         "Invalid value '1' for option 'lookup.cache.high-priority-pool-ratio': expected Double"),
-      ("lookup.local-file-type", "btree", "Invalid value 'btree' for option 'lookup.local-file-type': expected Enum (sort, hash)"),
+      ("lookup.local-file-type", "btree",
+        "Invalid value 'btree' for option 'lookup.local-file-type': expected Enum (sort, hash)"),
       ("cache-page-size", "0", "Invalid value '0' for option 'cache-page-size': expected MemorySize"),
       ("cache-page-size", "2 gb", "Invalid value '2 gb' for option 'cache-page-size': expected MemorySize"),
       ("lookup.bloom-filter.fpp", "1.0", "Invalid value '1.0' for option 'lookup.bloom-filter.fpp': expected Double"),
@@ -176,7 +179,7 @@ class CoreOptionsTest extends AnyFunSuite {
       "table's definition; change it with ALTER TABLE db.t SET TBLPROPERTIES ('merge-engine' = '...')")
     for (key <- Seq("bucket", "primary-key", "file.format", "sequence.field", "changelog-producer", "num-levels"))
       assert(intercept[BadInputException](CoreOptions.checkPerQuery("db.t", key, "1", where)).getMessage
-        .startsWith(s"Option '$key' of table db.t cannot be set by $where: it is part of the table's definition"))
+          .startsWith(s"Option '$key' of table db.t cannot be set by $where: it is part of the table's definition"))
     val bad = intercept[BadInputException](CoreOptions.checkPerQuery("db.t", "write-only", "maybe", where))
     assert(bad.getMessage === "Invalid value 'maybe' for option 'write-only': expected true or false")
   }
@@ -194,15 +197,15 @@ class CoreOptionsTest extends AnyFunSuite {
     assert(CoreOptions.lookupStore(Map.empty).cachePageSize === 64 * 1024)
     assert(CoreOptions.lookupStore(Map.empty).cacheMaxMemorySize === 256L * 1024 * 1024)
     val o = CoreOptions.lookupStore(Map(
-      "cache-page-size" -> "4 kb",
-      "lookup.bloom-filter.enabled" -> "FALSE",
-      "lookup.bloom-filter.fpp" -> "0.01",
-      "lookup.local-file-type" -> "hash",
-      "lookup.cache-max-memory-size" -> "1gb",
-      "lookup.cache.high-priority-pool-ratio" -> "0",
-      "lookup.cache-spill-compression" -> "lz4",
-      "lookup.background-compression" -> "false",
-      "some.other.option" -> "ignored"))
+        "cache-page-size" -> "4 kb",
+        "lookup.bloom-filter.enabled" -> "FALSE",
+        "lookup.bloom-filter.fpp" -> "0.01",
+        "lookup.local-file-type" -> "hash",
+        "lookup.cache-max-memory-size" -> "1gb",
+        "lookup.cache.high-priority-pool-ratio" -> "0",
+        "lookup.cache-spill-compression" -> "lz4",
+        "lookup.background-compression" -> "false",
+        "some.other.option" -> "ignored"))
     assert(o === LookupOptions(4096, bloomFilterEnabled = false, 0.01, LocalFileType.Hash, 1L << 30, 0.0, CompressionType.Lz4,
       backgroundCompression = false))
     assert(CoreOptions.lookupStore(Map("cache-page-size" -> "1 gb")).cachePageSize === 1 << 30)
@@ -223,8 +226,8 @@ class CoreOptionsTest extends AnyFunSuite {
 
   test("Levenshtein on known pairs") {
     val cases = Seq(
-      ("", "", 0), ("", "abc", 3), ("abc", "", 3), ("abc", "abc", 0), ("kitten", "sitting", 3),
-      ("flaw", "lawn", 2), ("bucket", "bukcet", 2), ("a", "b", 1), ("intention", "execution", 5))
+      ("", "", 0), ("", "abc", 3), ("abc", "", 3), ("abc", "abc", 0), ("kitten", "sitting", 3), ("flaw", "lawn", 2),
+      ("bucket", "bukcet", 2), ("a", "b", 1), ("intention", "execution", 5))
     for ((a, b, d) <- cases) assert(Levenshtein.distance(a, b) === d, s"$a / $b")
   }
 

@@ -26,7 +26,8 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
     val producer = Map("bucket" -> "1", "changelog-producer" -> "lookup")
     assert(blocked(producer, pk = true, Read).isEmpty)
     assert(blocked(producer, pk = true, Compact) === Seq("changelog-producer"))
-    assert(blocked(Map("sequence.field.sort-order" -> "descending", "bucket" -> "1"), pk = true, Read) === Seq("sequence.field.sort-order"))
+    assert(blocked(Map("sequence.field.sort-order" -> "descending", "bucket" -> "1"), pk = true, Read) === Seq(
+      "sequence.field.sort-order"))
     assert(blocked(Map("sequence.field.sort-order" -> "ascending", "bucket" -> "1"), pk = true, Read).isEmpty)
   }
 
@@ -37,6 +38,7 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
       "does not implement: reading it is refused, so that the table stays right for Paimon's readers")
     val d = intercept[BadInputException](
       UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "input", "bucket" -> "1"), primaryKeyTable = true))
-    assert(d.getMessage === "Table db.t: 'changelog-producer' = 'input' asks for a changelog producer, which Lamina does not implement")
+    assert(
+      d.getMessage === "Table db.t: 'changelog-producer' = 'input' asks for a changelog producer, which Lamina does not implement")
   }
 }

@@ -71,9 +71,9 @@ class PredicateEvalTest extends AnyFunSuite {
   }
 
   test("And, Or and Not follow SQL's three-valued logic: a NULL result never matches, negated or not") {
-    val isNull = EqualTo("n", 5)   // NULL
-    val yes = EqualTo("i", 5)      // TRUE
-    val no = EqualTo("i", 6)       // FALSE
+    val isNull = EqualTo("n", 5) // NULL
+    val yes = EqualTo("i", 5) // TRUE
+    val no = EqualTo("i", 6) // FALSE
     val cases: Seq[(Predicate, Option[Boolean])] = Seq(
       And(yes, yes) -> T, And(yes, no) -> F, And(isNull, no) -> F, And(isNull, yes) -> F,
       Or(no, yes) -> T, Or(isNull, yes) -> T, Or(isNull, no) -> F, Or(no, no) -> F,
@@ -147,10 +147,9 @@ class PredicateEvalTest extends AnyFunSuite {
     val unknown = "i" -> ColumnStats(null, null, None, 50L, IntegerType)
     val cases: Seq[(Predicate, (String, ColumnStats), Boolean)] = Seq(
       (EqualTo("i", 1), allNull, false), (GreaterThan("i", 1), allNull, false), (In("i", Array(1, 2)), allNull, false),
-      (IsNull("i"), allNull, true), (IsNotNull("i"), allNull, false),
-      (IsNull("i"), someNull, true), (IsNotNull("i"), someNull, true), (EqualTo("i", 25), someNull, false),
-      (EqualTo("i", 1), unknown, true), (IsNull("i"), unknown, true), (IsNotNull("i"), unknown, true),
-      (LessThan("i", 0), unknown, true))
+      (IsNull("i"), allNull, true), (IsNotNull("i"), allNull, false), (IsNull("i"), someNull, true),
+      (IsNotNull("i"), someNull, true), (EqualTo("i", 25), someNull, false), (EqualTo("i", 1), unknown, true),
+      (IsNull("i"), unknown, true), (IsNotNull("i"), unknown, true), (LessThan("i", 0), unknown, true))
     for ((f, s, want) <- cases) assert(might(f, s) === want, s"$f on $s")
   }
 
@@ -165,13 +164,13 @@ class PredicateEvalTest extends AnyFunSuite {
     val cases: Seq[(Predicate, (String, ColumnStats), Boolean)] = Seq(
       (EqualTo("s", "cherry"), s, false), (EqualTo("s", "apricot"), s, true), (EqualTo("s", "app"), s, false),
       (GreaterThan("s", "banana"), s, false), (GreaterThanOrEqual("s", "banana"), s, true), (LessThan("s", "apple"), s, false),
-      (In("s", Array("zebra", "avocado")), s, true),
-      (EqualTo("d", new java.math.BigDecimal("12.3")), d, true), (EqualTo("d", new java.math.BigDecimal("100.00")), d, false),
-      (LessThan("d", new java.math.BigDecimal("12.30")), d, false), (GreaterThan("d", new java.math.BigDecimal("99.989")), d, true),
+      (In("s", Array("zebra", "avocado")), s, true), (EqualTo("d", new java.math.BigDecimal("12.3")), d, true),
+      (EqualTo("d", new java.math.BigDecimal("100.00")), d, false), (LessThan("d", new java.math.BigDecimal("12.30")), d, false),
+      (GreaterThan("d", new java.math.BigDecimal("99.989")), d, true),
       (EqualTo("dt", java.sql.Date.valueOf("2025-01-01")), dt, false), (EqualTo("dt", LocalDate.of(2024, 6, 1)), dt, true),
-      (LessThan("dt", jan1), dt, false), (LessThanOrEqual("dt", jan1), dt, true),
-      (EqualTo("l", 5), l, false), (EqualTo("l", 15), l, true), (GreaterThan("l", 20L), l, false),
-      (GreaterThan("x", 2.5f), x, false), (LessThan("x", -1.5), x, false), (EqualTo("x", 0.0), x, true))
+      (LessThan("dt", jan1), dt, false), (LessThanOrEqual("dt", jan1), dt, true), (EqualTo("l", 5), l, false),
+      (EqualTo("l", 15), l, true), (GreaterThan("l", 20L), l, false), (GreaterThan("x", 2.5f), x, false),
+      (LessThan("x", -1.5), x, false), (EqualTo("x", 0.0), x, true))
     for ((f, st, want) <- cases) assert(might(f, st) === want, f)
   }
 }

@@ -59,8 +59,8 @@ class FileStoreScanTest extends AnyFunSuite with BeforeAndAfterAll {
   test("plan groups live files into splits by partition and bucket, with their directories") {
     val splits = scan(partitioned).plan()
     assert(splits.map(s => (Option(TestTables.stringPartitionValue(s.partition)), s.bucket, s.files.map(_.fileName))) === Seq(
-      (Some("a"), 0, Seq("f-a")), (Some("a"), 1, Seq("f-a-1")), (None, 0, Seq("f-null")),
-      (Some("b"), 0, Seq("f-b")), (Some("c"), 0, Seq("f-c"))).sortBy(x => (x._1.getOrElse("__DEFAULT_PARTITION__"), x._2)))
+      (Some("a"), 0, Seq("f-a")), (Some("a"), 1, Seq("f-a-1")), (None, 0, Seq("f-null")), (Some("b"), 0, Seq("f-b")),
+      (Some("c"), 0, Seq("f-c"))).sortBy(x => (x._1.getOrElse("__DEFAULT_PARTITION__"), x._2)))
     val a0 = splits.find(_.files.head.fileName == "f-a").get
     assert(a0.bucketPath === new org.apache.hadoop.fs.Path(partitioned.path, "p=a/bucket-0").toString)
     assert(splits.find(_.files.head.fileName == "f-null").get.bucketPath.endsWith("/p=__DEFAULT_PARTITION__/bucket-0"))
@@ -106,11 +106,12 @@ class FileStoreScanTest extends AnyFunSuite with BeforeAndAfterAll {
   /** One partition; f1 ids 1..10, f2 ids 11..20, f3 only nulls, f4 without stats. */
   private lazy val withStats: FileStoreTable = {
     val t = newTable()
-    new FileStoreCommit(t, "w").append(Seq(CommitMessage(TestTables.stringPartition("a"), 0, -1, Seq(
-      statsFile("f1", "a", (1: Integer) -> "apple", (10: Integer) -> "banana"),
-      statsFile("f2", "a", (11: Integer) -> "cherry", (20: Integer) -> null),
-      statsFile("f3", "a", (null: Integer) -> null, (null: Integer) -> null),
-      file("f4")))))
+    new FileStoreCommit(t, "w").append(Seq(CommitMessage(TestTables.stringPartition("a"), 0, -1,
+          Seq(
+            statsFile("f1", "a", (1: Integer) -> "apple", (10: Integer) -> "banana"),
+            statsFile("f2", "a", (11: Integer) -> "cherry", (20: Integer) -> null),
+            statsFile("f3", "a", (null: Integer) -> null, (null: Integer) -> null),
+            file("f4")))))
     t
   }
 
@@ -136,10 +137,11 @@ class FileStoreScanTest extends AnyFunSuite with BeforeAndAfterAll {
 
   test("files written under an older schema are matched by field id") {
     val t0 = newTable()
-    new FileStoreCommit(t0, "w").append(Seq(CommitMessage(TestTables.stringPartition("a"), 0, -1, Seq(
-      statsFile("old1", "a", (1: Integer) -> "apple"), statsFile("old2", "a", (50: Integer) -> "zebra")))))
+    new FileStoreCommit(t0, "w").append(Seq(CommitMessage(TestTables.stringPartition("a"), 0, -1,
+          Seq(
+            statsFile("old1", "a", (1: Integer) -> "apple"), statsFile("old2", "a", (50: Integer) -> "zebra")))))
     val s1 = t0.schemaManager.commitChanges(Seq(SchemaChange.RenameColumn("v", "w"),
-      SchemaChange.UpdateColumnType("id", BigIntType())))
+        SchemaChange.UpdateColumnType("id", BigIntType())))
     val t = t0.withSchema(s1)
     val sc = new FileStoreScan(t, t.snapshotManager.latest().get)
     // renamed column: the old stats still apply under the new name
@@ -153,24 +155,26 @@ class FileStoreScanTest extends AnyFunSuite with BeforeAndAfterAll {
   test("files without usable stats are never skipped") {
     val t = newTable()
     val garbage = SimpleStats(Array[Byte](0, 0, 0, 3, 1, 2), Array[Byte](9), Seq(None, None, None))
-    new FileStoreCommit(t, "w").append(Seq(CommitMessage(TestTables.stringPartition("a"), 0, -1, Seq(
-      file("no-cols", statsCols = Some(Nil)),
-      file("garbage", valueStats = garbage, statsCols = None),
-      file("other-cols", valueStats = statsOf(Seq(IntType()), Seq(InternalRow(1))), statsCols = Some(Seq("gone")))))))
+    new FileStoreCommit(t, "w").append(Seq(CommitMessage(TestTables.stringPartition("a"), 0, -1,
+          Seq(
+            file("no-cols", statsCols = Some(Nil)),
+            file("garbage", valueStats = garbage, statsCols = None),
+            file("other-cols", valueStats = statsOf(Seq(IntType()), Seq(InternalRow(1))), statsCols = Some(Seq("gone")))))))
     assert(names(scan(t).plan(Seq(EqualTo("id", 1000)))) === Seq("garbage", "no-cols", "other-cols"))
   }
 
   test("stats of a table with a nested column still skip files on its atomic columns") {
     val rowType = RowType(Seq(DataField(3, "x", IntType())))
-    val schema = TableSchema(0, Seq(DataField(0, "id", IntType()), DataField(1, "v", VarCharType.string()),
-      DataField(2, "r", rowType), DataField(4, "tags", ArrayType(IntType()))), 4, Nil, Nil, Map.empty, None, 0L)
+    val schema = TableSchema(0,
+      Seq(DataField(0, "id", IntType()), DataField(1, "v", VarCharType.string()),
+        DataField(2, "r", rowType), DataField(4, "tags", ArrayType(IntType()))), 4, Nil, Nil, Map.empty, None, 0L)
     val types = schema.fields.map(_.dataType)
     def nestedFile(name: String, ids: Int*): DataFileMeta = file(name, rows = ids.size.toLong, statsCols = None,
       valueStats = statsOf(types, ids.map(i => InternalRow(i, UTF8String.fromString(s"v$i"), InternalRow(i), null))))
     val t = newTable(schema)
     val unpartitioned = lamina.format.BinaryRowCodec.serialize(InternalRow.empty, Nil)
     new FileStoreCommit(t, "w").append(Seq(CommitMessage(unpartitioned, 0, -1,
-      Seq(nestedFile("low", 1, 5), nestedFile("high", 50, 60)))))
+          Seq(nestedFile("low", 1, 5), nestedFile("high", 50, 60)))))
     assert(names(scan(t).plan(Seq(GreaterThan("id", 10)))) === Seq("high"))
     assert(names(scan(t).plan(Seq(EqualTo("v", "v1")))) === Seq("low"))
     assert(names(scan(t).plan(Seq(IsNull("tags")))) === Seq("high", "low"))

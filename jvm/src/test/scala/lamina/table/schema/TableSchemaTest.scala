@@ -20,12 +20,15 @@ class TableSchemaTest extends AnyFunSuite {
       DataField(1, "dt", DateType(nullable = false)),
       DataField(2, "price", DecimalType(38, 10)),
       DataField(3, "tags", ArrayType(VarCharType.string(nullable = false))),
-      DataField(4, "attrs", MapType(VarCharType(20, nullable = false),
-        RowType(Seq(DataField(5, "n", IntType()), DataField(6, "b", VarBinaryType.bytes()))))),
-      DataField(7, "point", RowType(Seq(
-        DataField(8, "x", DoubleType(), Some("east")),
-        DataField(9, "inner", RowType(Seq(DataField(10, "deep", TimestampType(3))), nullable = false))),
-        nullable = false), Some("it's \"quoted\"")),
+      DataField(4, "attrs",
+        MapType(VarCharType(20, nullable = false),
+          RowType(Seq(DataField(5, "n", IntType()), DataField(6, "b", VarBinaryType.bytes()))))),
+      DataField(7, "point",
+        RowType(
+          Seq(
+            DataField(8, "x", DoubleType(), Some("east")),
+            DataField(9, "inner", RowType(Seq(DataField(10, "deep", TimestampType(3))), nullable = false))),
+          nullable = false), Some("it's \"quoted\"")),
       DataField(11, "ltz", LocalZonedTimestampType(6)),
       DataField(12, "c", CharType(3))),
     highestFieldId = 12,
@@ -56,8 +59,9 @@ class TableSchemaTest extends AnyFunSuite {
 
   test("highestId looks into rows inside maps and arrays") {
     assert(TableSchema.highestId(nested.fields) === 12)
-    assert(TableSchema.highestId(Seq(DataField(1, "a", ArrayType(MapType(IntType(),
-      RowType(Seq(DataField(40, "z", IntType())))))))) === 40)
+    assert(TableSchema.highestId(Seq(DataField(1, "a",
+          ArrayType(MapType(IntType(),
+              RowType(Seq(DataField(40, "z", IntType())))))))) === 40)
     assert(TableSchema.highestId(Nil) === -1)
   }
 
@@ -80,11 +84,13 @@ class TableSchemaTest extends AnyFunSuite {
       DataField(1, "dt", DateType(nullable = false)),
       DataField(2, "amount", DecimalType(12, 3)),
       DataField(3, "tags", ArrayType(VarCharType.string())),
-      DataField(4, "attrs", MapType(VarCharType.string(nullable = false),
-        RowType(Seq(DataField(5, "n", IntType()), DataField(6, "s", VarCharType(10)))))),
-      DataField(7, "point", RowType(Seq(
-        DataField(8, "x", DoubleType(), Some("east")),
-        DataField(9, "y", DoubleType(), Some("north"))), nullable = false), Some("a point"))))
+      DataField(4, "attrs",
+        MapType(VarCharType.string(nullable = false),
+          RowType(Seq(DataField(5, "n", IntType()), DataField(6, "s", VarCharType(10)))))),
+      DataField(7, "point",
+        RowType(Seq(
+            DataField(8, "x", DoubleType(), Some("east")),
+            DataField(9, "y", DoubleType(), Some("north"))), nullable = false), Some("a point"))))
     assert(s.highestFieldId === 9)
     assert(s.partitionKeys === Seq("dt"))
     assert(s.primaryKeys === Seq("id", "dt"))
@@ -143,14 +149,14 @@ class TableSchemaTest extends AnyFunSuite {
       val json = nested.copy(options = nested.options + (key -> value)).toJson
       val e = intercept[CorruptFileException](TableSchema.fromJson(json, "/tbl/schema/schema-3"))
       assert(e.getMessage.startsWith(
-        s"Corrupt file /tbl/schema/schema-3 at offset 0: expected a valid value of option '$key', found '$value'"), key)
+          s"Corrupt file /tbl/schema/schema-3 at offset 0: expected a valid value of option '$key', found '$value'"), key)
     }
   }
 
   test("unparsable text and unknown types are corruption naming the file") {
     val e = intercept[CorruptFileException](TableSchema.fromJson("{\"id\": 1,", "/tbl/schema/schema-1"))
     assert(e.getMessage.startsWith(
-      "Corrupt file /tbl/schema/schema-1 at offset 0: expected schema JSON, found unparsable text ("))
+        "Corrupt file /tbl/schema/schema-1 at offset 0: expected schema JSON, found unparsable text ("))
     val badType = nested.toJson.replace("\"DECIMAL(38, 10)\"", "\"DECIMAL(FOO)\"")
     assert(badType !== nested.toJson)
     val e2 = intercept[CorruptFileException](TableSchema.fromJson(badType, "/tbl/schema/schema-2"))

@@ -45,8 +45,10 @@ class SnapshotTest extends AnyFunSuite {
     val dir = TestTables.tempDir("snapshot-fixture")
     try {
       val table = TestTables.copyFixture("pypaimon_table", dir)
-      val s1 = Snapshot.fromJson(new String(java.nio.file.Files.readAllBytes(table.resolve("snapshot/snapshot-1")), "UTF-8"), "s1")
-      val s2 = Snapshot.fromJson(new String(java.nio.file.Files.readAllBytes(table.resolve("snapshot/snapshot-2")), "UTF-8"), "s2")
+      val s1 =
+        Snapshot.fromJson(new String(java.nio.file.Files.readAllBytes(table.resolve("snapshot/snapshot-1")), "UTF-8"), "s1")
+      val s2 =
+        Snapshot.fromJson(new String(java.nio.file.Files.readAllBytes(table.resolve("snapshot/snapshot-2")), "UTF-8"), "s2")
       assert((s1.id, s1.commitKind, s1.totalRecordCount.get, s1.deltaRecordCount) === ((1L, "APPEND", 4L, 4L)))
       assert((s2.id, s2.commitKind, s2.totalRecordCount.get, s2.deltaRecordCount) === ((2L, "OVERWRITE", 4L, 0L)))
       for (s <- Seq(s1, s2)) {
@@ -68,7 +70,7 @@ class SnapshotTest extends AnyFunSuite {
 
   test("missing or null required fields are corruption naming the file and the field") {
     for (field <- Seq("id", "schemaId", "baseManifestList", "deltaManifestList", "commitKind", "timeMillis");
-         asNull <- Seq(false, true)) {
+      asNull <- Seq(false, true)) {
       val o = mapper.readTree(full.toJson).asInstanceOf[ObjectNode]
       if (asNull) o.putNull(field) else o.remove(field)
       val e = intercept[CorruptFileException](Snapshot.fromJson(o.toString, "/w/db.db/t/snapshot/snapshot-12"))
