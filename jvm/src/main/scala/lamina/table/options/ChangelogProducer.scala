@@ -4,9 +4,7 @@ package lamina.table.options
  *  [[CoreOptions.ChangelogProducer]], Paimon's values). Lamina implements only [[ChangelogProducer.None]];
  *  a table Paimon created with another producer is read, and refuses writes and compaction
  *  ([[UnsupportedFeatures]]). */
-sealed abstract class ChangelogProducer(val name: String) extends Product with Serializable {
-  override def toString: String = name
-}
+sealed abstract class ChangelogProducer(name: String) extends EnumValue(name)
 
 object ChangelogProducer {
 

@@ -1,9 +1,7 @@
 package lamina.table.options
 
 /** The compression codec of data files (option [[CoreOptions.FileCompression]], Paimon's names). */
-sealed abstract class FileCompression(val name: String) extends Product with Serializable {
-  override def toString: String = name
-}
+sealed abstract class FileCompression(name: String) extends EnumValue(name)
 
 object FileCompression {
   case object Zstd extends FileCompression("zstd")

@@ -2,9 +2,7 @@ package lamina.table.options
 
 /** The Avro codec of manifest and manifest-list files (option [[CoreOptions.ManifestCompression]]),
  *  named as Avro names them in a file's header. */
-sealed abstract class ManifestCompression(val name: String) extends Product with Serializable {
-  override def toString: String = name
-}
+sealed abstract class ManifestCompression(name: String) extends EnumValue(name)
 
 object ManifestCompression {
   case object Zstd extends ManifestCompression("zstd")

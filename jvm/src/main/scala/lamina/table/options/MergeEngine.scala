@@ -4,9 +4,7 @@ package lamina.table.options
  *  of one key become its value. The one place the engines' names are spelled; the registry parses the
  *  option's text into this type. It lives beside the registry rather than in the merge tree, which
  *  reads the registry: the registry needs the type and may not import the layer above it. */
-sealed abstract class MergeEngine(val name: String) extends Product with Serializable {
-  override def toString: String = name
-}
+sealed abstract class MergeEngine(name: String) extends EnumValue(name)
 
 object MergeEngine {
 

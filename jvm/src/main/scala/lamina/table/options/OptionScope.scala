@@ -2,9 +2,7 @@ package lamina.table.options
 
 /** Where an option may be set. Every option can be a table option; only [[OptionScope.PerQuery]]
  *  options may also be set for one session or one read or write. */
-sealed abstract class OptionScope(val name: String) extends Product with Serializable {
-  override def toString: String = name
-}
+sealed abstract class OptionScope(name: String) extends EnumValue(name)
 
 object OptionScope {
 

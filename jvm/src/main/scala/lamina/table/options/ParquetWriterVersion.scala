@@ -2,9 +2,7 @@ package lamina.table.options
 
 /** The Parquet format version of data files (option [[CoreOptions.ParquetWriterVersion]]); `name` is
  *  the value Parquet's writer takes for `parquet.writer.version`. */
-sealed abstract class ParquetWriterVersion(val name: String) extends Product with Serializable {
-  override def toString: String = name
-}
+sealed abstract class ParquetWriterVersion(name: String) extends EnumValue(name)
 
 object ParquetWriterVersion {
 
