@@ -98,16 +98,12 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
 
   override def loadTable(ident: Identifier): Table = loadAt(ident, None, None)
 
-  override def loadTable(ident: Identifier, version: String): Table = {
-    val id = version.trim.toLongOption.getOrElse(
-      throw new BadInputException(s"Version '$version' of table ${show(ident)} is not a snapshot id"))
-    loadAt(ident, Some(id), None)
-  }
+  override def loadTable(ident: Identifier, version: String): Table = loadAt(ident, Some(version), None)
 
   override def loadTable(ident: Identifier, timestamp: Long): Table =
     loadAt(ident, None, Some(timestamp / 1000))
 
-  private def loadAt(ident: Identifier, snapshotId: Option[Long], timestampMillis: Option[Long]): Table = {
+  private def loadAt(ident: Identifier, version: Option[String], timestampMillis: Option[Long]): Table = {
     val (base, system) = SystemTables.split(ident.name())
     val tableIdent = Identifier.of(ident.namespace(), base)
     val table =
@@ -115,7 +111,10 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
       catch {
         case _: NotFoundException => throw new NoSuchTableException(ident)
       }
-    val pinned = TimeTravel.resolve(table, snapshotId, timestampMillis)
+    val pinned = version match {
+      case Some(v) => Some(TimeTravel.resolveVersion(table, v))
+      case None => TimeTravel.resolve(table, None, timestampMillis)
+    }
     system match {
       case Some(kind) => SystemTables.load(kind, table, pinned, show(ident))
       case None => new LaminaTable(table, pinned, show(tableIdent))

@@ -49,6 +49,13 @@ final case class Warehouse(root: Path, fileIO: FileIO) {
     FileStoreTable(fileIO, path, name, schema)
   }
 
+  /** The table a procedure or job names as `database.table`. */
+  def loadTable(qualified: String): FileStoreTable = {
+    val parts = qualified.split("\\.", -1)
+    if (parts.length != 2) throw new BadInputException(s"Table '$qualified' must be given as database.table")
+    loadTable(parts(0), parts(1))
+  }
+
   def createTable(db: String, table: String, schema: TableSchema): FileStoreTable = {
     val path = tablePath(db, table)
     val name = s"$db.$table"

@@ -13,9 +13,7 @@ import lamina.table.options.TableOperation
  *  compact fully. */
 final case class CompactRequest(table: String, partitions: Seq[Map[String, String]], full: Boolean) {
   def run(warehouse: Warehouse, tasks: CompactTasks): Option[Long] = {
-    val parts = table.split("\\.")
-    if (parts.length != 2) throw new BadInputException(s"Table '$table' must be given as database.table")
-    val t = warehouse.loadTable(parts(0), parts(1))
+    val t = warehouse.loadTable(table)
     t.require(TableOperation.Compact)
     val keys = t.schema.partitionKeys
     partitions.flatMap(_.keys).distinct.foreach { k =>

@@ -9,6 +9,7 @@ import lamina.format.DataFileWriters
 import lamina.mergetree.{CompactUnit, FileKeyOrder, KeyValueFileWriter, KeyValueReaders, Levels, UniversalCompaction}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.commit.{CommitMessage, FileStoreCommit}
+import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
 import lamina.table.scan.{DataSplit, FileStoreScan}
@@ -35,16 +36,19 @@ object Compactor {
     val work = splits.flatMap(s => plan(s, keys, table.options, full))
     if (work.isEmpty) return None
     val results = tasks.run(table, work)
-    try new FileStoreCommit(table, commitUser).append(results)
-    catch {
-      case e: CommitConflictException =>
-        // the outputs are referenced by no snapshot: remove them
-        results.foreach { m =>
-          val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
-          DataFileWriters.discard(table.fileIO, dir, None, m.compactAfter.map(_.fileName))
-        }
-        throw e
-    }
+    val committed =
+      try new FileStoreCommit(table, commitUser).append(results)
+      catch {
+        case e: CommitConflictException =>
+          // the outputs are referenced by no snapshot: remove them
+          results.foreach { m =>
+            val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
+            DataFileWriters.discard(table.fileIO, dir, None, m.compactAfter.map(_.fileName))
+          }
+          throw e
+      }
+    if (committed.isDefined) SnapshotExpiration.afterCommit(table)
+    committed
   }
 
   /** The compaction one split needs, if any. */

@@ -9,7 +9,15 @@ import lamina.spark.LaminaCatalog
 /** The `CALL <catalog>.sys.<name>(...)` procedures this catalog offers. */
 object Procedures {
   private val registry: Map[String, LaminaCatalog => UnboundProcedure] = Map(
-    "compact" -> (c => new CompactProcedure(c)))
+    "compact" -> (c => new CompactProcedure(c)),
+    "expire_snapshots" -> (c => new ExpireSnapshotsProcedure(c)),
+    "create_tag" -> (c => new CreateTagProcedure(c, replace = false)),
+    "replace_tag" -> (c => new CreateTagProcedure(c, replace = true)),
+    "create_tag_from_timestamp" -> (c => new CreateTagFromTimestampProcedure(c)),
+    "delete_tag" -> (c => new DeleteTagProcedure(c)),
+    "rename_tag" -> (c => new RenameTagProcedure(c)),
+    "rollback" -> (c => new RollbackProcedure(c)),
+    "rollback_to_timestamp" -> (c => new RollbackToTimestampProcedure(c)))
 
   def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
     val ns = ident.namespace().mkString(".")

@@ -2,6 +2,7 @@ package lamina.spark.system
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
+import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.connector.catalog.Table
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
@@ -19,7 +20,7 @@ import lamina.types.{DataType => LaminaType, DataTypeJson, SparkTypes}
 /** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
 object SystemTables {
   val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions", "buckets",
-    "audit_log", "ro")
+    "audit_log", "ro", "tags")
 
   def split(name: String): (String, Option[String]) = {
     val i = name.indexOf('$')
@@ -51,6 +52,14 @@ object SystemTables {
           })
     case "partitions" => simple(display, PartitionsSchema, () => partitionsRows(table, pinned))
     case "buckets" => simple(display, BucketsSchema, () => bucketsRows(table, pinned))
+    case "tags" => simple(display, TagsSchema,
+        () =>
+          table.snapshotManager.tags.all().map { case (name, t) =>
+            row(str(name), t.snapshot.id, t.snapshot.schemaId, micros(t.snapshot.timeMillis),
+              t.snapshot.totalRecordCount.map(Long.box).orNull,
+              t.createTime.map(c => Long.box(DateTimeUtils.localDateTimeToMicros(c))).orNull,
+              t.timeRetained.map(d => str(d.toString)).orNull)
+          })
     case "audit_log" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display)
     case "ro" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.ReadOptimized, display)
     case other => throw new NotFoundException(
@@ -161,6 +170,10 @@ object SystemTables {
     ("base_manifest_list", StringType, false), ("delta_manifest_list", StringType, false),
     ("changelog_manifest_list", StringType, true), ("total_record_count", LongType, true), ("delta_record_count", LongType, true),
     ("changelog_record_count", LongType, true), ("watermark", LongType, true))
+  val TagsSchema: StructType = schema(
+    ("tag_name", StringType, false), ("snapshot_id", LongType, false), ("schema_id", LongType, false),
+    ("commit_time", TimestampNTZType, false), ("record_count", LongType, true), ("create_time", TimestampNTZType, true),
+    ("time_retained", StringType, true))
   val SchemasSchema: StructType = schema(
     ("schema_id", LongType, false), ("fields", StringType, false), ("partition_keys", StringType, false),
     ("primary_keys", StringType, false), ("options", StringType, false), ("comment", StringType, true),

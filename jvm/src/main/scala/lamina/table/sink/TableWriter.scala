@@ -6,22 +6,30 @@ import org.apache.spark.sql.catalyst.InternalRow
 import lamina.format.{DataFileWriter, DataFileWriters}
 import lamina.table.FileStoreTable
 import lamina.table.commit.{CommitMessage, FileStoreCommit}
+import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.manifest.DataFileMeta
 
-/** Driver-side commits of written files, shared by SQL writes, TRUNCATE and the Python API. */
+/** Driver-side commits of written files, shared by SQL writes, TRUNCATE and the Python API. A commit
+ *  that lands is followed by snapshot expiration ([[SnapshotExpiration.afterCommit]]). */
 object TableWriter {
   def commitAppend(table: FileStoreTable, msgs: Seq[CommitMessage], user: String = newUser()): Option[Long] =
-    new FileStoreCommit(table, user).append(msgs)
+    expireAfter(table, new FileStoreCommit(table, user).append(msgs))
 
   /** Overwrites the partitions `filter` selects, or (when `partitions` is given) exactly those
    *  serialized partitions. */
   def commitOverwrite(table: FileStoreTable, msgs: Seq[CommitMessage], filter: Option[InternalRow => Boolean],
       user: String = newUser(), partitions: Option[Set[java.nio.ByteBuffer]] = None): Option[Long] = {
     val commit = new FileStoreCommit(table, user)
-    partitions match {
-      case Some(ps) => commit.overwritePartitions(msgs, ps)
-      case None => commit.overwrite(msgs, filter)
-    }
+    expireAfter(table,
+      partitions match {
+        case Some(ps) => commit.overwritePartitions(msgs, ps)
+        case None => commit.overwrite(msgs, filter)
+      })
+  }
+
+  private def expireAfter(table: FileStoreTable, committed: Option[Long]): Option[Long] = {
+    if (committed.isDefined) SnapshotExpiration.afterCommit(table)
+    committed
   }
 
   /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished

@@ -4,9 +4,11 @@ import org.apache.hadoop.fs.Path
 
 import lamina.errors.{CorruptFileException, NotFoundException}
 import lamina.io.FileIO
+import lamina.table.tag.TagManager
 
 /** The `snapshot/` directory of one table: snapshot-N files, and the LATEST and EARLIEST hints.
- *  Hints are only hints: the listing is the truth when they lag. */
+ *  Hints are only hints: the listing is the truth when they lag. A snapshot that expired but that a
+ *  tag keeps is read from its tag ([[snapshot]]). */
 final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) extends Serializable {
   val dir: Path = new Path(tablePath, "snapshot")
   def snapshotPath(id: Long): Path = new Path(dir, s"snapshot-$id")
@@ -37,21 +39,52 @@ final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) 
 
   def exists(id: Long): Boolean = fileIO.exists(snapshotPath(id))
 
-  def snapshot(id: Long): Snapshot = {
-    val p = snapshotPath(id)
-    if (!fileIO.exists(p)) {
-      val range = (earliestId(), latestId()) match {
+  /** Snapshot `id`: its file, or, once it expired, a tag of it (the tag holds the same JSON and keeps
+   *  its files). Missing from both: a [[NotFoundException]] that says whether it expired. */
+  def snapshot(id: Long): Snapshot =
+    read(id).orElse(tags.all().map(_._2.snapshot).find(_.id == id)).getOrElse {
+      val (earliest, latest) = (earliestId(), latestId())
+      val why = earliest match {
+        case Some(e) if id < e && id >= 1 => "has expired"
+        case _ => "does not exist"
+      }
+      val range = (earliest, latest) match {
         case (Some(e), Some(l)) => s"; available snapshots are $e to $l"
         case _ => "; the table has no snapshots"
       }
-      throw new NotFoundException(s"Snapshot $id of table $tableName does not exist$range")
+      val tagged = tags.all().map { case (n, t) => s"'$n' (snapshot ${t.snapshot.id})" }
+      throw new NotFoundException(s"Snapshot $id of table $tableName $why$range" +
+        (if (tagged.isEmpty) "" else tagged.mkString(", and tags ", ", ", "")))
     }
-    val s = Snapshot.fromJson(fileIO.readUtf8(p), p.toString)
-    if (s.id != id) throw new CorruptFileException(p.toString, 0, s"snapshot id $id, as its name says", s.id.toString)
-    s
+
+  /** The file of snapshot `id`, if it exists. */
+  def read(id: Long): Option[Snapshot] = {
+    val p = snapshotPath(id)
+    val text =
+      try Some(fileIO.readUtf8(p))
+      catch { case _: java.io.FileNotFoundException => None }
+    text.map { t =>
+      val s = Snapshot.fromJson(t, p.toString)
+      if (s.id != id) throw new CorruptFileException(p.toString, 0, s"snapshot id $id, as its name says", s.id.toString)
+      s
+    }
   }
 
-  def all(): Seq[Snapshot] = listIds().map(snapshot)
+  def tags: TagManager = new TagManager(fileIO, tablePath, tableName)
+
+  /** Removes the file of snapshot `id` (expiration and rollback, after the files only it used). */
+  def delete(id: Long): Unit = fileIO.delete(snapshotPath(id), false)
+
+  def commitEarliestHint(id: Long): Unit = fileIO.overwriteUtf8(earliestHint, id.toString)
+  def commitLatestHint(id: Long): Unit = fileIO.overwriteUtf8(latestHint, id.toString)
+
+  /** Writes the file of snapshot `s` back (rollback to a tag whose snapshot expired). */
+  def restore(s: Snapshot): Unit = {
+    fileIO.mkdirs(dir)
+    fileIO.tryAtomicCreate(snapshotPath(s.id), s.toJson)
+  }
+
+  def all(): Seq[Snapshot] = listIds().flatMap(read)
 
   /** The latest snapshot committed at or before `millis`. */
   def earlierOrEqualTime(millis: Long): Option[Snapshot] = {

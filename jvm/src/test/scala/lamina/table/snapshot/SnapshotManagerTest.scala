@@ -107,7 +107,7 @@ class SnapshotManagerTest extends AnyFunSuite with BeforeAndAfterAll {
     val e = intercept[NotFoundException](m.snapshot(9))
     assert(e.getMessage === "Snapshot 9 of table db.t does not exist; available snapshots are 2 to 4")
     val e1 = intercept[NotFoundException](m.snapshot(1))
-    assert(e1.getMessage === "Snapshot 1 of table db.t does not exist; available snapshots are 2 to 4")
+    assert(e1.getMessage === "Snapshot 1 of table db.t has expired; available snapshots are 2 to 4")
     assert(!m.exists(1))
     assert(m.exists(2))
   }

@@ -1,0 +1,50 @@
+package lamina.api
+
+import java.time.{LocalDate, LocalDateTime, ZoneId}
+import java.time.format.DateTimeParseException
+
+import lamina.errors.BadInputException
+import lamina.table.Warehouse
+import lamina.table.lifecycle.{Rollback, RetentionPolicy, SnapshotExpiration}
+
+/** Snapshot expiration and rollback for `CALL sys.expire_snapshots`, `sys.rollback` and
+ *  `sys.rollback_to_timestamp`: plain values in (a `db.t` name, numbers, text), plain values out. */
+object Snapshots {
+
+  /** Expires the table's snapshots under its own retention options, each given argument replacing its
+   *  option (`olderThan`, a timestamp, replaces `snapshot.time-retained`: snapshots whose successor was
+   *  committed before it may go; a time in the future counts as now). Returns how many snapshots expired. */
+  def expire(warehouse: Warehouse, table: String, retainMax: Option[Int], retainMin: Option[Int],
+      olderThan: Option[String], maxDeletes: Option[Int], now: Long = System.currentTimeMillis()): Int = {
+    val t = warehouse.loadTable(table)
+    val olderThanMillis = olderThan.map(_.trim).filter(_.nonEmpty).map(parseTimestamp(_, "older_than"))
+    val policy = RetentionPolicy.of(t.options, retainMax, retainMin, olderThanMillis.map(t => math.max(0L, now - t)),
+      maxDeletes)
+    new SnapshotExpiration(t).expire(policy, now)
+  }
+
+  /** Rolls back to `version` (a snapshot id or a tag name); returns (previous latest id, current id). */
+  def rollback(warehouse: Warehouse, table: String, version: String): (Long, Long) =
+    pair(Rollback.to(warehouse.loadTable(table), version))
+
+  def rollbackToTimestamp(warehouse: Warehouse, table: String, timestampMillis: Long): (Long, Long) =
+    pair(Rollback.toTimestamp(warehouse.loadTable(table), timestampMillis))
+
+  private def pair(r: Rollback.Result): (Long, Long) = (r.previous, r.current)
+
+  /** `yyyy-MM-dd[ HH:mm:ss[.fff]]` (or with a `T`) in the JVM's time zone, as Paimon reads it, into
+   *  epoch milliseconds; `argument` names the argument in the error. */
+  def parseTimestamp(text: String, argument: String): Long = {
+    val t = text.trim.replace('T', ' ')
+    val local =
+      try {
+        if (t.length == 10) LocalDate.parse(t).atStartOfDay()
+        else LocalDateTime.parse(t.replace(' ', 'T'))
+      } catch {
+        case e: DateTimeParseException =>
+          throw new BadInputException(
+            s"Invalid $argument '$text': expected a timestamp such as '2024-05-01 12:00:00' or '2024-05-01'", e)
+      }
+    local.atZone(ZoneId.systemDefault()).toInstant.toEpochMilli
+  }
+}

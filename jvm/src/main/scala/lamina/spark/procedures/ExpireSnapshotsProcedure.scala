@@ -1,0 +1,26 @@
+package lamina.spark.procedures
+
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter
+import org.apache.spark.sql.types.{IntegerType, StringType, StructType}
+
+import lamina.api.Snapshots
+import lamina.spark.LaminaCatalog
+import lamina.table.Warehouse
+import LaminaProcedure._
+
+/** `CALL <catalog>.sys.expire_snapshots(table => 'db.t' [, retain_max => 50, retain_min => 10,
+ *  older_than => '2024-05-01 12:00:00', max_deletes => 50])`: Paimon's procedure; each argument
+ *  given replaces the table's option. Returns `deleted_snapshots_count`. */
+class ExpireSnapshotsProcedure(catalog: LaminaCatalog) extends LaminaProcedure(catalog) {
+  override def name(): String = "expire_snapshots"
+  override def description(): String = "Expires old snapshots and the files only they use."
+  override def parameters(): Array[ProcedureParameter] = Array(required("table", StringType),
+    optional("retain_max", IntegerType), optional("retain_min", IntegerType), optional("older_than", StringType),
+    optional("max_deletes", IntegerType))
+  override protected def output: StructType = columns("deleted_snapshots_count" -> IntegerType)
+
+  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] =
+    Seq(InternalRow(Snapshots.expire(warehouse, args.requiredString("table"), args.int("retain_max"),
+          args.int("retain_min"), args.string("older_than"), args.int("max_deletes"))))
+}

@@ -1,0 +1,77 @@
+package lamina.table.lifecycle
+
+import java.io.FileNotFoundException
+
+import org.apache.hadoop.fs.Path
+
+import lamina.errors.CorruptFileException
+import lamina.table.FileStoreTable
+import lamina.table.manifest.{AvroFiles, ManifestEntry}
+import lamina.table.snapshot.Snapshot
+
+/** Which files a snapshot (or a tag's snapshot) refers to, as paths: its data files (with their extra
+ *  files), and its metadata: manifest lists, manifests, the index manifest and the index files it
+ *  lists (`<table>/index/<name>`, read generically by `_FILE_NAME`, whatever the index type).
+ *  `strict` reads fail on a missing or damaged file (what must be kept); lenient ones answer what
+ *  they could read (what may be deleted: a crashed expiration already removed some of it). */
+final class FileReferences(table: FileStoreTable) {
+  private val store = table.manifestStore
+  private val fileIO = table.fileIO
+
+  def dataPaths(e: ManifestEntry): Seq[Path] = {
+    val dir = table.paths.bucketDir(store.decodePartition(e.partition), e.bucket)
+    (e.file.fileName +: e.file.extraFiles).map(new Path(dir, _))
+  }
+
+  /** Every data file live at `s`; strict. */
+  def liveDataFiles(s: Snapshot): Set[Path] = table.snapshotEntries.live(s).flatMap(dataPaths).toSet
+
+  /** [[liveDataFiles]], or None when a file of `s`'s metadata is gone or damaged. */
+  def liveDataFilesIfReadable(s: Snapshot): Option[Set[Path]] = lenient(liveDataFiles(s))
+
+  /** The entries of `s`'s delta manifests, or None when one of them is gone. */
+  def deltaEntries(s: Snapshot): Option[Seq[ManifestEntry]] = lenient {
+    store.readList(s.deltaManifestList).flatMap(m => store.readManifest(m.fileName))
+  }
+
+  /** The files of `s`'s changelog manifests (ADDs only: a changelog file belongs to one snapshot). */
+  def changelogFiles(s: Snapshot): Seq[Path] = s.changelogManifestList.toSeq.flatMap { l =>
+    lenient(store.readList(l).flatMap(m => store.readManifest(m.fileName))).getOrElse(Seq.empty)
+      .filter(_.isAdd).flatMap(dataPaths)
+  }
+
+  /** The metadata files of `s`. */
+  def metadataFiles(s: Snapshot, strict: Boolean): Set[Path] = {
+    def read[T](body: => Seq[T]): Seq[T] = if (strict) body else lenient(body).getOrElse(Seq.empty)
+    val lists = Seq(s.baseManifestList, s.deltaManifestList) ++ s.changelogManifestList
+    val manifests = lists.flatMap(l => read(store.readList(l).map(_.fileName)))
+    val index = s.indexManifest.toSeq.flatMap { im =>
+      store.manifestPath(im) +: read(indexFileNames(im)).map(new Path(indexDir, _))
+    }
+    ((lists ++ manifests).map(store.manifestPath) ++ index).toSet
+  }
+
+  private def indexDir = new Path(table.path, "index")
+
+  private def indexFileNames(indexManifest: String): Seq[String] =
+    AvroFiles.read(fileIO, store.manifestPath(indexManifest)).map { r =>
+      Option(r.get("_FILE_NAME")).map(_.toString).getOrElse(
+        throw new CorruptFileException(store.manifestPath(indexManifest).toString, -1, "index entries with _FILE_NAME",
+          r.getSchema.toString))
+    }
+
+  private def lenient[T](body: => T): Option[T] =
+    try Some(body)
+    catch { case _: FileNotFoundException | _: CorruptFileException => None }
+}
+
+object FileReferences {
+
+  /** The data files a snapshot's delta removes for good: its DELETEs of files it does not add again
+   *  in the same commit (a compaction that moves a file to another level deletes and adds it). Pure. */
+  def removedBy(delta: Seq[ManifestEntry]): Seq[ManifestEntry] = {
+    def key(e: ManifestEntry) = (java.nio.ByteBuffer.wrap(e.partition), e.bucket, e.file.fileName)
+    val added = delta.filter(_.isAdd).map(key).toSet
+    delta.filter(e => !e.isAdd && !added.contains(key(e)))
+  }
+}

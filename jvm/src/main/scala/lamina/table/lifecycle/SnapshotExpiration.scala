@@ -1,0 +1,79 @@
+package lamina.table.lifecycle
+
+import scala.util.control.NonFatal
+
+import org.slf4j.LoggerFactory
+
+import lamina.table.FileStoreTable
+import lamina.table.options.CoreOptions
+
+/** Expires the oldest snapshots of one table, with the files no kept snapshot or tag uses, in the
+ *  order Paimon's expiration follows, so that a crash at any point leaves every kept snapshot and tag
+ *  readable and a rerun finishes the job:
+ *  1. data files that the deltas of the expired snapshots and of the first kept one remove for good
+ *     (no tag holds them), and the expired snapshots' changelog files;
+ *  2. manifest lists, manifests, index manifests and index files of the expired snapshots that
+ *     neither the first kept snapshot nor a tag refers to;
+ *  3. the snapshot files, oldest first, then the EARLIEST hint.
+ *  A concurrent commit only ever builds on the latest snapshot, which is always kept (retain_min >= 1),
+ *  so it never refers to a file this removes. */
+final class SnapshotExpiration(table: FileStoreTable) {
+  private val snapshots = table.snapshotManager
+  private val refs = new FileReferences(table)
+
+  /** Expires what `policy` allows at time `now`; returns how many snapshots were expired. */
+  def expire(policy: RetentionPolicy, now: Long = System.currentTimeMillis()): Int = {
+    val latest = snapshots.latestId().getOrElse(return 0)
+    val earliest = snapshots.earliestId().getOrElse(return 0)
+    val end = policy.firstRetained(earliest, latest, now, id => snapshots.read(id).map(_.timeMillis))
+    expireUntil(earliest, end)
+  }
+
+  /** Expires snapshots from `earliest` until `endExclusive`; returns how many were expired. */
+  def expireUntil(earliest: Long, endExclusive: Long): Int = {
+    if (endExclusive <= earliest) return 0
+    // snapshots a crashed run already removed are skipped
+    val range = (earliest to endExclusive).flatMap(snapshots.read)
+    val end = range.lastOption.filter(_.id == endExclusive).getOrElse(return 0)
+    val expiring = range.filter(_.id < endExclusive)
+    if (expiring.isEmpty) return 0
+    val begin = expiring.head.id
+    val tagged = snapshots.tags.all().map(_._2.snapshot)
+    val keptTags = RetentionPolicy.tagsToKeep(tagged.map(_.id), begin, endExclusive).flatMap(id => tagged.find(_.id == id))
+
+    // 1. data files: what the deltas of (begin, end] remove, unless a tag holds it
+    val tagFiles = keptTags.flatMap(refs.liveDataFiles).toSet
+    range.filter(_.id > begin).foreach { s =>
+      refs.deltaEntries(s).foreach(delta =>
+        FileReferences.removedBy(delta).flatMap(refs.dataPaths).filterNot(tagFiles.contains).foreach(table.fileIO.deleteQuietly))
+    }
+    expiring.foreach(s => refs.changelogFiles(s).foreach(table.fileIO.deleteQuietly))
+
+    // 2. metadata that the first kept snapshot and the tags do not refer to
+    val keptMetadata = (end +: keptTags).flatMap(refs.metadataFiles(_, strict = true)).toSet
+    expiring.foreach(s => (refs.metadataFiles(s, strict = false) -- keptMetadata).foreach(table.fileIO.deleteQuietly))
+
+    // 3. snapshot files last
+    expiring.foreach(s => snapshots.delete(s.id))
+    snapshots.commitEarliestHint(endExclusive)
+    expiring.size
+  }
+}
+
+object SnapshotExpiration {
+  private val log = LoggerFactory.getLogger(getClass)
+
+  /** The expiration a commit runs once it landed, with the table's options, unless `write-only` is
+   *  set (as Paimon's writers do). The commit stands whatever happens here: a failure is logged and
+   *  the next commit tries again. */
+  def afterCommit(table: FileStoreTable): Unit = {
+    if (CoreOptions.WriteOnly.getOrDefault(table.options)) return
+    try {
+      new SnapshotExpiration(table).expire(RetentionPolicy.of(table.options))
+      Tags.expireRetained(table, java.time.LocalDateTime.now())
+    } catch {
+      case NonFatal(e) => log.warn(s"Snapshot expiration of table ${table.name} failed; the commit stands", e)
+    }
+  }
+
+}
