@@ -114,3 +114,25 @@ def test_paimon_connector_reads_lamina_tags_and_lamina_reads_paimons(spark, ware
     assert sql_rows(spark, f"SELECT tag_name, snapshot_id, time_retained FROM {systable(name, 'tags')}") == [
         ("by_paimon", latest, "PT24H"), ("two", 2, None)]
     assert rows_at(spark, name, "by_paimon") == sql_rows(spark, f"SELECT * FROM {name}")
+
+
+def test_automatic_tags_by_process_time(spark, warehouse, db):
+    import datetime as dt
+
+    name = f"{CAT}.{db}.auto"
+    spark.sql(f"CREATE TABLE {name} (id INT) TBLPROPERTIES ('tag.automatic-creation' = 'process-time', "
+              "'tag.creation-period' = 'hourly', 'tag.default-time-retained' = '2 d')")
+    spark.sql(f"INSERT INTO {name} VALUES (1)")
+    spark.sql(f"INSERT INTO {name} VALUES (2)")
+    # the session's JVM runs in UTC
+    first = dt.datetime.fromtimestamp(read_snapshot(warehouse, db, "auto", 1)["timeMillis"] / 1000, dt.timezone.utc)
+    hour = (first.replace(minute=0, second=0, microsecond=0) - dt.timedelta(hours=1)).strftime("%Y-%m-%d %H")
+    # the first commit tags the hour before it; the next one tags nothing within the same hour
+    tags = sql_rows(spark, f"SELECT tag_name, snapshot_id, time_retained FROM {systable(name, 'tags')}")
+    assert tags[0] == (hour, 1, "PT48H")
+    assert all(t[1] == 2 for t in tags[1:]) and len(tags) <= 2  # 2 only when the hour turned in between
+    assert rows_at(spark, name, hour) == [(1,)]
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('tag.automatic-creation' = 'watermark')")
+    assert "Invalid value 'watermark' for option 'tag.automatic-creation': expected one of none, process-time" \
+        in error_text(excinfo)

@@ -63,12 +63,13 @@ final class SnapshotExpiration(table: FileStoreTable) {
 object SnapshotExpiration {
   private val log = LoggerFactory.getLogger(getClass)
 
-  /** The expiration a commit runs once it landed, with the table's options, unless `write-only` is
-   *  set (as Paimon's writers do). The commit stands whatever happens here: a failure is logged and
-   *  the next commit tries again. */
+  /** The maintenance a commit runs once it landed, with the table's options, unless `write-only` is
+   *  set (as Paimon's writers do): automatic tags, snapshot expiration, tags past their retention. The
+   *  commit stands whatever happens here: a failure is logged and the next commit tries again. */
   def afterCommit(table: FileStoreTable): Unit = {
     if (CoreOptions.WriteOnly.getOrDefault(table.options)) return
     try {
+      AutomaticTags.afterCommit(table)
       new SnapshotExpiration(table).expire(RetentionPolicy.of(table.options))
       Tags.expireRetained(table, java.time.LocalDateTime.now())
     } catch {

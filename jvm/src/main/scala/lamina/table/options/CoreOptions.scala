@@ -11,7 +11,8 @@ import lamina.table.options.{
   FileCompression => Compression,
   ManifestCompression => ManifestCodec,
   MergeEngine => Engine,
-  ParquetWriterVersion => WriterVersion
+  ParquetWriterVersion => WriterVersion,
+  TagCreationPeriod => Period
 }
 import OptionKind._
 import OptionScope.{PerQuery, Table}
@@ -105,6 +106,23 @@ object CoreOptions {
   val SnapshotExpireLimit: OptionDef[Int] = define("snapshot.expire.limit", intAtLeast(1), "50", Table,
     "The most snapshots one expiration removes (as in Paimon), so that a commit's clean-up stays short; " +
       "the next commit continues.")
+
+  // Automatic tags, made after commits as in Paimon.
+
+  val TagAutomaticCreation: OptionDef[TagCreationMode] = define("tag.automatic-creation",
+    enumOf(TagCreationMode.All)(_.name), TagCreationMode.None, Table,
+    "none, or process-time: after a commit, tag the latest snapshot once a tag.creation-period (plus " +
+      "tag.creation-delay) has passed since the last automatic tag, named after the period before the commit's " +
+      "time (daily: 2024-05-01, hourly: 2024-05-01 13). Paimon's watermark and batch modes are not implemented.")
+  val TagCreationPeriod: OptionDef[Period] = define("tag.creation-period",
+    enumOf(Period.All)(_.name), Period.Daily, Table,
+    "The period of automatic tags: daily, hourly or two-hours.")
+  val TagCreationDelay: OptionDef[Long] = define("tag.creation-delay", DurationKind, "0 ms", Table,
+    "How long after a period ends its automatic tag is made, for late commits.")
+  val TagNumRetainedMax: OptionDef[Int] = define("tag.num-retained-max", intAtLeast(1), null, Table,
+    "The most automatic tags kept; the oldest go first, with the files only they kept. No limit by default.")
+  val TagDefaultTimeRetained: OptionDef[Long] = define("tag.default-time-retained", DurationKind, null, Table,
+    "How long an automatic tag is kept (for ever by default).")
 
   // Primary-key tables: merge engines, write buffer, compaction. Per-field options
   // (`fields.<f>.aggregate-function`, `fields.<f>.sequence-group`, ...) are patterns accepted by
