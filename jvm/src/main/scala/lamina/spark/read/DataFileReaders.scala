@@ -9,7 +9,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import lamina.format.{DataFileFormat, FileSchemaReader}
 import lamina.mergetree.KeyValueReaders
-import lamina.spark.DataFileFormats
+import lamina.spark.{DataFileFormats, OrcFiles}
 import lamina.table.FileStoreTable
 import lamina.table.options.CoreOptions
 import lamina.table.schema.TableSchema
@@ -34,7 +34,8 @@ object DataFileReaders {
 
   /** Whether Spark's reader of the table's format can return columnar batches of `schema`. */
   def supportsBatch(spark: SparkSession, table: FileStoreTable, schema: StructType): Boolean =
-    supportsBatch(spark, table.fileFormat, schema)
+    supportsBatch(spark, table.fileFormat, schema) &&
+      (table.fileFormat != DataFileFormat.Orc || OrcFiles.vectorizable(SparkTypes.toSparkStruct(table.schema.fields)))
 
   def supportsBatch(spark: SparkSession, format: DataFileFormat, schema: StructType): Boolean =
     schema.nonEmpty && DataFileFormats.supportBatch(spark, format, plain(schema))
@@ -53,8 +54,8 @@ object DataFileReaders {
     // a Parquet row-group filter on a column this read does not return drops row groups
     val readNames = fileColumns.fieldNames.toSet
     val pushable = filters.filter(_.references.forall(readNames.contains))
-    val read = DataFileFormats.reader(spark, CoreOptions.FileFormat.getOrDefault(fileSchema.options), plainFile,
-      fileColumns, pushable, returningBatch)
+    val read = DataFileFormats.reader(spark, CoreOptions.FileFormat.getOrDefault(fileSchema.options), fileStruct,
+      StructType(fileCols.map(n => fileStruct(n))), pushable, returningBatch)
     FileSchemaReader(read, fileColumns, outputFromFile, plain(output), filtered = pushable.nonEmpty,
       fileColumnsWithIds = StructType(fileCols.map(n => fileStruct(n))), outputWithIds = output)
   }

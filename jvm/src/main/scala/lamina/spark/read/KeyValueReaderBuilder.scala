@@ -53,7 +53,7 @@ object KeyValueReaderBuilder {
     val batchable = readers.collect {
       case (id, r)
           if r.sameTypes &&
-            DataFileReaders.supportsBatch(spark, table.fileFormat, r.fileColumns) => id
+            DataFileReaders.supportsBatch(spark, table, r.fileColumns) => id
     }.toSeq
     val batchReaders = readersOf(current, batchable, batch = true)
     // a scan (not a compaction) may leave sequence numbers unread, see runSequences
