@@ -82,3 +82,24 @@ def test_result_changing_options_refuse_reads(spark, warehouse, db, pk_table, ke
     _as_paimon_wrote_it(warehouse, db, "t", {key: value})
     _refused(spark, f"SELECT * FROM {pk_table}", feature, key)
     _refused(spark, f"INSERT INTO {pk_table} VALUES (3, 'c')", feature, key)
+
+
+def test_stored_options_are_implemented_harmless_or_refused_by_name(spark, warehouse, db, pk_table):
+    # harmless: what Paimon's expiration and tagging would do changes no row Lamina reads or writes
+    _as_paimon_wrote_it(warehouse, db, "t", {"snapshot.time-retained": "5 min", "tag.automatic-creation": "process-time",
+                                             "sort-engine": "min-heap", "owner.team": "ads"})
+    spark.sql(f"INSERT INTO {pk_table} VALUES (3, 'c')")
+    assert sql_rows(spark, f"SELECT * FROM {pk_table}") == [(1, "a"), (2, "b"), (3, "c")]
+    before = snapshot_ids(warehouse, db, "t")
+    # a stored tag to read would change what a read returns: refused for reads, writes go on
+    _as_paimon_wrote_it(warehouse, db, "t", {"scan.tag-name": "daily"})
+    _refused(spark, f"SELECT * FROM {pk_table}", "a stored scan tag", "scan.tag-name")
+    # a key of a newer Paimon, or a per-column setting Lamina lacks, refuses everything, naming it
+    for key, value in (("scan.some-newer-option", "1"), ("fields.v.nested-key", "id")):
+        others = [k for k in ("scan.tag-name", "scan.some-newer-option") if k != key]
+        _as_paimon_wrote_it(warehouse, db, "t", {key: value}, remove_options=others)
+        for statement in (f"SELECT * FROM {pk_table}", f"INSERT INTO {pk_table} VALUES (4, 'd')"):
+            with pytest.raises(lamina.BadInputException) as excinfo:
+                spark.sql(statement).collect()
+            assert f"stores option '{key}' = '{value}', which Lamina does not know" in error_text(excinfo)
+    assert snapshot_ids(warehouse, db, "t") == before
