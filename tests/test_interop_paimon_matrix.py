@@ -8,7 +8,6 @@ Skipped, saying so, where the connector's jar is absent."""
 
 import pytest
 
-from _support import sql_rows
 from paimon_connector import require_paimon, run_sql
 
 NS = "interop_matrix"
@@ -71,8 +70,16 @@ def _inserts(table, rows):
     return [f"INSERT INTO {table} VALUES " + ", ".join(r for r, _ in rows)]
 
 
+# ORC's Java library (Paimon's writer and reader as well as Lamina's) stores a timestamp between -1 s and
+# 0 s with its sign lost: 1969-12-31 23:59:59.5 reads back as 1970-01-01 00:00:00.5 in both engines,
+# whichever wrote it (a defect of ORC's timestamp encoding, listed in the README)
+ORC_SIGN_LOST = {"1969-12-31 23:59:59.5": "1970-01-01 00:00:00.5"}
+
+
 def _types_kind(fmt):
     expected_first = [e for _, e in TYPE_ROWS]
+    if fmt == "orc":
+        expected_first = [[ORC_SIGN_LOST.get(v, v) for v in row] for row in expected_first]
     return Kind(f"types_{fmt}", TYPE_COLUMNS, {"file.format": fmt}, TYPE_RENDER, "id",
                 first=lambda t: _inserts(t, TYPE_ROWS), second=lambda t: _inserts(t, TYPE_ROWS_2),
                 expected_first_snapshot=expected_first, expected_after_first=expected_first,
@@ -172,8 +179,11 @@ def _pk_kind(name, engine, props=None, seq=None, partitioned=False):
         second_batches = first_batches + second
         second_statements = statements(second)
     render_sql = ", ".join(c if c == "id" else f"CAST({c} AS STRING)" for c in cols)
+    # readers of first-row tables skip level 0 (Paimon's rule, and Lamina's): the first snapshot, a
+    # write before its compaction, reads empty in both
+    first_snapshot = [] if engine == "first-row" else render(_merge_model(engine, [b1], key, seq))
     return Kind(name, ddl, options, render_sql, ", ".join(key), first=statements(first_batches), second=second_statements,
-                expected_first_snapshot=render(_merge_model(engine, [b1], key, seq)),
+                expected_first_snapshot=first_snapshot,
                 expected_after_first=render(after_first),
                 expected_after_second=render(_merge_model(engine, second_batches, key, seq)),
                 pk=True, partitioned_by="p" if partitioned else "")
@@ -233,6 +243,30 @@ KINDS = [
 ]
 
 
+# Tables that Paimon creates with a feature Lamina lacks: (table, properties, whether Lamina refuses
+# reads, whether it refuses writes and compaction, the option its refusals name). Each is written by
+# Paimon; Lamina refuses what the feature would make wrong and does the rest.
+FEATURE_TABLES = [
+    ("f_dynamic", {"primary-key": "id"}, False, True, "bucket"),
+    ("f_producer", {"primary-key": "id", "bucket": "1", "changelog-producer": "input"}, False, True, "changelog-producer"),
+    ("f_descending", {"primary-key": "id", "bucket": "1", "sequence.field": "v", "sequence.field.sort-order": "descending"},
+     True, True, "sequence.field.sort-order"),
+    ("f_per_level", {"primary-key": "id", "bucket": "1", "file.format.per.level": "0:avro"}, True, True,
+     "file.format.per.level"),
+    ("f_thin", {"primary-key": "id", "bucket": "1", "data-file.thin-mode": "true"}, True, True, "data-file.thin-mode"),
+    ("f_stored_scan", {"primary-key": "id", "bucket": "1", "scan.mode": "compacted-full"}, True, False, "scan.mode"),
+]
+
+
+def _feature_statements():
+    out = []
+    for name, props, _, _, _ in FEATURE_TABLES:
+        p = ", ".join(f"'{k}' = '{v}'" for k, v in props.items())
+        out += [f"CREATE TABLE paimon.{NS}.{name} (id INT NOT NULL, v INT) TBLPROPERTIES ({p})",
+                f"INSERT INTO paimon.{NS}.{name} VALUES (1, 1), (2, 2)"]
+    return out
+
+
 def _compact(catalog, kind, table):
     return [f"CALL {catalog}.sys.compact(table => '{NS}.{table}')"] if kind.pk else []
 
@@ -244,7 +278,7 @@ def exchange(spark, warehouse):
     spark.sql(f"CREATE NAMESPACE IF NOT EXISTS lamina.{NS}")
 
     def lamina_rows(query):
-        return [list(r) for r in sql_rows(spark, query)]
+        return [list(r) for r in spark.sql(query).collect()]
 
     reads = {}
     # 1. Lamina creates, writes and compacts its tables
@@ -267,6 +301,9 @@ def exchange(spark, warehouse):
         for s in [k.create(t)] + k.first(t) + _compact("paimon", k, f"p_{k.name}"):
             statements.append(s)
             slots.append(None)
+    for s in _feature_statements():
+        statements.append(s)
+        slots.append(None)
     results = run_sql(warehouse, statements)
     for slot, rows in zip(slots, results):
         if slot:
@@ -300,3 +337,32 @@ def test_paimon_writes_lamina_reads_and_writes_paimon_reads(exchange, kind):
     assert exchange[("paimon", kind.name, "lamina reads v1")] == first_snapshot
     assert exchange[("paimon", kind.name, "lamina reads")] == after_first
     assert exchange[("paimon", kind.name, "paimon reads after lamina")] == after_second
+
+
+@pytest.mark.parametrize("name,props,refuses_reads,refuses_writes,key", FEATURE_TABLES, ids=[f[0] for f in FEATURE_TABLES])
+def test_paimon_features_lamina_lacks_are_refused_by_name(spark, exchange, name, props, refuses_reads, refuses_writes, key):
+    import lamina
+    from _support import error_text
+
+    table = f"lamina.{NS}.{name}"
+
+    def refused(statement):
+        with pytest.raises(lamina.BadInputException) as excinfo:
+            spark.sql(statement).collect()
+        assert f"'{key}'" in error_text(excinfo), statement
+
+    def rows():
+        return sorted(tuple(r) for r in spark.sql(f"SELECT id, v FROM {table}").collect())
+
+    writes = [f"INSERT INTO {table} VALUES (3, 3)", f"CALL lamina.sys.compact(table => '{NS}.{name}')"]
+    if refuses_reads:
+        refused(f"SELECT * FROM {table}")
+    else:
+        assert rows() == [(1, 1), (2, 2)]
+    for statement in writes:
+        if refuses_writes:
+            refused(statement)
+        else:
+            spark.sql(statement).collect()
+    if not refuses_reads:
+        assert rows() == [(1, 1), (2, 2)] + ([] if refuses_writes else [(3, 3)])
