@@ -35,7 +35,8 @@ object OptionsDoc {
     sb.append(", refuse every operation. Keys that are not Paimon's (`owner.team`) are the user's own and kept.\n\n")
     sb.append("### Refused features\n\n| key | feature | refused for |\n|---|---|---|\n")
     UnsupportedFeatures.All.sortBy(_.key).foreach { f =>
-      val ops = Seq(TableOperation.Read, TableOperation.Write, TableOperation.Compact).filter(f.blocks).map(_.toString.toLowerCase)
+      val ops =
+        Seq(TableOperation.Read, TableOperation.Write, TableOperation.Compact).filter(f.blocks).map(_.toString.toLowerCase)
       sb.append(s"| `${f.key}` | ${f.name} | ${ops.mkString(", ")} |\n")
     }
     sb.append("\n### Harmless\n\n")

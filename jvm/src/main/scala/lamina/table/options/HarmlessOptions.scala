@@ -47,13 +47,15 @@ object HarmlessOptions {
         "clustering.incremental.optimize-write", "clustering.incremental.mode"),
       Seq("sort-compaction.")),
     Group(
-      "How Paimon lays out and describes files: Lamina reads the files and statistics a manifest lists " +
-        "whatever their names, codecs and indexes, and writes its own.",
+      "How Paimon lays out, encodes and describes files (and settings it hands to the ORC, Parquet and Avro " +
+        "writers): Lamina reads the files and statistics a manifest lists whatever their names, codecs and " +
+        "indexes, and writes its own. (Lamina writes ORC's TIMESTAMP WITH LOCAL TIME ZONE as instants, as Paimon " +
+        "does with orc.timestamp-ltz.legacy.type = false.)",
       Seq("data-file.prefix", "changelog-file.prefix", "changelog-file.format", "changelog-file.compression",
         "changelog-file.stats-mode", "file.suffix.include.compression", "file.block-size", "file.compression.per.level",
         "parquet.enable.dictionary", "metadata.stats-mode.per.level", "metadata.stats-dense-store",
         "metadata.stats-keep-first-n-columns", "manifest.delete-file-drop-stats"),
-      Seq("file-index.", "global-index.")),
+      Seq("file-index.", "global-index.", "orc.", "parquet.", "avro.")),
     Group(
       "Settings of a feature that Lamina refuses on its own key (dynamic buckets, postponed buckets, " +
         "deletion vectors, changelog producers, external paths, record-level expiration, chain tables, " +

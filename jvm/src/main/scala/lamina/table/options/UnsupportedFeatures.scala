@@ -34,6 +34,7 @@ object UnsupportedFeatures {
     when(name, key, blocks)(set(key))
   private def whenTrue(name: String, key: String, blocks: Set[TableOperation] = TableOperation.All) =
     when(name, key, blocks)(is(key, "true"))
+
   /** Active when the key holds a value other than Paimon's default (compared without case). */
   private def unlessDefault(name: String, key: String, default: String, blocks: Set[TableOperation] = TableOperation.All) =
     when(name, key, blocks)(o => o.get(key).exists(v => !v.trim.equalsIgnoreCase(default)))
@@ -47,7 +48,8 @@ object UnsupportedFeatures {
     whenTrue("deletion vectors", "deletion-vectors.enabled"),
     Feature("dynamic bucket mode", CoreOptions.Bucket.key, Set(Write, Compact),
       (o, pk) => pk && CoreOptions.Bucket.getOrDefault(o) == -1),
-    when("postponed buckets", CoreOptions.Bucket.key, TableOperation.All)(o => o.get(CoreOptions.Bucket.key).exists(_.trim == "-2")),
+    when("postponed buckets", CoreOptions.Bucket.key, TableOperation.All)(o =>
+      o.get(CoreOptions.Bucket.key).exists(_.trim == "-2")),
     Feature("a changelog producer", CoreOptions.ChangelogProducer.key, Set(Write, Compact),
       (o, _) => CoreOptions.ChangelogProducer.getOrDefault(o) != ChangelogProducer.None),
     unlessDefault("descending sequence order", "sequence.field.sort-order", "ascending"),
@@ -105,10 +107,13 @@ object UnsupportedFeatures {
   object Support {
     case object Implemented extends Support
     final case class Harmless(why: String) extends Support
+
     /** A feature Lamina refuses for some operations when the option asks for it. */
     case object Feature extends Support
+
     /** A key of the user's own (`owner.team`), kept and ignored as Paimon and Delta keep it. */
     case object UserKey extends Support
+
     /** A key in Paimon's option space that Lamina does not know: refused for every operation. */
     case object Unknown extends Support
   }

@@ -95,7 +95,8 @@ class PaimonOptionWalkTest extends AnyFunSuite {
       if (default.nonEmpty && f.key != "bucket")
         for (op <- TableOperation.All; pk <- Seq(true, false))
           assert(UnsupportedFeatures.blocking(Map(f.key -> default, "bucket" -> "1"), pk, op).isEmpty, s"${f.key} = $default")
-      val options = Map(f.key -> asking(f.key, default), "bucket" -> "1") ++ (if (f.key == "bucket") Map(f.key -> "-2") else Map())
+      val options =
+        Map(f.key -> asking(f.key, default), "bucket" -> "1") ++ (if (f.key == "bucket") Map(f.key -> "-2") else Map())
       val refused = TableOperation.All.toSeq.flatMap { op =>
         Seq(true, false).flatMap { pk =>
           try { UnsupportedFeatures.check("db.t", options, pk, op); None }
@@ -114,6 +115,7 @@ class PaimonOptionWalkTest extends AnyFunSuite {
     assert(refusal(Map("scan.some-newer-option" -> "1")).exists(_.contains("'scan.some-newer-option'")))
     assert(refusal(Map("fields.v.nested-key" -> "k")).exists(_.contains("'fields.v.nested-key'")))
     assert(refusal(Map("fields.v.aggregate-function" -> "sum", "fields.v.ignore-retract" -> "true")).isEmpty)
-    assert(refusal(Map("owner.team" -> "ads", "snapshot.time-retained" -> "2 h", "file-index.bloom-filter.columns" -> "v")).isEmpty)
+    assert(refusal(Map("owner.team" -> "ads", "snapshot.time-retained" -> "2 h", "file-index.bloom-filter.columns" -> "v",
+          "orc.bloom.filter.columns" -> "v", "parquet.block.size" -> "1024")).isEmpty)
   }
 }
