@@ -205,3 +205,30 @@ def test_a_damaged_index_file_fails_the_read_naming_it(spark, warehouse, paimon_
             spark.sql(f"SELECT * FROM {CAT}.{DB}.{copy}").collect()
         text = error_text(excinfo)
         assert f"{copy}/index/index-" in text and any(name in text for name in damaged), text
+
+
+def test_table_indexes_lists_the_vectors_of_the_snapshot(spark, paimon_dv):
+    """`$table_indexes` (Paimon's columns): the rows of the files above level 0 less the rows their
+    vectors delete are the table's rows."""
+    snapshots, _ = paimon_dv
+    expected = _expected()
+    for table, at in (("pk", None), ("pk", "pk_deleted"), ("ap", None)):
+        version = f" VERSION AS OF {snapshots[at]}" if at else ""
+        indexes = sql_rows(spark, f"SELECT index_type, bucket, dv_ranges FROM {CAT}.{DB}.`{table}$table_indexes`{version}")
+        assert indexes and {r[0] for r in indexes} == {"DELETION_VECTORS"}
+        deleted = {r["f0"]: r["_CARDINALITY"] for i in indexes for r in (i[2] or [])}
+        files = sql_rows(spark, f"SELECT file_path, record_count FROM {CAT}.{DB}.`{table}$files`{version} WHERE level > 0"
+                         if table == "pk" else f"SELECT file_path, record_count FROM {CAT}.{DB}.`{table}$files`{version}")
+        names = {p.rsplit("/", 1)[-1] for p, _ in files}
+        assert set(deleted) <= names
+        assert sum(n for _, n in files) - sum(deleted.values()) == len(expected[at or table])
+
+
+@pytest.mark.parametrize("table", ["pk", "pkp"])
+def test_pypaimon_reads_the_primary_key_tables_as_lamina_does(spark, paimon_dv, paimon_catalog, table):
+    """A third reader of the same vectors: pypaimon 2.1."""
+    t = paimon_catalog.get_table(f"{DB}.{table}")
+    builder = t.new_read_builder()
+    splits = builder.new_scan().plan().splits()
+    got = builder.new_read().to_arrow(splits).to_pylist()
+    assert _sorted(tuple(r.values()) for r in got) == _sorted(sql_rows(spark, f"SELECT * FROM {CAT}.{DB}.{table}"))
