@@ -25,7 +25,11 @@ trait DeletionVector {
 
   /** `rows` of the data file in file order, without the deleted ones. */
   def skipDeleted[T](rows: Iterator[T]): Iterator[T] =
-    if (isEmpty) rows else rows.zipWithIndex.collect { case (r, i) if !isDeleted(i.toLong) => r }
+    if (isEmpty) rows
+    else {
+      var position = -1L // of the row the filter looks at: filter asks once per row, in order
+      rows.filter { _ => position += 1; !isDeleted(position) }
+    }
 }
 
 object DeletionVector {
