@@ -164,6 +164,9 @@ def test_filters_projections_and_audit_log_apply_the_vectors(spark, paimon_dv):
         (sum(1 for r in expected["ap"].values() if r[1] == "p1"),)]
     assert sql_rows(spark, f"SELECT id FROM {CAT}.{DB}.ap64 ORDER BY id LIMIT 3") == [(1,), (2,), (3,)]
     assert _sorted(sql_rows(spark, f"SELECT id, v, n FROM {CAT}.{DB}.`pk$audit_log`")) == _rows("pk", expected)
+    # the top level alone, through its vectors: current rows only, each once
+    ro = sql_rows(spark, f"SELECT * FROM {CAT}.{DB}.`pk$ro`")
+    assert ro and len(set(ro)) == len(ro) and set(ro) <= set(_rows("pk", expected))
 
 
 WRITES = [
