@@ -14,16 +14,17 @@ object TableOperation {
 
 /** Features of Apache Paimon's tables that Lamina does not implement, recognised by the options a
  *  table stores (tables that Paimon's own writers created). Each names the operations it would make
- *  wrong: reading a table with deletion vectors without applying them brings deleted rows back;
- *  writing one, or compacting it, drops its deletion vectors for every reader; an INSERT into a
+ *  wrong: Lamina reads a table with deletion vectors (applying them), but writing one, or compacting
+ *  it, would need the lookup compaction that maintains its vectors; an INSERT into a
  *  dynamic-bucket table may put a key into a second bucket; a write into a table with a changelog
  *  producer commits no changelog. Such an operation is refused, naming the feature and the option,
  *  before anything is read or written. */
 object UnsupportedFeatures {
   import TableOperation._
 
+  /** `lacking` says what of the feature Lamina lacks, in the refusal's words. */
   final case class Feature(name: String, key: String, blocks: Set[TableOperation],
-      active: (Map[String, String], Boolean) => Boolean)
+      active: (Map[String, String], Boolean) => Boolean, lacking: String = "which Lamina does not implement")
 
   private def is(key: String, value: String)(o: Map[String, String]): Boolean =
     o.get(key).exists(_.trim.equalsIgnoreCase(value))
@@ -45,7 +46,9 @@ object UnsupportedFeatures {
     "from-timestamp")
 
   val All: Seq[Feature] = Seq(
-    whenTrue("deletion vectors", "deletion-vectors.enabled"),
+    Feature("deletion vectors", "deletion-vectors.enabled", Set(Write, Compact),
+      (o, _) => is("deletion-vectors.enabled", "true")(o),
+      "which Lamina reads but cannot write yet (writes and compaction must maintain the vectors by lookup compaction)"),
     Feature("dynamic bucket mode", CoreOptions.Bucket.key, Set(Write, Compact),
       (o, pk) => pk && CoreOptions.Bucket.getOrDefault(o) == -1),
     when("postponed buckets", CoreOptions.Bucket.key, TableOperation.All)(o =>
@@ -145,8 +148,8 @@ object UnsupportedFeatures {
   def check(table: String, options: Map[String, String], primaryKeyTable: Boolean, operation: TableOperation): Unit = {
     blocking(options, primaryKeyTable, operation).headOption.foreach { f =>
       throw new BadInputException(
-        s"Table $table uses ${f.name} ('${f.key}' = '${options.getOrElse(f.key, "")}'), which Lamina does not " +
-          s"implement: ${operation.describe} is refused, so that the table stays right for Paimon's readers")
+        s"Table $table uses ${f.name} ('${f.key}' = '${options.getOrElse(f.key, "")}'), ${f.lacking}: " +
+          s"${operation.describe} is refused, so that the table stays right for Paimon's readers")
     }
     options.keys.toSeq.sorted.find(k => support(k) == Support.Unknown).foreach { k =>
       throw new BadInputException(

@@ -18,7 +18,9 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
 
   test("each feature blocks the operations it would make wrong") {
     val dv = Map("deletion-vectors.enabled" -> "TRUE", "bucket" -> "2")
-    assert(Seq(Read, Write, Compact).map(blocked(dv, pk = true, _)) === Seq.fill(3)(Seq("deletion-vectors.enabled")))
+    assert(blocked(dv, pk = true, Read).isEmpty) // Lamina applies deletion vectors on read
+    assert(blocked(dv, pk = false, Read).isEmpty)
+    assert(Seq(Write, Compact).map(blocked(dv, pk = true, _)) === Seq.fill(2)(Seq("deletion-vectors.enabled")))
     val dynamic = Map.empty[String, String] // Paimon's default bucket is -1
     assert(blocked(dynamic, pk = true, Read).isEmpty)
     assert(blocked(dynamic, pk = true, Write) === Seq("bucket"))
@@ -33,9 +35,14 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
 
   test("the refusal names the table, the feature, the option and the operation") {
     val e = intercept[BadInputException](
-      UnsupportedFeatures.check("db.t", Map("deletion-vectors.enabled" -> "true"), primaryKeyTable = true, Read))
+      UnsupportedFeatures.check("db.t", Map("deletion-vectors.enabled" -> "true"), primaryKeyTable = true, Write))
     assert(e.getMessage === "Table db.t uses deletion vectors ('deletion-vectors.enabled' = 'true'), which Lamina " +
-      "does not implement: reading it is refused, so that the table stays right for Paimon's readers")
+      "reads but cannot write yet (writes and compaction must maintain the vectors by lookup compaction): writing it " +
+      "(INSERT, DELETE, UPDATE, MERGE, TRUNCATE) is refused, so that the table stays right for Paimon's readers")
+    val r = intercept[BadInputException](
+      UnsupportedFeatures.check("db.t", Map("sequence.field.sort-order" -> "descending"), primaryKeyTable = true, Read))
+    assert(r.getMessage === "Table db.t uses descending sequence order ('sequence.field.sort-order' = 'descending'), " +
+      "which Lamina does not implement: reading it is refused, so that the table stays right for Paimon's readers")
     val d = intercept[BadInputException](
       UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "input", "bucket" -> "1"), primaryKeyTable = true))
     assert(
