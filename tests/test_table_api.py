@@ -143,3 +143,14 @@ def test_java_errors_keep_their_classes(spark, db):
     assert "bucket-kye" in error_text(excinfo)
     with pytest.raises(lamina.NotFoundException):
         t.to_df(version=999).collect()
+
+
+def test_python_api_page_is_current():
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("python_doc", root / "tools" / "python_doc.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (root / "docs" / "python.md").read_text() == module.render(), "run `make docs`"
