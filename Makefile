@@ -16,13 +16,14 @@ VENV_STAMP := $(VENV)/.lamina-installed
 # Pinned so that a fresh machine gets what the tests were written against.
 PY_DEPS := pyspark==4.0.4 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==2.3.3
 
-.PHONY: help venv jar test pytest demo bench bench-jars docs clean distclean
+.PHONY: help venv jar wheel test pytest demo bench bench-jars docs clean distclean
 
 help:
 	@echo "make demo   install everything, build the jar, run examples/quickstart.py on a temp warehouse"
 	@echo "make test   install everything, build the jar, check the layer rules and the Scala formatting, run the JVM tests and the pytest suite"
 	@echo "make venv   create $(VENV) with PySpark, pypaimon, pytest and the lamina package"
 	@echo "make jar    build the assembly jar and copy it into the Python package"
+	@echo "make wheel  build dist/lamina-<version>-py3-none-any.whl, the Python package with the jar inside"
 	@echo "make bench  run the benchmarks (results under bench/results)"
 	@echo "make clean  remove build outputs (distclean also removes $(VENV) and .cache)"
 
@@ -43,6 +44,11 @@ jar:
 	$(SBT) assembly
 	@mkdir -p $(dir $(JAR_PKG))
 	cp $(JAR_BUILT) $(JAR_PKG)
+
+# The Python package with the jar inside: `pip install pyspark==4.0.* dist/lamina-*.whl` is all a user needs.
+wheel: venv jar
+	rm -rf dist
+	$(PY) -m pip wheel --quiet --no-deps --wheel-dir dist ./python
 
 test: venv jar
 	$(PYTHON) tools/check_layers.py
@@ -82,11 +88,12 @@ bench: venv jar
 
 # Regenerates docs/options.md from the option registry (a JVM test checks it is current). Run on the
 # test classpath, which holds the libraries Spark provides (the registry's lookup codecs among them).
-docs:
+docs: venv
 	$(SBT) "Test/runMain lamina.tools.OptionsDoc docs/options.md"
+	$(PY) tools/python_doc.py docs/python.md
 
 clean:
-	rm -rf target project/target python/lamina/jars python/build python/*.egg-info \
+	rm -rf target project/target dist python/lamina/jars python/build python/*.egg-info \
 	  .pytest_cache tests/__pycache__ python/lamina/__pycache__ spark-warehouse metastore_db derby.log bench/work
 
 distclean: clean

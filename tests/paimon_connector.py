@@ -58,6 +58,12 @@ def require_paimon():
     return jar
 
 
+def _cause(stderr: str) -> str:
+    """The process's error output without stack frames, so that every exception's message shows."""
+    lines = [ln for ln in stderr.splitlines() if not ln.lstrip().startswith(("at ", "... "))]
+    return "\n".join(lines)[-4000:]
+
+
 def run_sql(warehouse: str, statements, lamina_jar: str = ""):
     """With `lamina_jar`, the process also has Lamina's catalog `lamina` on the same warehouse and its
     session extensions listed after Paimon's."""
@@ -68,4 +74,4 @@ def run_sql(warehouse: str, statements, lamina_jar: str = ""):
     for line in done.stdout.splitlines():
         if line.startswith("RESULT"):
             return json.loads(line[len("RESULT"):])
-    raise AssertionError(f"Paimon's connector failed (exit {done.returncode}):\n{done.stderr[-4000:]}")
+    raise AssertionError(f"Paimon's connector failed (exit {done.returncode}):\n{_cause(done.stderr)}")

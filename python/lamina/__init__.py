@@ -9,10 +9,13 @@ exceptions of the same names::
 
     spark = lamina.configure(SparkSession.builder, warehouse="/data/warehouse").getOrCreate()
     spark.sql("CREATE NAMESPACE lamina.db")
+
+`lamina.LaminaTable` is a table from Python (read, history, DELETE/UPDATE/MERGE, options, compaction).
 """
 
 from lamina._config import configure, jar_path
 from lamina._procedures import compact
+from lamina.table import LaminaMergeBuilder, LaminaTable
 from lamina.errors import (
     AlreadyExistsException,
     BadInputException,
@@ -30,6 +33,8 @@ __all__ = [
     "configure",
     "jar_path",
     "compact",
+    "LaminaTable",
+    "LaminaMergeBuilder",
     "LaminaException",
     "BadInputException",
     "NotFoundException",

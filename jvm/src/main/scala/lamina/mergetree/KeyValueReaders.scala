@@ -3,11 +3,12 @@ package lamina.mergetree
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types.{StructField, StructType}
 
+import lamina.dv.{DeletionFile, DeletionVectorFilter}
 import lamina.format.{DataFileRef, FileSchemaReader, NullPaddedRow}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.MergeEngine
-import lamina.table.scan.DataSplit
+import lamina.table.scan.{DataSplit, SnapshotDeletionFiles}
 import lamina.types.SparkTypes
 
 /** Reading the data files of a primary-key table as [[KeyValue]] records in the current schema,
@@ -44,14 +45,15 @@ final case class KeyValueReaders(
    *  value are views over the reader's current row, valid until the file's iterator advances: the
    *  merge hands a run's head to the merge function (which copies what it keeps) before advancing
    *  it, so a column is only decoded when a merge function or the consumer asks for it. */
-  def readFile(bucketPath: String, f: DataFileMeta): Iterator[KeyValue] = {
+  def readFile(bucketPath: String, f: DataFileMeta, deletionFiles: Map[String, DeletionFile] = Map.empty): Iterator[KeyValue] = {
     val l = layout
     val r = readers(f.schemaId)
     val proj = r.projection()
     // views over the record's row: valid until this file's iterator advances
     val keyView = new NullPaddedRow(keySchema(l), Array.range(0, l.keyArity))
     val valueView = new NullPaddedRow(valueSchema, valueFromLayout(l))
-    val rows = r.open(bucketPath, KeyValueReaders.refOf(f), table.name)
+    val rows = DeletionVectorFilter(table.fileIO)(deletionFiles, f.fileName, f.rowCount,
+      r.open(bucketPath, KeyValueReaders.refOf(f), table.name))
     val kv = new KeyValue(null, 0L, 0, null)
     rows.map { raw =>
       val row = proj(raw)
@@ -69,16 +71,19 @@ final case class KeyValueReaders(
    *  With `runSequence`, the run's batches leave the sequence number column unread and every record
    *  takes that number (see [[KeyValueReaders.runSequences]]). The kind column is always read: a
    *  file's `_DELETE_ROW_COUNT` cannot vouch for it (pypaimon 2.1 records 0 for files with deletes). */
-  private def cursor(bucketPath: String, run: Seq[DataFileMeta], order: KeyOrder,
-      runSequence: Option[Long] = None): RunCursor =
-    if (run.forall(f => batchReaders.contains(f.schemaId))) {
+  private def cursor(split: DataSplit, run: Seq[DataFileMeta], order: KeyOrder,
+      runSequence: Option[Long] = None): RunCursor = {
+    val bucketPath = split.bucketPath
+    // batches carry no row positions: a file with a deletion vector is read row by row
+    if (run.forall(f => batchReaders.contains(f.schemaId) && !split.deletionFiles.contains(f.fileName))) {
       val l = layout
       val files = run.iterator.map { f => () =>
         val r = runSequence.flatMap(_ => batchReadersWithoutSequence.get(f.schemaId)).getOrElse(batchReaders(f.schemaId))
         FileBatches(r.openBatches(bucketPath, KeyValueReaders.refOf(f), table.name), r.outputFromFile, runSequence.getOrElse(-1L))
       }
       new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong)
-    } else RunCursor.of(run.iterator.flatMap(f => readFile(bucketPath, f)), order)
+    } else RunCursor.of(run.iterator.flatMap(f => readFile(bucketPath, f, split.deletionFiles)), order)
+  }
 
   /** Whether every file of these schemas is read as columnar batches. */
   def allBatched(schemaIds: Seq[Long]): Boolean = schemaIds.forall(batchReaders.contains)
@@ -107,7 +112,7 @@ final case class KeyValueReaders(
     val order = keyOrder
     val sortedRuns = runs(split, skipLevel0)
     val standIns = if (sequencesFromRuns) KeyValueReaders.runSequences(sortedRuns) else None
-    val cursors = sortedRuns.indices.map(i => cursor(split.bucketPath, sortedRuns(i), order, standIns.map(_(i))))
+    val cursors = sortedRuns.indices.map(i => cursor(split, sortedRuns(i), order, standIns.map(_(i))))
     // every run has strictly increasing keys: a level-0 run is one file (Paimon's files hold a key
     // once), a higher level is non-overlapping files
     (cursors, SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes, finalKinds = finalKinds))
@@ -145,11 +150,14 @@ object KeyValueReaders {
   /** Whether a split is one sorted run without deletes, readable without merging: files above level 0
    *  hold merge results. A level-0 file holds records as written, deletes among them, and only its
    *  writer vouches for its `_DELETE_ROW_COUNT` (pypaimon 2.1 records 0 whatever the file holds), so
-   *  level 0 is always merged, as Paimon's own readers do. */
+   *  level 0 is always merged, as Paimon's own readers do. With deletion vectors a key lives in one
+   *  file above level 0 only (the vectors delete its older versions), so any number of runs reads
+   *  directly, each file through its vector (Paimon's raw-convertible splits). */
   def readableDirectly(table: FileStoreTable, split: DataSplit): Boolean = {
     val skip0 = skipsLevel0(table)
     val files = if (skip0) split.files.filter(_.level > 0) else split.files
-    files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)) && levels(table, split, skip0).runs.size <= 1
+    files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)) &&
+    (SnapshotDeletionFiles.enabled(table) || levels(table, split, skip0).runs.size <= 1)
   }
 
   /** The split's files as [[Levels]]; without level 0 when `skipLevel0`. */
@@ -161,5 +169,5 @@ object KeyValueReaders {
   /** First-row tables (and, in Paimon, tables with deletion vectors) are read without level 0. */
   def skipsLevel0(table: FileStoreTable): Boolean =
     MergeEngine.of(table.options, table.name) == MergeEngine.FirstRow ||
-      table.options.get("deletion-vectors.enabled").exists(_.equalsIgnoreCase("true"))
+      SnapshotDeletionFiles.enabled(table)
 }

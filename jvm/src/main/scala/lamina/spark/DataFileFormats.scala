@@ -6,17 +6,18 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.hadoop.mapreduce.{Job, TaskAttemptID, TaskID, TaskType}
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl
+import org.apache.orc.mapred.OrcStruct
 import org.apache.spark.paths.SparkPath
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.datasources.{FileFormat, OutputWriter, OutputWriterFactory, PartitionedFile}
-import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat
+import org.apache.spark.sql.execution.datasources.orc.{OrcDeserializer, OrcFileFormat, OrcSerializer}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOutputWriter}
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{ArrayType, DataType, Decimal, DecimalType, MapType, StructType}
 
 import lamina.errors.BadInputException
-import lamina.format.{DataFileFormat, DataFileWriter, DataFileWriters}
+import lamina.format.{DataFileFormat, DataFileWriter, DataFileWriters, FileSchemaReader}
 import lamina.io.SerializableConfiguration
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.options.{CoreOptions, FileCompression}
@@ -81,7 +82,10 @@ object DataFileFormats {
     conf.set("parquet.compression.codec.zstd.level", zstdLevel)
     conf.set("orc.compression.zstd.level", zstdLevel)
     val serializableConf = new SerializableConfiguration(conf)
-    DataFileWriters(new OutputWriterOpener(factory, serializableConf, fileSchema), serializableConf, fileSchema, format)
+    val open: (String, Int) => DataFileWriter =
+      if (format == DataFileFormat.Orc) new OrcWriterOpener(serializableConf, fileSchema)
+      else new OutputWriterOpener(factory, serializableConf, fileSchema)
+    DataFileWriters(open, serializableConf, fileSchema, format)
   }
 
   /** The Parquet column paths (Spark's standard layout of lists and maps) of the decimals of more
@@ -110,6 +114,25 @@ object DataFileFormats {
         override def length: Long = ParquetLength.of(w)
       }
     }
+  }
+
+  /** Spark's converter of rows of `schema` to ORC structs (for [[OrcFiles]]). */
+  def orcSerializer(schema: StructType): InternalRow => OrcStruct = {
+    val s = new OrcSerializer(schema)
+    row => s.serialize(row)
+  }
+
+  /** Spark's converter of ORC structs to rows of `schema`, field i read from the struct's field
+   *  `fromStruct(i)` (-1: null). */
+  def orcDeserializer(schema: StructType, fromStruct: Array[Int]): OrcStruct => InternalRow = {
+    val d = new OrcDeserializer(schema, fromStruct)
+    value => d.deserialize(value)
+  }
+
+  /** Opens an ORC file as Paimon writes them ([[OrcFiles]]). */
+  private final class OrcWriterOpener(conf: SerializableConfiguration, fileSchema: StructType)
+    extends ((String, Int) => DataFileWriter) with Serializable {
+    override def apply(path: String, taskId: Int): DataFileWriter = OrcFiles.writer(path, fileSchema, conf.value)
   }
 
   /** The size a Parquet file being written would have if closed now: parquet-mr's own figure
@@ -143,8 +166,18 @@ object DataFileFormats {
     forName(format).supportBatch(spark, schema)
 
   /** Spark's reader of `format` for files of `fileStruct`, returning `readColumns` (columnar batches,
-   *  typed as rows, when `returningBatch`): a function of a file's path and length. */
+   *  typed as rows, when `returningBatch`): a function of a file's path and length. ORC rows are read by
+   *  [[OrcFiles]], which takes the CHAR lengths from `readColumns`' metadata. */
   def reader(spark: SparkSession, format: DataFileFormat, fileStruct: StructType, readColumns: StructType,
+      filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
+    if (format == DataFileFormat.Orc && !returningBatch) {
+      val conf = new SerializableConfiguration(readConf(spark))
+      return (path, _) => OrcFiles.read(path, readColumns, conf.value)
+    }
+    read(spark, format, FileSchemaReader.plain(fileStruct), FileSchemaReader.plain(readColumns), filters, returningBatch)
+  }
+
+  private def read(spark: SparkSession, format: DataFileFormat, fileStruct: StructType, readColumns: StructType,
       filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
     val read = forName(format).buildReaderWithPartitionValues(spark, fileStruct, new StructType(), readColumns,
       filters, Map("returning_batch" -> returningBatch.toString), readConf(spark))

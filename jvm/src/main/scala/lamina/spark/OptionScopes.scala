@@ -15,10 +15,13 @@ import lamina.table.options.CoreOptions
 object OptionScopes {
   val SessionPrefix = "spark.lamina."
 
-  /** Query option keys that are not Lamina options: Spark's own (`__...`) and Lamina's internal
-   *  write options, set by its analysis rules. */
+  /** Query option keys that are not Lamina options: Spark's own (`__...`; `versionAsOf` and
+   *  `timestampAsOf`, which Spark turns into the time travel of `loadTable` and still hands to the
+   *  scan) and Lamina's internal write options, set by its analysis rules. */
   private def passedThrough(key: String): Boolean =
-    key.startsWith("__") || key.startsWith(MergeShapes.InternalOptionPrefix)
+    key.startsWith("__") || key.startsWith(MergeShapes.InternalOptionPrefix) || SparkTimeTravelKeys.contains(key)
+
+  private val SparkTimeTravelKeys = Set("versionasof", "timestampasof")
 
   /** The options the session and a query (`"read"` or `"write"` options) set for `table`, query first,
    *  each checked: an unknown key fails with the closest valid key, a key of the table's definition

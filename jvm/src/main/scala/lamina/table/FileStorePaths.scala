@@ -17,6 +17,10 @@ final class FileStorePaths(val tablePath: Path, partitionKeys: Seq[String], part
   def manifestDir: Path = new Path(tablePath, "manifest")
   def manifestPath(name: String): Path = new Path(manifestDir, name)
 
+  /** `<table>/index`: where Paimon keeps index files (deletion vectors among them) unless
+   *  `index-file-in-data-file-dir` puts them in their bucket's directory. */
+  def indexDir: Path = new Path(tablePath, "index")
+
   /** `k=v/...` with Hive-style escaping; null or empty values become the default partition name. */
   def partitionPath(partition: InternalRow): String = {
     if (partitionKeys.isEmpty) return ""

@@ -46,6 +46,12 @@ object TestTables {
     dst
   }
 
+  /** The table at `dir` (a copied fixture) at its latest schema. */
+  def openTable(dir: JPath, name: String): FileStoreTable = {
+    val path = hadoopPath(dir)
+    FileStoreTable(fileIO, path, name, new SchemaManager(fileIO, path, name).latest().get)
+  }
+
   def readResource(name: String): String =
     new String(Files.readAllBytes(Paths.get(getClass.getResource(name).toURI)), "UTF-8")
 

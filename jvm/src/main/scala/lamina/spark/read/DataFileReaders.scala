@@ -7,13 +7,14 @@ import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
+import lamina.dv.DeletionVectorFilter
 import lamina.format.{DataFileFormat, FileSchemaReader}
 import lamina.mergetree.KeyValueReaders
-import lamina.spark.DataFileFormats
+import lamina.spark.{DataFileFormats, OrcFiles}
 import lamina.table.FileStoreTable
 import lamina.table.options.CoreOptions
 import lamina.table.schema.TableSchema
-import lamina.table.scan.DataSplit
+import lamina.table.scan.{DataSplit, SnapshotDeletionFiles}
 import lamina.types.SparkTypes
 
 /** Builds the engine's readers of a table's data files from Spark's readers of its format. */
@@ -25,16 +26,18 @@ object DataFileReaders {
     val current = table.schema
     val currentStruct = SparkTypes.toSparkStruct(current.fields)
     val output = StructType(required.fields.map(f => currentStruct(f.name)))
-    // only value filters: partition filters were applied exactly to whole files already
+    // only value filters: partition filters were applied exactly to whole files already; none where
+    // deletion vectors count rows by their positions in the file
     val pushable =
-      if (fileSchema.id != current.id) Seq.empty
+      if (fileSchema.id != current.id || SnapshotDeletionFiles.enabled(table)) Seq.empty
       else filters.filter(f => f.references.forall(r => !current.partitionKeys.contains(r)))
     forStructs(spark, SparkTypes.toSparkStruct(fileSchema.fields), output, pushable, fileSchema, returningBatch)
   }
 
   /** Whether Spark's reader of the table's format can return columnar batches of `schema`. */
   def supportsBatch(spark: SparkSession, table: FileStoreTable, schema: StructType): Boolean =
-    supportsBatch(spark, table.fileFormat, schema)
+    supportsBatch(spark, table.fileFormat, schema) &&
+      (table.fileFormat != DataFileFormat.Orc || OrcFiles.vectorizable(SparkTypes.toSparkStruct(table.schema.fields)))
 
   def supportsBatch(spark: SparkSession, format: DataFileFormat, schema: StructType): Boolean =
     schema.nonEmpty && DataFileFormats.supportBatch(spark, format, plain(schema))
@@ -53,8 +56,8 @@ object DataFileReaders {
     // a Parquet row-group filter on a column this read does not return drops row groups
     val readNames = fileColumns.fieldNames.toSet
     val pushable = filters.filter(_.references.forall(readNames.contains))
-    val read = DataFileFormats.reader(spark, CoreOptions.FileFormat.getOrDefault(fileSchema.options), plainFile,
-      fileColumns, pushable, returningBatch)
+    val read = DataFileFormats.reader(spark, CoreOptions.FileFormat.getOrDefault(fileSchema.options), fileStruct,
+      StructType(fileCols.map(n => fileStruct(n))), pushable, returningBatch)
     FileSchemaReader(read, fileColumns, outputFromFile, plain(output), filtered = pushable.nonEmpty,
       fileColumnsWithIds = StructType(fileCols.map(n => fileStruct(n))), outputWithIds = output)
   }
@@ -65,12 +68,14 @@ object DataFileReaders {
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
       id -> forSchema(spark, table, s, required, filters)
     }.toMap
-    new AppendReaderFactory(readers, table.name)
+    new AppendReaderFactory(readers, table.name, DeletionVectorFilter(table.fileIO))
   }
 }
 
-/** Reads append-table splits: the files of a split, one after the other, no merging. */
-class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: String) extends PartitionReaderFactory {
+/** Reads append-table splits: the files of a split, one after the other, no merging, each without
+ *  the rows its deletion vector deletes. */
+class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: String, deletionVectors: DeletionVectorFilter)
+  extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     IteratorReader(rowsOf(partition.asInstanceOf[LaminaInputPartition].split))
   }
@@ -78,7 +83,8 @@ class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Strin
   def rowsOf(split: DataSplit): Iterator[InternalRow] = {
     split.files.iterator.flatMap { f =>
       val r = readers(f.schemaId)
-      r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName).map(r.projection())
+      deletionVectors(split.deletionFiles, f.fileName, f.rowCount, r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName))
+        .map(r.projection())
     }
   }
 }

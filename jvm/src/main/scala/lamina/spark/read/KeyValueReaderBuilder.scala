@@ -10,6 +10,7 @@ import lamina.mergetree.function.MergeFunctions
 import lamina.spark.SparkFilters
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.options.{CoreOptions, MergeEngine}
+import lamina.table.scan.SnapshotDeletionFiles
 import lamina.types.SparkTypes
 
 /** Builds the engine's [[KeyValueReaders]] of a primary-key table from Spark's readers of its format. */
@@ -42,7 +43,10 @@ object KeyValueReaderBuilder {
     }
     // the merge reads a key from its key column: filters on key columns reach the format's reader
     // there (row groups and pages of every sorted run, each sorted by key, are skipped by range)
-    val onKeyColumns = keyFilters.flatMap(f => SparkFilters.renamed(f, KeyValueLayout.KeyPrefix + _))
+    // (none where deletion vectors count rows by their positions in the file)
+    val onKeyColumns =
+      if (SnapshotDeletionFiles.enabled(table)) Seq.empty
+      else keyFilters.flatMap(f => SparkFilters.renamed(f, KeyValueLayout.KeyPrefix + _))
     def readersOf(struct: StructType, ids: Seq[Long], batch: Boolean) = ids.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
       id -> DataFileReaders.forStructs(spark, KeyValueLayout(s).fileStruct, struct,
@@ -53,7 +57,7 @@ object KeyValueReaderBuilder {
     val batchable = readers.collect {
       case (id, r)
           if r.sameTypes &&
-            DataFileReaders.supportsBatch(spark, table.fileFormat, r.fileColumns) => id
+            DataFileReaders.supportsBatch(spark, table, r.fileColumns) => id
     }.toSeq
     val batchReaders = readersOf(current, batchable, batch = true)
     // a scan (not a compaction) may leave sequence numbers unread, see runSequences

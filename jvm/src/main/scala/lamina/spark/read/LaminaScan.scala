@@ -11,7 +11,7 @@ import lamina.spark.SparkFilters
 import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
-import lamina.table.scan.{DataSplit, FileStoreScan}
+import lamina.table.scan.{DataSplit, FileStoreScan, SnapshotDeletionFiles}
 
 /** The planned scan of one snapshot: one input partition per (partition, bucket) split, or per
  *  file group when a split is large. An empty table plans no partitions. */
@@ -33,9 +33,9 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   }
 
   /** With a LIMIT and no filter that Spark re-applies, reading whole files until the limit is
-   *  covered is enough. */
+   *  covered is enough (not where deletion vectors make a file hold fewer rows than it counts). */
   private def limitSplits(all: Seq[DataSplit]): Seq[DataSplit] = limit match {
-    case Some(n) if filters.isEmpty && !table.isPrimaryKeyTable =>
+    case Some(n) if filters.isEmpty && !table.isPrimaryKeyTable && !SnapshotDeletionFiles.enabled(table) =>
       var covered = 0L
       val out = Seq.newBuilder[DataSplit]
       val it = all.iterator
@@ -85,16 +85,18 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
 
   private lazy val columnar: Boolean = {
     val spark = SparkSession.active
-    mode != ScanMode.AuditLog && splits.nonEmpty && splits.forall(direct) &&
+    // batches carry no row positions for deletion vectors
+    mode != ScanMode.AuditLog && splits.nonEmpty && splits.forall(direct) && splits.forall(_.deletionFiles.isEmpty) &&
     splits.forall(_.files.forall(_.schemaId == table.schema.id)) &&
     !(table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table) && splits.exists(_.files.exists(_.level == 0))) &&
     DataFileReaders.supportsBatch(spark, table, required)
   }
 
-  /** Whether the merge can hand Spark columnar batches: every file read as batches, a single integral
+  /** Whether the merge can hand Spark columnar batches: every file read as batches (none with a
+   *  deletion vector, which needs row positions), a single integral
    *  key, an engine that returns a key's single insert unchanged, atomic columns only. */
   private def columnarMerge(spark: SparkSession, kv: KeyValueReaders, schemaIds: Seq[Long], values: StructType): Boolean =
-    kv.allBatched(schemaIds) && kv.keyOrder.asLong.isDefined &&
+    kv.allBatched(schemaIds) && splits.forall(_.deletionFiles.isEmpty) && kv.keyOrder.asLong.isDefined &&
       values.fields.forall(f => ColumnarMergeReader.supports(f.dataType)) &&
       MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
         .singleInsertIsResult &&

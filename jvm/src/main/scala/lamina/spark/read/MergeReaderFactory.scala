@@ -6,6 +6,7 @@ import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, Par
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.unsafe.types.UTF8String
 
+import lamina.dv.DeletionVectorFilter
 import lamina.format.{FileSchemaReader, NullPaddedRow}
 import lamina.mergetree.{KeyValueReaders, RowKind}
 
@@ -25,7 +26,8 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
     val view = new NullPaddedRow(required, columns)
     if (!needsMerge) {
       // one sorted run of unique keys without deletes: read the value columns directly
-      IteratorReader(new AppendReaderFactory(direct, table.name).rowsOf(split.copy(files = files)))
+      IteratorReader(new AppendReaderFactory(direct, table.name, DeletionVectorFilter(table.fileIO)).rowsOf(
+          split.copy(files = files)))
     } else if (!auditLog) {
       val merged = kv.mergedRecords(split, skip0, dropDeletes = true)
       new PartitionReader[InternalRow] {

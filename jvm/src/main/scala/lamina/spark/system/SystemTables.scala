@@ -3,6 +3,7 @@ package lamina.spark.system
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
+import org.apache.spark.sql.catalyst.util.ArrayData
 import org.apache.spark.sql.connector.catalog.Table
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
@@ -20,7 +21,7 @@ import lamina.types.{DataType => LaminaType, DataTypeJson, SparkTypes}
 /** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
 object SystemTables {
   val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions", "buckets",
-    "audit_log", "ro", "tags")
+    "table_indexes", "audit_log", "ro", "tags")
 
   def split(name: String): (String, Option[String]) = {
     val i = name.indexOf('$')
@@ -60,6 +61,7 @@ object SystemTables {
               t.createTime.map(c => Long.box(DateTimeUtils.localDateTimeToMicros(c))).orNull,
               t.timeRetained.map(d => str(d.toString)).orNull)
           })
+    case "table_indexes" => simple(display, TableIndexesSchema, () => tableIndexesRows(table, pinned))
     case "audit_log" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display)
     case "ro" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.ReadOptimized, display)
     case other => throw new NotFoundException(
@@ -143,6 +145,24 @@ object SystemTables {
     }.sortBy(r => (r.getUTF8String(0).toString, r.getInt(1)))
   }
 
+  /** The index files of the snapshot's index manifest (deletion vectors among them), as Paimon's
+   *  `$table_indexes` shows them. */
+  private def tableIndexesRows(table: FileStoreTable, pinned: Option[Long]): Seq[InternalRow] = {
+    val store = table.manifestStore
+    val keys = table.schema.partitionKeys
+    val ptypes = table.schema.partitionTypes
+    current(table, pinned).flatMap(_.indexManifest).toSeq.flatMap(store.readIndexManifest).map { e =>
+      val f = e.indexFile
+      val ranges = f.dvRanges.map { rs =>
+        ArrayData.toArrayData(rs.map { r =>
+          row(str(r.dataFileName), r.offset, r.length, r.cardinality.map(Long.box).orNull)
+        }.toArray)
+      }
+      row(str(partitionText(store.decodePartition(e.partition), keys, ptypes)), e.bucket, str(f.indexType),
+        str(f.fileName), f.fileSize, f.rowCount, ranges.orNull)
+    }.sortBy(r => (r.getUTF8String(0).toString, r.getInt(1), r.getUTF8String(3).toString))
+  }
+
   private def partitionText(part: InternalRow, keys: Seq[String], types: Seq[LaminaType]): String =
     if (keys.isEmpty) "{}" else PartitionValues.describe(part, keys, types)
 
@@ -192,6 +212,12 @@ object SystemTables {
   val BucketsSchema: StructType = schema(
     ("partition", StringType, true), ("bucket", IntegerType, false), ("record_count", LongType, false),
     ("file_size_in_bytes", LongType, false), ("file_count", LongType, false), ("last_update_time", TimestampNTZType, true))
+  val TableIndexesSchema: StructType = schema(
+    ("partition", StringType, true), ("bucket", IntegerType, false), ("index_type", StringType, false),
+    ("file_name", StringType, false), ("file_size", LongType, false), ("row_count", LongType, false),
+    ("dv_ranges",
+      ArrayType(schema(("f0", StringType, false), ("f1", IntegerType, false), ("f2", IntegerType, false),
+          ("_CARDINALITY", LongType, true)), containsNull = true), true))
   val PartitionsSchema: StructType = schema(
     ("partition", StringType, true), ("record_count", LongType, false), ("file_size_in_bytes", LongType, false),
     ("file_count", LongType, false), ("last_update_time", TimestampNTZType, true))

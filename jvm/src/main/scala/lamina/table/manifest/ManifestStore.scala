@@ -24,6 +24,15 @@ final class ManifestStore(fileIO: FileIO, paths: FileStorePaths, compression: Ma
   def readManifest(name: String): Seq[ManifestEntry] =
     AvroFiles.read(fileIO, paths.manifestPath(name), ManifestEntry.fromAvro)
 
+  /** The entries of an index manifest (in the manifest directory, as Paimon keeps it). */
+  def readIndexManifest(name: String): Seq[IndexManifestEntry] =
+    AvroFiles.read(fileIO, paths.manifestPath(name), IndexManifestEntry.fromAvro)
+
+  def writeIndexManifest(name: String, entries: Seq[IndexManifestEntry]): Long = {
+    val schema = IndexManifestEntry.AvroSchema
+    AvroFiles.write(fileIO, paths.manifestPath(name), schema, entries.iterator.map(_.toAvro(schema)), compression)
+  }
+
   def writeList(name: String, metas: Seq[ManifestFileMeta]): Long = {
     val schema = ManifestFileMeta.AvroSchema
     AvroFiles.write(fileIO, paths.manifestPath(name), schema, metas.iterator.map(_.toAvro(schema)), compression)

@@ -2,6 +2,7 @@ package lamina.table.scan
 
 import org.apache.spark.sql.catalyst.InternalRow
 
+import lamina.dv.DeletionFile
 import lamina.format.{BinaryRowCodec, StatsCollector}
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats}
@@ -41,13 +42,20 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     val schemas = scala.collection.mutable.HashMap.empty[Long, TableSchema]
     def schemaOf(id: Long): TableSchema =
       if (id == schema.id) schema else schemas.getOrElseUpdate(id, table.schemaManager.schema(id))
-    val entries =
-      liveEntries(filters).filter(e => valueFilters.isEmpty || fileMightMatch(e.file, valueFilters, schemaOf(e.file.schemaId)))
-    entries.groupBy(e => (java.nio.ByteBuffer.wrap(e.partition), e.bucket)).toSeq.map { case ((p, bucket), es) =>
+    val live = liveEntries(filters)
+    val entries = live.filter(e => valueFilters.isEmpty || fileMightMatch(e.file, valueFilters, schemaOf(e.file.schemaId)))
+    // a table with deletion vectors: each split carries the vectors of its files (the snapshot's own)
+    val deletionFiles =
+      if (SnapshotDeletionFiles.enabled(table)) SnapshotDeletionFiles.of(table, snapshot, live,
+        wholeTable = !filters.exists(f => f.references.nonEmpty && f.references.forall(partitionKeys.contains)))
+      else Map.empty[SnapshotDeletionFiles.Key, Map[String, DeletionFile]]
+    entries.groupBy(e => (java.nio.ByteBuffer.wrap(e.partition), e.bucket)).toSeq.map { case (key @ (_, bucket), es) =>
       val partition = es.head.partition
       val bucketDir = table.paths.bucketDir(table.manifestStore.decodePartition(partition), bucket)
-      DataSplit(snapshot.id, partition, bucket, es.head.totalBuckets, bucketDir.toString,
-        es.map(_.file).sortBy(f => (f.minSequenceNumber, f.fileName)))
+      val files = es.map(_.file).sortBy(f => (f.minSequenceNumber, f.fileName))
+      val dvs = deletionFiles.getOrElse(key, Map.empty)
+      DataSplit(snapshot.id, partition, bucket, es.head.totalBuckets, bucketDir.toString, files,
+        files.flatMap(f => dvs.get(f.fileName).map(f.fileName -> _)).toMap)
     }.sortBy(s => (s.bucketPath))
   }
 

@@ -7,7 +7,6 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.table.{FileStoreTable, TestTables}
 import lamina.table.options.ManifestCompression
-import lamina.table.schema.SchemaManager
 import lamina.types.VarCharType
 
 /** Reads the manifests and manifest lists of a table pypaimon wrote (see
@@ -18,10 +17,7 @@ class PypaimonManifestTest extends AnyFunSuite with BeforeAndAfterAll {
 
   private val tmp = TestTables.tempDir("pypaimon-manifest")
   private val dir: JPath = TestTables.copyFixture("pypaimon_table", tmp)
-  private val table: FileStoreTable = {
-    val path = TestTables.hadoopPath(dir)
-    FileStoreTable(TestTables.fileIO, path, "db.t", new SchemaManager(TestTables.fileIO, path, "db.t").latest().get)
-  }
+  private val table: FileStoreTable = TestTables.openTable(dir, "db.t")
   override def afterAll(): Unit = TestTables.deleteRecursively(tmp)
 
   private val store = table.manifestStore

@@ -18,7 +18,9 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
 
   test("each feature blocks the operations it would make wrong") {
     val dv = Map("deletion-vectors.enabled" -> "TRUE", "bucket" -> "2")
-    assert(Seq(Read, Write, Compact).map(blocked(dv, pk = true, _)) === Seq.fill(3)(Seq("deletion-vectors.enabled")))
+    assert(blocked(dv, pk = true, Read).isEmpty) // Lamina applies deletion vectors on read
+    assert(blocked(dv, pk = false, Read).isEmpty)
+    assert(Seq(Write, Compact).map(blocked(dv, pk = true, _)) === Seq.fill(2)(Seq("deletion-vectors.enabled")))
     val dynamic = Map.empty[String, String] // Paimon's default bucket is -1
     assert(blocked(dynamic, pk = true, Read).isEmpty)
     assert(blocked(dynamic, pk = true, Write) === Seq("bucket"))
@@ -33,12 +35,94 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
 
   test("the refusal names the table, the feature, the option and the operation") {
     val e = intercept[BadInputException](
-      UnsupportedFeatures.check("db.t", Map("deletion-vectors.enabled" -> "true"), primaryKeyTable = true, Read))
+      UnsupportedFeatures.check("db.t", Map("deletion-vectors.enabled" -> "true"), primaryKeyTable = true, Write))
     assert(e.getMessage === "Table db.t uses deletion vectors ('deletion-vectors.enabled' = 'true'), which Lamina " +
-      "does not implement: reading it is refused, so that the table stays right for Paimon's readers")
+      "reads but cannot write yet (writes and compaction must maintain the vectors by lookup compaction): writing it " +
+      "(INSERT, DELETE, UPDATE, MERGE, TRUNCATE) is refused, so that the table stays right for Paimon's readers")
+    val r = intercept[BadInputException](
+      UnsupportedFeatures.check("db.t", Map("sequence.field.sort-order" -> "descending"), primaryKeyTable = true, Read))
+    assert(r.getMessage === "Table db.t uses descending sequence order ('sequence.field.sort-order' = 'descending'), " +
+      "which Lamina does not implement: reading it is refused, so that the table stays right for Paimon's readers")
     val d = intercept[BadInputException](
       UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "input", "bucket" -> "1"), primaryKeyTable = true))
     assert(
       d.getMessage === "Table db.t: 'changelog-producer' = 'input' asks for a changelog producer, which Lamina does not implement")
+  }
+}
+
+/** Walks every option key of Apache Paimon 1.4.2 (a fixture read from Paimon's own classes): each is
+ *  implemented, harmless, or a feature that is refused by name; none is left unclassified. */
+class PaimonOptionWalkTest extends AnyFunSuite {
+  import UnsupportedFeatures.Support
+
+  private val paimonKeys: Seq[(String, String)] = {
+    val in = getClass.getResourceAsStream("/fixtures/paimon-1.4.2-option-keys.tsv")
+    try scala.io.Source.fromInputStream(in, "UTF-8").getLines().filterNot(_.startsWith("#")).map { line =>
+        val cols = line.split("\t", -1)
+        cols(0) -> cols(1)
+      }.toList
+    finally in.close()
+  }
+
+  test("the fixture holds Paimon's keys") {
+    assert(paimonKeys.size > 250)
+    assert(paimonKeys.toMap.get("snapshot.time-retained").contains("PT1H"))
+  }
+
+  test("every Paimon option key is implemented, harmless or a refused feature") {
+    val unclassified = paimonKeys.map(_._1).filter(k =>
+      UnsupportedFeatures.support(k) match {
+        case Support.Implemented | Support.Feature | Support.Harmless(_) => false
+        case _ => true
+      })
+    assert(unclassified.isEmpty, s"keys of Paimon's with no decision: ${unclassified.mkString(", ")}")
+  }
+
+  test("no harmless key is also implemented or a feature") {
+    val both = HarmlessOptions.Groups.flatMap(_.keys).filter(k =>
+      CoreOptions.find(k).isDefined || UnsupportedFeatures.All.exists(_.key == k))
+    assert(both.isEmpty, both.mkString(", "))
+  }
+
+  /** A value that asks for the feature: the opposite of a boolean default, else something else. */
+  private def asking(key: String, default: String): String = key match {
+    case "bucket" => "-2"
+    case "file.format" => "avro"
+    case "changelog-producer" => "input"
+    case "scan.mode" => "compacted-full"
+    case _ if default.equalsIgnoreCase("false") => "true"
+    case _ => "x"
+  }
+
+  test("a feature key holding Paimon's default blocks nothing; asking for the feature blocks an operation, naming the key") {
+    val defaults = paimonKeys.toMap
+    for (f <- UnsupportedFeatures.All) {
+      // a map's default is rendered by Java as {}: stored, such an option is empty
+      val default = defaults.getOrElse(f.key, "").replace("{}", "")
+      if (default.nonEmpty && f.key != "bucket")
+        for (op <- TableOperation.All; pk <- Seq(true, false))
+          assert(UnsupportedFeatures.blocking(Map(f.key -> default, "bucket" -> "1"), pk, op).isEmpty, s"${f.key} = $default")
+      val options =
+        Map(f.key -> asking(f.key, default), "bucket" -> "1") ++ (if (f.key == "bucket") Map(f.key -> "-2") else Map())
+      val refused = TableOperation.All.toSeq.flatMap { op =>
+        Seq(true, false).flatMap { pk =>
+          try { UnsupportedFeatures.check("db.t", options, pk, op); None }
+          catch { case e: BadInputException => Some(e.getMessage) }
+        }
+      }
+      assert(refused.nonEmpty, s"${f.key} asks for ${f.name} and nothing is refused")
+      assert(refused.forall(_.contains(s"'${f.key}'")), refused.mkString("; "))
+    }
+  }
+
+  test("unknown keys in Paimon's option space and per-column settings Lamina lacks are refused by name") {
+    def refusal(o: Map[String, String]): Option[String] =
+      try { UnsupportedFeatures.check("db.t", o, primaryKeyTable = true, Read); None }
+      catch { case e: BadInputException => Some(e.getMessage) }
+    assert(refusal(Map("scan.some-newer-option" -> "1")).exists(_.contains("'scan.some-newer-option'")))
+    assert(refusal(Map("fields.v.nested-key" -> "k")).exists(_.contains("'fields.v.nested-key'")))
+    assert(refusal(Map("fields.v.aggregate-function" -> "sum", "fields.v.ignore-retract" -> "true")).isEmpty)
+    assert(refusal(Map("owner.team" -> "ads", "snapshot.time-retained" -> "2 h", "file-index.bloom-filter.columns" -> "v",
+          "orc.bloom.filter.columns" -> "v", "parquet.block.size" -> "1024")).isEmpty)
   }
 }

@@ -1,0 +1,152 @@
+package lamina.spark
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.connector.catalog.{Identifier, TableChange}
+import org.apache.spark.sql.functions.{col, desc}
+import org.apache.spark.sql.types.{StringType, StructField, StructType}
+
+import lamina.errors.{BadInputException, NotFoundException}
+import lamina.table.options.{CoreOptions, MergeEngine}
+
+/** What the Python package's `LaminaTable` calls through py4j: one call per Python method, plain
+ *  Java values and Spark's own Dataset and Column in and out. A table is named `db.t` within a Lamina
+ *  catalog of the session. */
+object TableApi {
+
+  private def identifier(table: String): Identifier = table.split('.') match {
+    case Array(db, t) if db.nonEmpty && t.nonEmpty => Identifier.of(Array(db), t)
+    case _ => throw new BadInputException(s"A table name must be 'database.table', got '$table'")
+  }
+
+  private def quote(part: String): String = "`" + part.replace("`", "``") + "`"
+
+  /** `catalog`.`db`.`t`, with an optional `$suffix` on the table's name (a system table). */
+  private def qualified(catalogName: String, table: String, suffix: String = ""): String = {
+    val id = identifier(table)
+    (Seq(catalogName) ++ id.namespace() :+ (id.name() + suffix)).map(quote).mkString(".")
+  }
+
+  private def load(spark: SparkSession, catalogName: String, table: String) = {
+    val id = identifier(table)
+    SessionApi.catalog(spark, catalogName).laminaWarehouse.loadTable(id.namespace().head, id.name())
+  }
+
+  def exists(spark: SparkSession, catalogName: String, table: String): Boolean =
+    SessionApi.catalog(spark, catalogName).tableExists(identifier(table))
+
+  /** Fails, naming the table, unless it exists. */
+  def require(spark: SparkSession, catalogName: String, table: String): Unit =
+    if (!exists(spark, catalogName, table)) throw new NotFoundException(s"Table $catalogName.$table does not exist")
+
+  /** The table's rows: the latest snapshot, or the one `version` (a snapshot id or a tag name) or
+   *  `timestamp` (Spark's timestamp text) names. */
+  def read(spark: SparkSession, catalogName: String, table: String, version: String, timestamp: String): DataFrame = {
+    require(spark, catalogName, table)
+    val reader = spark.read
+    if (version != null) reader.option("versionAsOf", version)
+    if (timestamp != null) reader.option("timestampAsOf", timestamp)
+    reader.table(qualified(catalogName, table))
+  }
+
+  /** The table's snapshots, newest first (`limit` < 1: all). */
+  def history(spark: SparkSession, catalogName: String, table: String, limit: Int): DataFrame = {
+    require(spark, catalogName, table)
+    val all = spark.table(qualified(catalogName, table, "$snapshots")).orderBy(desc("snapshot_id"))
+    if (limit > 0) all.limit(limit) else all
+  }
+
+  /** The table's schemas, oldest first. */
+  def schemaHistory(spark: SparkSession, catalogName: String, table: String): DataFrame = {
+    require(spark, catalogName, table)
+    spark.table(qualified(catalogName, table, "$schemas")).orderBy(col("schema_id"))
+  }
+
+  /** One row describing the table: name, location, keys, format, the latest snapshot, sizes. */
+  def detail(spark: SparkSession, catalogName: String, table: String): DataFrame = {
+    require(spark, catalogName, table)
+    val t = load(spark, catalogName, table)
+    val latest = t.snapshotManager.latest()
+    val files = spark.table(qualified(catalogName, table, "$files"))
+    val (fileCount, bytes) = {
+      val r = files.selectExpr("count(*)", "coalesce(sum(file_size_in_bytes), 0)").head()
+      (r.getLong(0), r.getLong(1))
+    }
+    val values = Seq(
+      "name" -> s"$catalogName.$table",
+      "location" -> t.path.toString,
+      "primary_keys" -> t.schema.primaryKeys.mkString(","),
+      "partition_keys" -> t.schema.partitionKeys.mkString(","),
+      "bucket" -> CoreOptions.Bucket.getOrDefault(t.options).toString,
+      "merge_engine" -> (if (t.isPrimaryKeyTable) MergeEngine.of(t.options, t.name).name else ""),
+      "file_format" -> t.fileFormat.name,
+      "schema_id" -> t.schema.id.toString,
+      "latest_snapshot_id" -> latest.map(_.id.toString).orNull,
+      "latest_commit_kind" -> latest.map(_.commitKind).orNull,
+      "record_count" -> latest.flatMap(_.totalRecordCount).map(_.toString).orNull,
+      "num_files" -> fileCount.toString,
+      "size_in_bytes" -> bytes.toString)
+    val schema = StructType(values.map { case (k, _) => StructField(k, StringType) })
+    spark.createDataFrame(java.util.List.of(Row.fromSeq(values.map(_._2))), schema)
+  }
+
+  /** The options the table's schema stores. */
+  def options(spark: SparkSession, catalogName: String, table: String): java.util.Map[String, String] = {
+    require(spark, catalogName, table)
+    load(spark, catalogName, table).schema.options.asJava
+  }
+
+  /** ALTER TABLE ... SET TBLPROPERTIES (checked as that statement checks them). */
+  def setOptions(spark: SparkSession, catalogName: String, table: String, options: java.util.Map[String, String]): Unit = {
+    require(spark, catalogName, table)
+    val changes = options.asScala.toSeq.sortBy(_._1).map { case (k, v) => TableChange.setProperty(k, v) }
+    SessionApi.catalog(spark, catalogName).alterTable(identifier(table), changes: _*)
+  }
+
+  /** ALTER TABLE ... UNSET TBLPROPERTIES. */
+  def unsetOptions(spark: SparkSession, catalogName: String, table: String, keys: java.util.List[String]): Unit = {
+    require(spark, catalogName, table)
+    val changes = keys.asScala.toSeq.map(k => TableChange.removeProperty(k))
+    SessionApi.catalog(spark, catalogName).alterTable(identifier(table), changes: _*)
+  }
+
+  /** DELETE FROM the table WHERE `condition` (a SQL expression; null: every row). */
+  def delete(spark: SparkSession, catalogName: String, table: String, condition: String): Unit = {
+    require(spark, catalogName, table)
+    spark.sql(s"DELETE FROM ${qualified(catalogName, table)}" + where(condition)).collect()
+  }
+
+  /** UPDATE the table SET column = expression (SQL expressions) WHERE `condition` (null: every row). */
+  def update(spark: SparkSession, catalogName: String, table: String, condition: String,
+      assignments: java.util.Map[String, String]): Unit = {
+    require(spark, catalogName, table)
+    if (assignments.isEmpty)
+      throw new BadInputException(s"An update of table $catalogName.$table needs at least one column to set")
+    val set = assignments.asScala.toSeq.sortBy(_._1).map { case (c, e) => s"${quote(c)} = ($e)" }.mkString(", ")
+    spark.sql(s"UPDATE ${qualified(catalogName, table)} SET $set" + where(condition)).collect()
+  }
+
+  private def where(condition: String): String = Option(condition).map(c => s" WHERE ($c)").getOrElse("")
+
+  /** MERGE INTO the table (as `targetAlias`) USING `source` (as `sourceAlias`) ON `condition`, with
+   *  `clauses` in order: the statement SQL MERGE INTO is, so the plan is the same (the source is a
+   *  temporary view for the statement's duration). */
+  def merge(spark: SparkSession, catalogName: String, table: String, source: DataFrame, targetAlias: String,
+      sourceAlias: String, condition: String, clauses: java.util.List[MergeClause]): Unit = {
+    require(spark, catalogName, table)
+    if (clauses.isEmpty)
+      throw new BadInputException(s"A merge into table $catalogName.$table needs at least one WHEN clause")
+    val view = "lamina_merge_source_" + java.util.UUID.randomUUID().toString.replace("-", "")
+    source.createOrReplaceTempView(view)
+    try {
+      spark.sql(s"MERGE INTO ${qualified(catalogName, table)} AS ${quote(targetAlias)} USING ${quote(view)} AS " +
+        s"${quote(sourceAlias)} ON ($condition) " + clauses.asScala.map(_.sql).mkString(" ")).collect()
+    } finally spark.catalog.dropTempView(view)
+  }
+
+  /** Builds a merge clause: `kind` is one of [[MergeClause.Kinds]]; `condition` may be null; the
+   *  assignments (target column -> SQL expression) are used by the update and insert kinds. */
+  def mergeClause(kind: String, condition: String, assignments: java.util.Map[String, String]): MergeClause =
+    MergeClause(kind, Option(condition), assignments.asScala.toMap)
+}

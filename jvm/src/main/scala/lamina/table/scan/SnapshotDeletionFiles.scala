@@ -1,0 +1,87 @@
+package lamina.table.scan
+
+import java.io.FileNotFoundException
+import java.nio.ByteBuffer
+
+import org.apache.hadoop.fs.Path
+
+import lamina.dv.{DeletionFile, DeletionVectorsIndexFile}
+import lamina.errors.CorruptFileException
+import lamina.table.FileStoreTable
+import lamina.table.manifest.{IndexManifestEntry, ManifestEntry}
+import lamina.table.snapshot.Snapshot
+
+/** The deletion vectors of one snapshot, as its index manifest lists them: for each (partition,
+ *  bucket), the [[DeletionFile]] of each data file that has one. A snapshot without an index
+ *  manifest has none. A missing or damaged index manifest, an entry that is not an ADD, two vectors
+ *  for one data file, or a vector for a data file that its bucket does not hold (Paimon drops a
+ *  file's vector with the file; Paimon's zstd manifests carry no checksum, so a damaged byte can
+ *  change a name) is a [[CorruptFileException]] naming the index manifest and the snapshot. */
+object SnapshotDeletionFiles {
+  type Key = (ByteBuffer, Int)
+
+  /** The index types of Paimon 1.4 tables that Lamina reads: deletion vectors, and the key hashes of
+   *  dynamic bucket mode. */
+  val KnownIndexTypes: Seq[String] = Seq(DeletionVectorsIndexFile.IndexType, "HASH")
+
+  /** `live`: the snapshot's live entries of the partitions read (all of each of their buckets), all of
+   *  them when `wholeTable`. */
+  def of(table: FileStoreTable, snapshot: Snapshot, live: Seq[ManifestEntry],
+      wholeTable: Boolean): Map[Key, Map[String, DeletionFile]] =
+    snapshot.indexManifest.fold(Map.empty[Key, Map[String, DeletionFile]]) { name =>
+      val store = table.manifestStore
+      val manifestPath = store.manifestPath(name).toString
+      def referredBy(expected: String, actual: String, cause: Throwable = null) = new CorruptFileException(manifestPath, -1,
+        expected, actual, s"the index manifest of snapshot ${snapshot.id} of table ${table.name}", cause)
+      val entries =
+        try store.readIndexManifest(name)
+        catch {
+          case e: FileNotFoundException => throw referredBy("an index manifest", "no such file", e)
+          case e: CorruptFileException if e.path == manifestPath => throw referredBy(e.expected, e.actual, e)
+        }
+      entries.find(_.kind != ManifestEntry.Add).foreach(e =>
+        throw referredBy("only ADD entries", s"kind ${e.kind} for ${e.indexFile.fileName}"))
+      // an index type of its own would hide a damaged DELETION_VECTORS, and the rows it deletes
+      entries.find(e => !KnownIndexTypes.contains(e.indexFile.indexType)).foreach(e =>
+        throw referredBy(s"an index type of a table with deletion vectors (${KnownIndexTypes.mkString(", ")})",
+          s"${e.indexFile.indexType} for ${e.indexFile.fileName}"))
+      val inDataDir = flag(table, "index-file-in-data-file-dir")
+      val liveNames = live.groupBy(e => (ByteBuffer.wrap(e.partition), e.bucket)).map { case (k, es) =>
+        k -> es.map(_.file.fileName).toSet
+      }
+      entries.filter(_.indexFile.indexType == DeletionVectorsIndexFile.IndexType)
+        .groupBy(e => (ByteBuffer.wrap(e.partition), e.bucket)).map { case (key, es) =>
+          val files = es.flatMap { e =>
+            val path = indexFilePath(table, e, inDataDir).toString
+            val ranges = e.indexFile.dvRanges.getOrElse(Seq.empty)
+            if (ranges.size != e.indexFile.rowCount)
+              throw referredBy(s"${e.indexFile.rowCount} deletion vectors in ${e.indexFile.fileName}", s"${ranges.size}")
+            ranges.map(r => r.dataFileName -> DeletionFile(path, e.indexFile.fileSize, r))
+          }
+          val byName = files.toMap
+          if (byName.size != files.size)
+            throw referredBy("one deletion vector per data file",
+              s"two for ${files.groupBy(_._1).collectFirst { case (n, fs) if fs.size > 1 => n }.get}")
+          // a vector of a bucket without live files: corruption when every bucket was read
+          val names = liveNames.getOrElse(key, if (wholeTable) Set.empty[String] else byName.keySet)
+          byName.keys.find(!names.contains(_)).foreach { n =>
+            throw referredBy(s"deletion vectors of live data files of bucket ${key._2}", s"one for $n")
+          }
+          key -> byName
+        }
+    }
+
+  private def indexFilePath(table: FileStoreTable, e: IndexManifestEntry, inDataDir: Boolean): Path =
+    e.indexFile.externalPath.map(new Path(_)).getOrElse {
+      if (inDataDir) new Path(table.paths.bucketDir(table.manifestStore.decodePartition(e.partition), e.bucket),
+        e.indexFile.fileName)
+      else new Path(table.paths.indexDir, e.indexFile.fileName)
+    }
+
+  /** Whether the table's readers apply deletion vectors (Paimon's `deletion-vectors.enabled`; the key
+   *  is not in Lamina's option registry, since Lamina creates no such table). */
+  def enabled(table: FileStoreTable): Boolean = flag(table, "deletion-vectors.enabled")
+
+  private def flag(table: FileStoreTable, key: String): Boolean =
+    table.options.get(key).exists(_.trim.equalsIgnoreCase("true"))
+}

@@ -1,0 +1,311 @@
+"""`LaminaTable`: a Lamina table from Python, in the manner of delta-spark's `DeltaTable`.
+
+Each method checks its arguments, naming the one that is wrong, then makes one call into the JVM
+facade (`lamina.spark.TableApi`); Lamina's Java errors arrive as the Python classes of
+`lamina.errors`. Conditions and values are SQL expression strings; a merge names the table by its
+target alias (`t`) and the source by its source alias (`s`)::
+
+    from lamina import LaminaTable
+
+    t = LaminaTable.for_name(spark, "db.orders")
+    t.update("status = 'new'", {"status": "'open'"})
+    (t.merge(updates_df, "t.id = s.id", target_alias="t", source_alias="s")
+      .when_matched_update_all()
+      .when_not_matched_insert_all()
+      .execute())
+    t.history(5).show()
+"""
+
+import datetime
+from typing import Dict, List, Mapping, Optional, Sequence, Union
+
+from pyspark.sql import DataFrame, SparkSession
+
+from lamina._procedures import PartitionSpec, compact as _compact
+
+__all__ = ["LaminaTable", "LaminaMergeBuilder"]
+
+
+def _check_name(name, what="table") -> str:
+    if not isinstance(name, str) or name.count(".") != 1 or not all(part.strip() for part in name.split(".")):
+        raise ValueError(f"{what} must be 'database.table', got {name!r}")
+    return name
+
+
+def _check_catalog(catalog) -> str:
+    if not isinstance(catalog, str) or not catalog:
+        raise ValueError(f"catalog must be a non-empty string, got {catalog!r}")
+    return catalog
+
+
+def _sql_text(value, argument: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{argument} must be a non-empty SQL expression string, got {value!r}")
+    return value
+
+
+def _assignments(values, argument: str) -> Dict[str, str]:
+    if not isinstance(values, Mapping) or not values:
+        raise ValueError(f"{argument} must be a non-empty mapping of column name to expression, got {values!r}")
+    out = {}
+    for name, value in values.items():
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{argument} has a column name that is not a non-empty string: {name!r}")
+        out[name] = _sql_text(value, f"{argument}[{name!r}]")
+    return out
+
+
+class LaminaTable:
+    """A table of a Lamina catalog (default `lamina`), named `database.table`."""
+
+    def __init__(self, spark: SparkSession, name: str, catalog: str = "lamina"):
+        if not isinstance(spark, SparkSession):
+            raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
+        self._spark = spark
+        self._name = _check_name(name)
+        self._catalog = _check_catalog(catalog)
+        self._api = spark._jvm.lamina.spark.TableApi
+
+    # --- finding tables -------------------------------------------------------------------------
+
+    @classmethod
+    def for_name(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTable":
+        """The table `name` ("db.t"); raises NotFoundException when it does not exist.
+
+        >>> orders = LaminaTable.for_name(spark, "shop.orders")
+        """
+        table = cls(spark, name, catalog)
+        table._api.require(spark._jsparkSession, table._catalog, table._name)
+        return table
+
+    @classmethod
+    def is_lamina_table(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> bool:
+        """Whether `name` ("db.t") is a table of the Lamina catalog `catalog`.
+
+        >>> LaminaTable.is_lamina_table(spark, "shop.orders")
+        True
+        """
+        table = cls(spark, name, catalog)
+        return bool(table._api.exists(spark._jsparkSession, table._catalog, table._name))
+
+    @property
+    def name(self) -> str:
+        """The table's `catalog.database.table` name."""
+        return f"{self._catalog}.{self._name}"
+
+    def _call(self, method: str, *args):
+        return getattr(self._api, method)(self._spark._jsparkSession, self._catalog, self._name, *args)
+
+    # --- reading --------------------------------------------------------------------------------
+
+    def to_df(self, version: Optional[int] = None, timestamp: Union[None, str, datetime.datetime] = None,
+              tag: Optional[str] = None, branch: Optional[str] = None) -> DataFrame:
+        """The table's rows: the latest snapshot, or the snapshot `version`, the latest one committed at
+        or before `timestamp` (a datetime, or text such as '2024-05-01 12:00:00'), or the tag `tag`.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").to_df(version=3).count()
+        """
+        chosen = [n for n, v in (("version", version), ("timestamp", timestamp), ("tag", tag), ("branch", branch))
+                  if v is not None]
+        if len(chosen) > 1:
+            raise ValueError(f"give at most one of version, timestamp, tag and branch, got {', '.join(chosen)}")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 1):
+            raise ValueError(f"version must be a snapshot id (an int >= 1), got {version!r}")
+        if tag is not None and (not isinstance(tag, str) or not tag or tag.isdigit()):
+            raise ValueError(f"tag must be a tag name (not a number), got {tag!r}")
+        if branch is not None:
+            raise ValueError("branch: branches are not implemented yet; read the main branch")
+        if timestamp is not None:
+            if isinstance(timestamp, datetime.datetime):
+                timestamp = timestamp.isoformat(sep=" ")
+            _sql_text(timestamp, "timestamp")
+        version_text = str(version) if version is not None else tag
+        return DataFrame(self._call("read", version_text, timestamp), self._spark)
+
+    def history(self, limit: Optional[int] = None) -> DataFrame:
+        """The table's snapshots (the `$snapshots` system table), newest first; at most `limit`.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").history(5).select("snapshot_id", "commit_kind").show()
+        """
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ValueError(f"limit must be a positive int, got {limit!r}")
+        return DataFrame(self._call("history", limit or 0), self._spark)
+
+    def schema_history(self) -> DataFrame:
+        """The table's schemas (the `$schemas` system table), oldest first.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").schema_history().show()
+        """
+        return DataFrame(self._call("schemaHistory"), self._spark)
+
+    def detail(self) -> DataFrame:
+        """One row describing the table: name, location, keys, bucket, merge engine, file format,
+        schema id, latest snapshot and its kind, record count, number and size of data files.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").detail().show(vertical=True)
+        """
+        return DataFrame(self._call("detail"), self._spark)
+
+    def options(self) -> Dict[str, str]:
+        """The options the table stores (its TBLPROPERTIES in Paimon's keys).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").options()["bucket"]
+        '4'
+        """
+        return dict(self._call("options"))
+
+    def set_options(self, options: Mapping[str, object]) -> None:
+        """Sets table options, checked as ALTER TABLE ... SET TBLPROPERTIES checks them.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").set_options({"write-only": "true"})
+        """
+        if not isinstance(options, Mapping) or not options:
+            raise ValueError(f"options must be a non-empty mapping of option key to value, got {options!r}")
+        java = self._spark._jvm.java.util.HashMap()
+        for key, value in options.items():
+            if not isinstance(key, str) or not key:
+                raise ValueError(f"options has a key that is not a non-empty string: {key!r}")
+            java.put(key, str(value).lower() if isinstance(value, bool) else str(value))
+        self._call("setOptions", java)
+
+    def unset_options(self, keys: Sequence[str]) -> None:
+        """Removes table options (ALTER TABLE ... UNSET TBLPROPERTIES).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").unset_options(["write-only"])
+        """
+        if isinstance(keys, str) or not isinstance(keys, Sequence) or not keys:
+            raise ValueError(f"keys must be a non-empty list of option keys, got {keys!r}")
+        java = self._spark._jvm.java.util.ArrayList()
+        for key in keys:
+            if not isinstance(key, str) or not key:
+                raise ValueError(f"keys has an entry that is not a non-empty string: {key!r}")
+            java.add(key)
+        self._call("unsetOptions", java)
+
+    # --- changing rows --------------------------------------------------------------------------
+
+    def delete(self, condition: Optional[str] = None) -> None:
+        """Deletes the rows matching `condition` (a SQL expression), every row when it is None: the
+        same plan as DELETE FROM.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").delete("status = 'cancelled'")
+        """
+        if condition is not None:
+            _sql_text(condition, "condition")
+        self._call("delete", condition)
+
+    def update(self, condition: Optional[str] = None, set: Optional[Mapping[str, str]] = None) -> None:
+        """Sets columns (`set`: column -> SQL expression) of the rows matching `condition` (every row
+        when None): the same plan as UPDATE.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").update("id = 7", {"status": "'shipped'"})
+        """
+        if condition is not None:
+            _sql_text(condition, "condition")
+        if not isinstance(set, Mapping) or not set:
+            raise ValueError(f"set must be a non-empty mapping of column name to SQL expression, got {set!r}")
+        java = self._spark._jvm.java.util.HashMap()
+        for column, expression in set.items():
+            if not isinstance(column, str) or not column:
+                raise ValueError(f"set has a column name that is not a non-empty string: {column!r}")
+            java.put(column, _sql_text(expression, f"set[{column!r}]"))
+        self._call("update", condition, java)
+
+    def merge(self, source: DataFrame, condition: str, target_alias: str = "t",
+              source_alias: str = "s") -> "LaminaMergeBuilder":
+        """Starts a MERGE INTO this table from `source` on `condition`; add WHEN clauses, then
+        `execute()`. The condition and the clauses' expressions name the table `target_alias` and the
+        source `source_alias`.
+
+        >>> (LaminaTable.for_name(spark, "shop.orders")
+        ...    .merge(changes, "t.id = s.id")
+        ...    .when_matched_delete("s.op = 'D'")
+        ...    .when_matched_update_all()
+        ...    .when_not_matched_insert_all("s.op != 'D'")
+        ...    .execute())
+        """
+        if not isinstance(source, DataFrame):
+            raise ValueError(f"source must be a DataFrame, got {type(source).__name__}")
+        for argument, alias in (("target_alias", target_alias), ("source_alias", source_alias)):
+            if not isinstance(alias, str) or not alias.isidentifier():
+                raise ValueError(f"{argument} must be a plain identifier, got {alias!r}")
+        if target_alias == source_alias:
+            raise ValueError(f"target_alias and source_alias must differ, both are {target_alias!r}")
+        return LaminaMergeBuilder(self, source, _sql_text(condition, "condition"), target_alias, source_alias)
+
+    # --- maintenance ----------------------------------------------------------------------------
+
+    def compact(self, partitions: Optional[Union[PartitionSpec, Sequence[PartitionSpec]]] = None,
+                full: bool = False) -> Optional[int]:
+        """Compacts a primary-key table (`full=True`: each bucket into one sorted run); the COMPACT
+        snapshot id, or None when nothing needed compacting.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").compact(full=True)
+        """
+        return _compact(self._spark, self._name, partitions=partitions, full=full, catalog=self._catalog)
+
+    def __repr__(self) -> str:
+        return f"LaminaTable({self.name})"
+
+
+class LaminaMergeBuilder:
+    """The WHEN clauses of a merge, applied in the order given, as in SQL MERGE INTO."""
+
+    def __init__(self, table: LaminaTable, source: DataFrame, condition: str, target_alias: str, source_alias: str):
+        self._table = table
+        self._source = source
+        self._condition = condition
+        self._target_alias = target_alias
+        self._source_alias = source_alias
+        self._clauses: List[tuple] = []
+
+    def _add(self, kind: str, condition, assignments=None, argument: str = "set") -> "LaminaMergeBuilder":
+        cond = None if condition is None else _sql_text(condition, "condition")
+        values = {} if assignments is None else _assignments(assignments, argument)
+        self._clauses.append((kind, cond, values))
+        return self
+
+    def when_matched_update(self, condition: Optional[str] = None,
+                            set: Optional[Mapping[str, str]] = None) -> "LaminaMergeBuilder":
+        """WHEN MATCHED [AND condition] THEN UPDATE SET column = value, ..."""
+        return self._add("matched_update", condition, set if set is not None else {}, "set")
+
+    def when_matched_update_all(self, condition: Optional[str] = None) -> "LaminaMergeBuilder":
+        """WHEN MATCHED [AND condition] THEN UPDATE SET *"""
+        return self._add("matched_update_all", condition)
+
+    def when_matched_delete(self, condition: Optional[str] = None) -> "LaminaMergeBuilder":
+        """WHEN MATCHED [AND condition] THEN DELETE"""
+        return self._add("matched_delete", condition)
+
+    def when_not_matched_insert(self, condition: Optional[str] = None,
+                                values: Optional[Mapping[str, str]] = None) -> "LaminaMergeBuilder":
+        """WHEN NOT MATCHED [AND condition] THEN INSERT (column, ...) VALUES (value, ...)"""
+        return self._add("not_matched_insert", condition, values if values is not None else {}, "values")
+
+    def when_not_matched_insert_all(self, condition: Optional[str] = None) -> "LaminaMergeBuilder":
+        """WHEN NOT MATCHED [AND condition] THEN INSERT *"""
+        return self._add("not_matched_insert_all", condition)
+
+    def when_not_matched_by_source_update(self, condition: Optional[str] = None,
+                                          set: Optional[Mapping[str, str]] = None) -> "LaminaMergeBuilder":
+        """WHEN NOT MATCHED BY SOURCE [AND condition] THEN UPDATE SET column = value, ..."""
+        return self._add("not_matched_by_source_update", condition, set if set is not None else {}, "set")
+
+    def when_not_matched_by_source_delete(self, condition: Optional[str] = None) -> "LaminaMergeBuilder":
+        """WHEN NOT MATCHED BY SOURCE [AND condition] THEN DELETE"""
+        return self._add("not_matched_by_source_delete", condition)
+
+    def execute(self) -> None:
+        """Runs the merge: the plan SQL MERGE INTO makes (Lamina's write-only upsert where it applies)."""
+        if not self._clauses:
+            raise ValueError("a merge needs at least one when_... clause before execute()")
+        jvm = self._table._spark._jvm
+        api = self._table._api
+        clauses = jvm.java.util.ArrayList()
+        for kind, cond, values in self._clauses:
+            java_values = jvm.java.util.HashMap()
+            for column, value in values.items():
+                java_values.put(column, value)
+            clauses.add(api.mergeClause(kind, cond, java_values))
+        self._table._call("merge", self._source._jdf, self._target_alias, self._source_alias, self._condition, clauses)

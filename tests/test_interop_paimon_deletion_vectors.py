@@ -1,0 +1,237 @@
+"""Tables with deletion vectors that Apache Paimon's own connector writes (`deletion-vectors.enabled`):
+Lamina reads them as Paimon does, applying each data file's deletion vector and, for primary-key
+tables, reading the files above level 0 without merging; time travel applies the vectors of the
+snapshot read. Writes and compaction are refused (they would have to maintain the vectors), and a
+damaged index file fails the read, naming the file. Expected rows are computed here, in Python, from
+the statements Paimon ran (and checked against Paimon's own reads of the latest snapshot)."""
+
+import shutil
+
+import pytest
+
+import lamina
+from _support import error_text, snapshot_ids, sql_rows, table_path
+from paimon_connector import require_paimon, run_sql
+
+CAT = "lamina"
+DB = "interop_dv"
+DV = "'deletion-vectors.enabled' = 'true'"
+
+
+def _snapshot(table):
+    return f"SELECT max(snapshot_id) FROM paimon.{DB}.`{table}$snapshots`"
+
+
+# (statement, or a table name whose latest snapshot id to record under a label)
+SCRIPT = [
+    f"CREATE DATABASE IF NOT EXISTS paimon.{DB}",
+    # primary key, deduplicate, not partitioned
+    f"CREATE TABLE paimon.{DB}.pk (id INT, v STRING, n INT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', {DV})",
+    f"INSERT INTO paimon.{DB}.pk SELECT id, concat('a', id), id FROM range(0, 40) AS t(id)",
+    ("pk", "pk_inserted"),
+    f"INSERT INTO paimon.{DB}.pk SELECT id, concat('b', id), id * 10 FROM range(0, 40, 3) AS t(id)",
+    f"DELETE FROM paimon.{DB}.pk WHERE id % 5 = 1",
+    ("pk", "pk_deleted"),
+    f"UPDATE paimon.{DB}.pk SET v = 'u' WHERE id % 7 = 2",
+    # primary key, partial-update, partitioned
+    f"CREATE TABLE paimon.{DB}.pkp (dt STRING, id INT, a STRING, b INT) PARTITIONED BY (dt) "
+    f"TBLPROPERTIES ('primary-key' = 'dt,id', 'bucket' = '2', 'merge-engine' = 'partial-update', {DV})",
+    f"INSERT INTO paimon.{DB}.pkp SELECT d, id, concat('a', id), CAST(NULL AS INT) FROM range(0, 20) AS t(id) "
+    "CROSS JOIN (SELECT 'd1' AS d UNION ALL SELECT 'd2')",
+    f"INSERT INTO paimon.{DB}.pkp SELECT d, id, CAST(NULL AS STRING), id FROM range(0, 20, 2) AS t(id) "
+    "CROSS JOIN (SELECT 'd1' AS d UNION ALL SELECT 'd2')",
+    f"UPDATE paimon.{DB}.pkp SET a = 'x' WHERE id % 3 = 0",
+    ("pkp", "pkp_updated"),
+    f"INSERT OVERWRITE paimon.{DB}.pkp PARTITION (dt = 'd2') SELECT id, concat('o', id), CAST(NULL AS INT) "
+    "FROM range(0, 5) AS t(id)",
+    # primary key, aggregation (Paimon refuses deletion vectors with first-row: it never deletes old rows)
+    f"CREATE TABLE paimon.{DB}.pka (id INT, total BIGINT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
+    f"'merge-engine' = 'aggregation', 'fields.total.aggregate-function' = 'sum', {DV})",
+    f"INSERT INTO paimon.{DB}.pka SELECT id, 1 FROM range(0, 10) AS t(id)",
+    f"INSERT INTO paimon.{DB}.pka SELECT id, 2 FROM range(5, 15) AS t(id)",
+    # append, partitioned, two deletes of the same files
+    f"CREATE TABLE paimon.{DB}.ap (id INT, v STRING, p STRING) PARTITIONED BY (p) TBLPROPERTIES ({DV})",
+    f"INSERT INTO paimon.{DB}.ap SELECT id, concat('a', id), concat('p', id % 2) FROM range(0, 30) AS t(id)",
+    f"DELETE FROM paimon.{DB}.ap WHERE id % 4 = 0",
+    ("ap", "ap_deleted"),
+    f"DELETE FROM paimon.{DB}.ap WHERE id % 3 = 0",
+    # append, 64-bit deletion vectors
+    f"CREATE TABLE paimon.{DB}.ap64 (id INT, v STRING) TBLPROPERTIES ({DV}, 'deletion-vectors.bitmap64' = 'true')",
+    f"INSERT INTO paimon.{DB}.ap64 SELECT id, concat('a', id) FROM range(0, 30) AS t(id)",
+    f"DELETE FROM paimon.{DB}.ap64 WHERE id % 4 = 0",
+    # Paimon's own reads of the latest snapshots, to check the expectations below
+    f"SELECT * FROM paimon.{DB}.pk",
+    f"SELECT * FROM paimon.{DB}.pkp",
+    f"SELECT * FROM paimon.{DB}.pka",
+    f"SELECT * FROM paimon.{DB}.ap",
+    f"SELECT * FROM paimon.{DB}.ap64",
+]
+
+TABLES = ["pk", "pkp", "pka", "ap", "ap64"]
+
+
+def _expected():
+    """Each table's rows after each labelled step and at the end, from the statements above."""
+    out = {}
+    pk = {i: (f"a{i}", i) for i in range(40)}
+    out["pk_inserted"] = dict(pk)
+    pk.update({i: (f"b{i}", i * 10) for i in range(0, 40, 3)})
+    pk = {i: r for i, r in pk.items() if i % 5 != 1}
+    out["pk_deleted"] = dict(pk)
+    pk = {i: (("u", r[1]) if i % 7 == 2 else r) for i, r in pk.items()}
+    out["pk"] = pk
+
+    pkp = {(d, i): [f"a{i}", None] for d in ("d1", "d2") for i in range(20)}
+    for d in ("d1", "d2"):
+        for i in range(0, 20, 2):
+            pkp[(d, i)][1] = i
+    for (d, i), r in pkp.items():
+        if i % 3 == 0:
+            r[0] = "x"
+    out["pkp_updated"] = {k: tuple(r) for k, r in pkp.items()}
+    pkp = {k: r for k, r in pkp.items() if k[0] != "d2"}
+    pkp.update({("d2", i): [f"o{i}", None] for i in range(5)})
+    out["pkp"] = {k: tuple(r) for k, r in pkp.items()}
+
+    out["pka"] = {i: (1 if i < 5 else 3 if i < 10 else 2,) for i in range(15)}
+
+    ap = {i: (f"a{i}", f"p{i % 2}") for i in range(30) if i % 4 != 0}
+    out["ap_deleted"] = dict(ap)
+    out["ap"] = {i: r for i, r in ap.items() if i % 3 != 0}
+    out["ap64"] = {i: (f"a{i}",) for i in range(30) if i % 4 != 0}
+    return out
+
+
+def _rows(step, expected):
+    """The rows of `step` in the table's column order, sorted."""
+    table = step.split("_")[0]
+    key = (lambda k: k) if table == "pkp" else (lambda k: (k,))
+    return _sorted(key(k) + r for k, r in expected[step].items())
+
+
+def _sorted(rows):
+    return sorted((tuple(r) for r in rows), key=lambda t: tuple((x is None, x) for x in t))
+
+
+@pytest.fixture(scope="module")
+def paimon_dv(spark, warehouse):
+    """Runs SCRIPT through Paimon's connector once: the recorded snapshot ids and Paimon's reads."""
+    require_paimon()
+    statements, labels = [], {}
+    for s in SCRIPT:
+        if isinstance(s, tuple):
+            labels[len(statements)] = s[1]
+            statements.append(_snapshot(s[0]))
+        else:
+            statements.append(s)
+    results = run_sql(warehouse, statements)
+    snapshots = {label: results[i][0][0] for i, label in labels.items()}
+    paimon_reads = dict(zip(TABLES, results[-len(TABLES):]))
+    return snapshots, paimon_reads
+
+
+def test_paimon_wrote_deletion_vectors(paimon_dv, warehouse):
+    for t in ("pk", "pkp", "ap", "ap64"):  # pka's compactions rewrote whole runs: no vector needed
+        index = table_path(warehouse, DB, t) / "index"
+        assert index.is_dir() and any(f.stat().st_size > 1 for f in index.iterdir()), t
+
+
+def test_the_expectations_match_paimons_own_reads(paimon_dv):
+    _, paimon_reads = paimon_dv
+    expected = _expected()
+    for t in TABLES:
+        assert _sorted(paimon_reads[t]) == _rows(t, expected), t
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_lamina_reads_the_latest_snapshot(spark, paimon_dv, table):
+    assert _sorted(sql_rows(spark, f"SELECT * FROM {CAT}.{DB}.{table}")) == _rows(table, _expected())
+
+
+@pytest.mark.parametrize("step", ["pk_inserted", "pk_deleted", "pkp_updated", "ap_deleted"])
+def test_lamina_reads_earlier_snapshots_with_their_own_vectors(spark, paimon_dv, step):
+    snapshots, _ = paimon_dv
+    table = step.split("_")[0]
+    rows = sql_rows(spark, f"SELECT * FROM {CAT}.{DB}.{table} VERSION AS OF {snapshots[step]}")
+    assert _sorted(rows) == _rows(step, _expected())
+
+
+def test_filters_projections_and_audit_log_apply_the_vectors(spark, paimon_dv):
+    expected = _expected()
+    assert _sorted(sql_rows(spark, f"SELECT id, n FROM {CAT}.{DB}.pk WHERE id BETWEEN 10 AND 20")) == sorted(
+        (i, r[1]) for i, r in expected["pk"].items() if 10 <= i <= 20)
+    assert sql_rows(spark, f"SELECT count(*) FROM {CAT}.{DB}.ap WHERE p = 'p1'") == [
+        (sum(1 for r in expected["ap"].values() if r[1] == "p1"),)]
+    assert sql_rows(spark, f"SELECT id FROM {CAT}.{DB}.ap64 ORDER BY id LIMIT 3") == [(1,), (2,), (3,)]
+    assert _sorted(sql_rows(spark, f"SELECT id, v, n FROM {CAT}.{DB}.`pk$audit_log`")) == _rows("pk", expected)
+    # the top level alone, through its vectors: current rows only, each once
+    ro = sql_rows(spark, f"SELECT * FROM {CAT}.{DB}.`pk$ro`")
+    assert ro and len(set(ro)) == len(ro) and set(ro) <= set(_rows("pk", expected))
+
+
+WRITES = [
+    "INSERT INTO {t} VALUES (100, 'w', 1)",
+    "DELETE FROM {t} WHERE id = 2",
+    "UPDATE {t} SET v = 'z' WHERE id = 3",
+    "MERGE INTO {t} t USING (SELECT 4 AS id, 'm' AS v, 4 AS n) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *",
+    "TRUNCATE TABLE {t}",
+]
+
+
+def test_writes_and_compaction_are_refused_naming_deletion_vectors(spark, warehouse, paimon_dv):
+    before = snapshot_ids(warehouse, DB, "pk")
+    statements = [w.format(t=f"{CAT}.{DB}.pk") for w in WRITES] + [
+        f"INSERT INTO {CAT}.{DB}.ap VALUES (100, 'w', 'p0')",
+        f"CALL {CAT}.sys.compact(table => '{DB}.pk')"]
+    for s in statements:
+        with pytest.raises(lamina.BadInputException) as excinfo:
+            spark.sql(s).collect()
+        text = error_text(excinfo)
+        assert "uses deletion vectors ('deletion-vectors.enabled' = 'true'), which Lamina reads but cannot write yet" in text, (
+            s, text)
+    assert snapshot_ids(warehouse, DB, "pk") == before
+
+
+def test_a_damaged_index_file_fails_the_read_naming_it(spark, warehouse, paimon_dv):
+    for table in ("pk", "ap"):
+        copy = f"{table}_damaged"
+        shutil.copytree(table_path(warehouse, DB, table), table_path(warehouse, DB, copy))
+        damaged = []
+        for f in sorted((table_path(warehouse, DB, copy) / "index").iterdir()):
+            data = bytearray(f.read_bytes())
+            if len(data) > 12 and not f.name.startswith("."):
+                data[12] ^= 0x20  # inside the first vector's bitmap
+                f.write_bytes(bytes(data))
+                f.with_name(f".{f.name}.crc").unlink(missing_ok=True)  # Lamina's own checks, not Hadoop's
+                damaged.append(f.name)
+        with pytest.raises(lamina.CorruptFileException) as excinfo:
+            spark.sql(f"SELECT * FROM {CAT}.{DB}.{copy}").collect()
+        text = error_text(excinfo)
+        assert f"{copy}/index/index-" in text and any(name in text for name in damaged), text
+
+
+def test_table_indexes_lists_the_vectors_of_the_snapshot(spark, paimon_dv):
+    """`$table_indexes` (Paimon's columns): the rows of the files above level 0 less the rows their
+    vectors delete are the table's rows."""
+    snapshots, _ = paimon_dv
+    expected = _expected()
+    for table, at in (("pk", None), ("pk", "pk_deleted"), ("ap", None)):
+        version = f" VERSION AS OF {snapshots[at]}" if at else ""
+        indexes = sql_rows(spark, f"SELECT index_type, bucket, dv_ranges FROM {CAT}.{DB}.`{table}$table_indexes`{version}")
+        assert indexes and {r[0] for r in indexes} == {"DELETION_VECTORS"}
+        deleted = {r["f0"]: r["_CARDINALITY"] for i in indexes for r in (i[2] or [])}
+        files = sql_rows(spark, f"SELECT file_path, record_count FROM {CAT}.{DB}.`{table}$files`{version} WHERE level > 0"
+                         if table == "pk" else f"SELECT file_path, record_count FROM {CAT}.{DB}.`{table}$files`{version}")
+        names = {p.rsplit("/", 1)[-1] for p, _ in files}
+        assert set(deleted) <= names
+        assert sum(n for _, n in files) - sum(deleted.values()) == len(expected[at or table])
+
+
+@pytest.mark.parametrize("table", ["pk", "pkp"])
+def test_pypaimon_reads_the_primary_key_tables_as_lamina_does(spark, paimon_dv, paimon_catalog, table):
+    """A third reader of the same vectors: pypaimon 2.1."""
+    t = paimon_catalog.get_table(f"{DB}.{table}")
+    builder = t.new_read_builder()
+    splits = builder.new_scan().plan().splits()
+    got = builder.new_read().to_arrow(splits).to_pylist()
+    assert _sorted(tuple(r.values()) for r in got) == _sorted(sql_rows(spark, f"SELECT * FROM {CAT}.{DB}.{table}"))

@@ -1,0 +1,156 @@
+"""The Python table API (`lamina.LaminaTable`): each method gives what its SQL statement gives, checks
+its arguments naming the wrong one, and reaches the JVM in one call."""
+
+import datetime
+import time
+
+import pytest
+
+import lamina
+from lamina import LaminaTable
+from _support import error_text, sql_rows
+
+CAT = "lamina"
+
+
+@pytest.fixture
+def twins(spark, db):
+    """Two equal primary-key tables: `sql` changed through SQL, `py` through the Python API."""
+    for name in ("sql", "py"):
+        spark.sql(f"CREATE TABLE {CAT}.{db}.{name} (id INT NOT NULL, v STRING, n INT) "
+                  "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2')")
+        spark.sql(f"INSERT INTO {CAT}.{db}.{name} VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30), (4, 'd', 40)")
+    return f"{CAT}.{db}.sql", LaminaTable.for_name(spark, f"{db}.py")
+
+
+def _same(spark, sql_table, py_table):
+    expected = sql_rows(spark, f"SELECT * FROM {sql_table}")
+    assert sql_rows(spark, f"SELECT * FROM {py_table.name}") == expected
+    return expected
+
+
+def test_delete_update_merge_give_what_sql_gives(spark, twins):
+    sql_table, t = twins
+    spark.sql(f"DELETE FROM {sql_table} WHERE n > 35")
+    t.delete("n > 35")
+    assert _same(spark, sql_table, t) == [(1, "a", 10), (2, "b", 20), (3, "c", 30)]
+    spark.sql(f"UPDATE {sql_table} SET v = upper(v), n = n + 1 WHERE id < 3")
+    t.update("id < 3", {"v": "upper(v)", "n": "n + 1"})
+    assert _same(spark, sql_table, t) == [(1, "A", 11), (2, "B", 21), (3, "c", 30)]
+    changes = spark.createDataFrame([(1, "x", 0, "D"), (2, "y", 5, "U"), (9, "z", 90, "I"), (8, "gone", 80, "D")],
+                                    "id INT, v STRING, n INT, op STRING")
+    changes.createOrReplaceTempView("changes")
+    spark.sql(f"MERGE INTO {sql_table} t USING changes s ON t.id = s.id "
+              "WHEN MATCHED AND s.op = 'D' THEN DELETE "
+              "WHEN MATCHED THEN UPDATE SET v = s.v, n = t.n + s.n "
+              "WHEN NOT MATCHED AND s.op != 'D' THEN INSERT (id, v, n) VALUES (s.id, s.v, s.n)")
+    (t.merge(changes, "t.id = s.id")
+      .when_matched_delete("s.op = 'D'")
+      .when_matched_update(set={"v": "s.v", "n": "t.n + s.n"})
+      .when_not_matched_insert("s.op != 'D'", values={"id": "s.id", "v": "s.v", "n": "s.n"})
+      .execute())
+    assert _same(spark, sql_table, t) == [(2, "y", 26), (3, "c", 30), (9, "z", 90)]
+    # the whole-row forms and NOT MATCHED BY SOURCE, with other aliases
+    full = spark.createDataFrame([(3, "C", 33), (7, "g", 70)], "id INT, v STRING, n INT")
+    full.createOrReplaceTempView("full_rows")
+    spark.sql(f"MERGE INTO {sql_table} AS tgt USING full_rows AS src ON tgt.id = src.id "
+              "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT * "
+              "WHEN NOT MATCHED BY SOURCE AND tgt.n > 50 THEN DELETE "
+              "WHEN NOT MATCHED BY SOURCE THEN UPDATE SET n = -1")
+    (t.merge(full, "tgt.id = src.id", target_alias="tgt", source_alias="src")
+      .when_matched_update_all().when_not_matched_insert_all()
+      .when_not_matched_by_source_delete("tgt.n > 50")
+      .when_not_matched_by_source_update(set={"n": "-1"})
+      .execute())
+    assert _same(spark, sql_table, t) == [(2, "y", -1), (3, "C", 33), (7, "g", 70)]
+    # no temporary view is left behind
+    assert not [v for v in spark.catalog.listTables() if v.name.startswith("lamina_merge_source_")]
+
+
+def test_reads_history_detail_and_options(spark, db, warehouse):
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    spark.sql(f"INSERT INTO {CAT}.{db}.t VALUES (1, 'a')")
+    t = LaminaTable.for_name(spark, f"{db}.t")
+    first = t.history().collect()
+    time.sleep(0.05)
+    between = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    time.sleep(0.05)
+    spark.sql(f"INSERT INTO {CAT}.{db}.t VALUES (2, 'b')")
+    assert sorted(r.id for r in t.to_df().collect()) == [1, 2]
+    v1 = min(r.snapshot_id for r in first)
+    assert [tuple(r) for r in t.to_df(version=v1).collect()] == [(1, "a")]
+    assert sorted(r.id for r in t.to_df(timestamp=between).collect()) == [1]
+    assert sql_rows(spark, f"SELECT id FROM {CAT}.{db}.t VERSION AS OF {v1}") == [(1,)]
+    history = t.history()
+    ids = [r.snapshot_id for r in history.collect()]
+    assert ids == sorted(ids, reverse=True) and len(ids) >= 2
+    assert [r.snapshot_id for r in t.history(limit=1).collect()] == ids[:1]
+    assert [r.schema_id for r in t.schema_history().collect()] == [0]
+    d = t.detail().collect()[0].asDict()
+    assert d["name"] == f"{CAT}.{db}.t" and d["primary_keys"] == "id" and d["bucket"] == "1"
+    assert d["merge_engine"] == "deduplicate" and d["file_format"] == "parquet"
+    assert d["latest_snapshot_id"] == str(ids[0]) and int(d["num_files"]) >= 1 and int(d["size_in_bytes"]) > 0
+    assert d["location"].endswith(f"{db}.db/t")
+    t.set_options({"write-only": True, "owner.team": "ads"})
+    assert t.options()["write-only"] == "true" and t.options()["owner.team"] == "ads"
+    assert sql_rows(spark, f"SELECT value FROM {CAT}.{db}.`t$options` WHERE key = 'write-only'") == [("true",)]
+    t.unset_options(["write-only"])
+    assert "write-only" not in t.options()
+    assert t.compact(full=True) is not None
+
+
+def test_finding_tables(spark, db):
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT)")
+    assert LaminaTable.is_lamina_table(spark, f"{db}.t")
+    assert not LaminaTable.is_lamina_table(spark, f"{db}.missing")
+    with pytest.raises(lamina.NotFoundException) as excinfo:
+        LaminaTable.for_name(spark, f"{db}.missing")
+    assert f"{db}.missing" in error_text(excinfo)
+    assert repr(LaminaTable.for_name(spark, f"{db}.t")) == f"LaminaTable({CAT}.{db}.t)"
+
+
+@pytest.mark.parametrize("call,argument", [
+    (lambda spark, t: LaminaTable.for_name(spark, "no_dot"), "table"),
+    (lambda spark, t: LaminaTable.for_name(spark, "a.b", catalog=""), "catalog"),
+    (lambda spark, t: t.to_df(version=0), "version"),
+    (lambda spark, t: t.to_df(version=1, tag="x"), "at most one of version"),
+    (lambda spark, t: t.to_df(tag="12"), "tag"),
+    (lambda spark, t: t.to_df(branch="dev"), "branch"),
+    (lambda spark, t: t.history(limit=0), "limit"),
+    (lambda spark, t: t.delete(""), "condition"),
+    (lambda spark, t: t.update("id = 1", {}), "set"),
+    (lambda spark, t: t.update("id = 1", {"v": 3}), "set['v']"),
+    (lambda spark, t: t.set_options({}), "options"),
+    (lambda spark, t: t.unset_options("write-only"), "keys"),
+    (lambda spark, t: t.merge([1], "t.id = s.id"), "source"),
+    (lambda spark, t: t.merge(spark.range(1), "t.id = s.id", target_alias="a b"), "target_alias"),
+    (lambda spark, t: t.merge(spark.range(1), "t.id = s.id").execute(), "when_"),
+    (lambda spark, t: t.merge(spark.range(1), "t.id = s.id").when_matched_update(set={"v": None}), "set['v']"),
+])
+def test_bad_arguments_are_named(spark, db, call, argument):
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    t = LaminaTable.for_name(spark, f"{db}.t")
+    with pytest.raises(ValueError) as excinfo:
+        call(spark, t)
+    assert argument in str(excinfo.value)
+
+
+def test_java_errors_keep_their_classes(spark, db):
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    t = LaminaTable.for_name(spark, f"{db}.t")
+    with pytest.raises(lamina.BadInputException) as excinfo:
+        t.set_options({"bucket-kye": "2"})
+    assert "bucket-kye" in error_text(excinfo)
+    with pytest.raises(lamina.NotFoundException):
+        t.to_df(version=999).collect()
+
+
+def test_python_api_page_is_current():
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("python_doc", root / "tools" / "python_doc.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (root / "docs" / "python.md").read_text() == module.render(), "run `make docs`"

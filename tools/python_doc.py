@@ -1,0 +1,57 @@
+"""Generates docs/python.md from the docstrings and signatures of the `lamina` package's public API.
+
+usage: python tools/python_doc.py [OUTPUT]   (default docs/python.md)
+"""
+
+import inspect
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "python"))
+
+import lamina  # noqa: E402
+from lamina import LaminaMergeBuilder, LaminaTable  # noqa: E402
+
+INTRO = """# Python API
+
+Generated from the `lamina` package's docstrings by `tools/python_doc.py` (`make docs`); do not edit by hand.
+
+Install: `pip install pyspark==4.0.* dist/lamina-*.whl` (`make wheel` builds the wheel, with Lamina's jar
+inside). Every method checks its arguments and raises `ValueError` naming the one that is wrong; errors
+from the JVM arrive as `lamina.BadInputException`, `lamina.NotFoundException`, ... (see `lamina.errors`).
+"""
+
+
+def _doc(obj) -> str:
+    return inspect.cleandoc(obj.__doc__ or "").strip()
+
+
+def _function(name, fn, level="###") -> str:
+    signature = str(inspect.signature(fn)).replace("'", "")
+    return f"{level} `{name}{signature}`\n\n{_doc(fn)}\n"
+
+
+def _class(cls) -> str:
+    out = [f"## `{cls.__name__}`\n\n{_doc(cls)}\n"]
+    for name, member in cls.__dict__.items():
+        if name.startswith("_"):
+            continue
+        fn = member.__func__ if isinstance(member, (classmethod, staticmethod)) else member
+        if isinstance(member, property):
+            out.append(f"### `{name}` (property)\n\n{_doc(member)}\n")
+        elif callable(fn):
+            out.append(_function(name, fn))
+    return "\n".join(out)
+
+
+def render() -> str:
+    parts = [INTRO, "## Module functions\n", _function("lamina.configure", lamina.configure),
+             _function("lamina.jar_path", lamina.jar_path), _function("lamina.compact", lamina.compact),
+             _class(LaminaTable), _class(LaminaMergeBuilder)]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+if __name__ == "__main__":
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else REPO / "docs" / "python.md")
+    out.write_text(render())
