@@ -11,10 +11,10 @@ object HarmlessOptions {
 
   val Groups: Seq[Group] = Seq(
     Group(
-      "Expiration and automatic tags, which Lamina does not run: it keeps every snapshot, partition and " +
-        "tag, which is never wrong for a reader.",
-      Seq("snapshot.num-retained.min", "snapshot.num-retained.max", "snapshot.time-retained",
-        "snapshot.expire.execution-mode", "snapshot.expire.limit", "snapshot.clean-empty-directories",
+      "Settings of expiration and tagging that Lamina does not implement (it expires snapshots and makes " +
+        "process-time tags by the options in the table above): keeping more snapshots, partitions, tags and " +
+        "changelogs than asked is never wrong for a reader.",
+      Seq("snapshot.expire.execution-mode", "snapshot.clean-empty-directories",
         "changelog.num-retained.min", "changelog.num-retained.max", "changelog.time-retained",
         "partition.expiration-strategy", "partition.expiration-time", "partition.expiration-check-interval",
         "partition.expiration-max-num", "partition.expiration-batch-size", "partition.timestamp-formatter",
