@@ -154,3 +154,63 @@ def test_python_api_page_is_current():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert (root / "docs" / "python.md").read_text() == module.render(), "run `make docs`"
+
+
+def test_create_builders_give_what_create_table_gives(spark, db):
+    t = (LaminaTable.create(spark, f"{db}.orders")
+         .add_column("id", "BIGINT", nullable=False, comment="order id")
+         .add_column("status", "STRING")
+         .add_column("day", "DATE", nullable=False)
+         .primary_key("id", "day").partitioned_by("day")
+         .property("bucket", 2).property("write-only", True)
+         .comment("orders of the shop")
+         .execute())
+    spark.sql(f"CREATE TABLE {CAT}.{db}.twin (id BIGINT NOT NULL COMMENT 'order id', status STRING, day DATE NOT NULL) "
+              "PARTITIONED BY (day) COMMENT 'orders of the shop' "
+              "TBLPROPERTIES ('primary-key' = 'id,day', 'bucket' = '2', 'write-only' = 'true')")
+    a = spark.sql(f"DESCRIBE TABLE EXTENDED {t.name}").collect()
+    b = spark.sql(f"DESCRIBE TABLE EXTENDED {CAT}.{db}.twin").collect()
+    strip = lambda rows: [(r.col_name, r.data_type.replace("twin", "orders"), r.comment) for r in rows
+                          if r.col_name not in ("Location", "Name", "Table")]
+    assert strip(a) == strip(b)
+    assert t.options() == LaminaTable.for_name(spark, f"{db}.twin").options()
+    with pytest.raises(lamina.AlreadyExistsException):
+        LaminaTable.create(spark, f"{db}.orders").add_column("id", "INT").execute()
+    again = LaminaTable.create_if_not_exists(spark, f"{db}.orders").add_column("x", "INT").execute()
+    assert [f.name for f in again.to_df().schema.fields] == ["id", "status", "day"]
+    with pytest.raises(lamina.BadInputException) as excinfo:
+        LaminaTable.create(spark, f"{db}.bad").add_column("x", "NOT_A_TYPE").execute()
+    assert "'x'" in error_text(excinfo)
+    with pytest.raises(ValueError) as excinfo:
+        LaminaTable.create(spark, f"{db}.bad").execute()
+    assert "add_column" in str(excinfo.value)
+
+
+def test_tags_rollback_and_expiration_give_what_the_procedures_give(spark, db):
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', "
+              "'bucket' = '1', 'write-only' = 'true')")
+    t = LaminaTable.for_name(spark, f"{db}.t")
+    for i in range(1, 5):
+        spark.sql(f"INSERT INTO {CAT}.{db}.t VALUES ({i}, 'v{i}')")
+    ids = sorted(r.snapshot_id for r in t.history().collect())
+    assert t.create_tag("first", snapshot_id=ids[0]) == ids[0]
+    assert t.create_tag("latest") == ids[-1]
+    assert sorted(r.tag_name for r in t.tags().collect()) == ["first", "latest"]
+    assert [tuple(r) for r in t.to_df(tag="first").collect()] == [(1, "v1")]
+    assert t.expire_snapshots(retain_max=1, retain_min=1) == len(ids) - 1
+    # the tag keeps its snapshot's rows readable after the snapshot expired
+    assert [tuple(r) for r in t.to_df(tag="first").collect()] == [(1, "v1")]
+    t.delete_tag("latest")
+    assert [r.tag_name for r in t.tags().collect()] == ["first"]
+    spark.sql(f"INSERT INTO {CAT}.{db}.t VALUES (9, 'v9')")
+    assert t.rollback_to(tag="first") == ids[0]
+    assert sql_rows(spark, f"SELECT * FROM {CAT}.{db}.t") == [(1, "v1")]
+    with pytest.raises(ValueError) as excinfo:
+        t.rollback_to(version=1, tag="first")
+    assert "exactly one of version, tag and timestamp" in str(excinfo.value)
+    with pytest.raises(ValueError) as excinfo:
+        t.create_tag("7")
+    assert "tag" in str(excinfo.value)
+    with pytest.raises(ValueError) as excinfo:
+        t.expire_snapshots(retain_max=0)
+    assert "retain_max" in str(excinfo.value)

@@ -11,7 +11,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python"))
 
 import lamina  # noqa: E402
-from lamina import LaminaMergeBuilder, LaminaTable  # noqa: E402
+from lamina import LaminaMergeBuilder, LaminaTable, LaminaTableBuilder  # noqa: E402
 
 INTRO = """# Python API
 
@@ -48,7 +48,7 @@ def _class(cls) -> str:
 def render() -> str:
     parts = [INTRO, "## Module functions\n", _function("lamina.configure", lamina.configure),
              _function("lamina.jar_path", lamina.jar_path), _function("lamina.compact", lamina.compact),
-             _class(LaminaTable), _class(LaminaMergeBuilder)]
+             _class(LaminaTable), _class(LaminaMergeBuilder), _class(LaminaTableBuilder)]
     return "\n".join(parts).rstrip() + "\n"
 
 

@@ -15,7 +15,7 @@ exceptions of the same names::
 
 from lamina._config import configure, jar_path
 from lamina._procedures import compact
-from lamina.table import LaminaMergeBuilder, LaminaTable
+from lamina.table import LaminaMergeBuilder, LaminaTable, LaminaTableBuilder
 from lamina.errors import (
     AlreadyExistsException,
     BadInputException,
@@ -35,6 +35,7 @@ __all__ = [
     "compact",
     "LaminaTable",
     "LaminaMergeBuilder",
+    "LaminaTableBuilder",
     "LaminaException",
     "BadInputException",
     "NotFoundException",

@@ -23,7 +23,7 @@ from pyspark.sql import DataFrame, SparkSession
 
 from lamina._procedures import PartitionSpec, compact as _compact
 
-__all__ = ["LaminaTable", "LaminaMergeBuilder"]
+__all__ = ["LaminaTable", "LaminaMergeBuilder", "LaminaTableBuilder"]
 
 
 def _check_name(name, what="table") -> str:
@@ -87,6 +87,32 @@ class LaminaTable:
         """
         table = cls(spark, name, catalog)
         return bool(table._api.exists(spark._jsparkSession, table._catalog, table._name))
+
+    @classmethod
+    def create(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTableBuilder":
+        """A builder of CREATE TABLE `name` ("db.t"); `execute()` fails when the table exists.
+
+        >>> (LaminaTable.create(spark, "shop.orders")
+        ...    .add_column("id", "BIGINT", nullable=False)
+        ...    .add_column("status", "STRING", comment="open, shipped, ...")
+        ...    .add_column("day", "DATE", nullable=False)
+        ...    .primary_key("id", "day").partitioned_by("day")
+        ...    .property("bucket", 4)
+        ...    .execute())
+        """
+        if not isinstance(spark, SparkSession):
+            raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
+        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), if_not_exists=False)
+
+    @classmethod
+    def create_if_not_exists(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTableBuilder":
+        """A builder of CREATE TABLE IF NOT EXISTS `name`: `execute()` leaves an existing table as it is.
+
+        >>> LaminaTable.create_if_not_exists(spark, "shop.orders").add_column("id", "BIGINT").execute()
+        """
+        if not isinstance(spark, SparkSession):
+            raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
+        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), if_not_exists=True)
 
     @property
     def name(self) -> str:
@@ -244,6 +270,81 @@ class LaminaTable:
         """
         return _compact(self._spark, self._name, partitions=partitions, full=full, catalog=self._catalog)
 
+    def expire_snapshots(self, retain_max: Optional[int] = None, retain_min: Optional[int] = None,
+                         older_than: Union[None, str, datetime.datetime] = None,
+                         max_deletes: Optional[int] = None) -> int:
+        """Expires snapshots as `CALL sys.expire_snapshots` does (the table's `snapshot.*` options,
+        each given argument replacing its option); files a kept snapshot or a tag uses stay. Returns
+        how many snapshots expired.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").expire_snapshots(retain_max=10)
+        """
+        for argument, value in (("retain_max", retain_max), ("retain_min", retain_min), ("max_deletes", max_deletes)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{argument} must be a positive int, got {value!r}")
+        if isinstance(older_than, datetime.datetime):
+            older_than = older_than.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+        if older_than is not None:
+            _sql_text(older_than, "older_than")
+        return int(self._call("expireSnapshots", retain_max, retain_min, older_than, max_deletes))
+
+    def create_tag(self, tag: str, snapshot_id: Optional[int] = None, time_retained: Optional[str] = None) -> int:
+        """Tags the snapshot `snapshot_id` (the latest when None), kept for `time_retained` ('7 d';
+        None: until deleted); returns the tagged snapshot's id. Read it with `to_df(tag=...)`.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").create_tag("2024-05-01", time_retained="30 d")
+        """
+        if not isinstance(tag, str) or not tag or tag.isdigit():
+            raise ValueError(f"tag must be a tag name (not a number), got {tag!r}")
+        if snapshot_id is not None and (isinstance(snapshot_id, bool) or not isinstance(snapshot_id, int) or snapshot_id < 1):
+            raise ValueError(f"snapshot_id must be a snapshot id (an int >= 1), got {snapshot_id!r}")
+        if time_retained is not None:
+            _sql_text(time_retained, "time_retained")
+        return int(self._call("createTag", tag, snapshot_id, time_retained))
+
+    def delete_tag(self, tag: str) -> None:
+        """Deletes the tag (and the files only its snapshot used, if that snapshot expired).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").delete_tag("2024-05-01")
+        """
+        if not isinstance(tag, str) or not tag:
+            raise ValueError(f"tag must be a tag name, got {tag!r}")
+        self._call("deleteTag", tag)
+
+    def tags(self) -> DataFrame:
+        """The table's tags (the `$tags` system table).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").tags().show()
+        """
+        return DataFrame(self._call("tags"), self._spark)
+
+    def rollback_to(self, version: Optional[int] = None, tag: Optional[str] = None,
+                    timestamp: Union[None, datetime.datetime, int] = None) -> int:
+        """Rolls the table back to the snapshot `version`, the tag `tag`, or the latest snapshot committed
+        at or before `timestamp` (a datetime, or epoch milliseconds); later snapshots go. Returns the
+        snapshot id now latest. Run it while no one writes to the table.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").rollback_to(version=12)
+        """
+        chosen = [n for n, v in (("version", version), ("tag", tag), ("timestamp", timestamp)) if v is not None]
+        if len(chosen) != 1:
+            raise ValueError(f"give exactly one of version, tag and timestamp, got {', '.join(chosen) or 'none'}")
+        if version is not None:
+            if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+                raise ValueError(f"version must be a snapshot id (an int >= 1), got {version!r}")
+            return int(self._call("rollback", str(version)))
+        if tag is not None:
+            if not isinstance(tag, str) or not tag or tag.isdigit():
+                raise ValueError(f"tag must be a tag name (not a number), got {tag!r}")
+            return int(self._call("rollback", tag))
+        if isinstance(timestamp, datetime.datetime):
+            if timestamp.tzinfo is None:
+                timestamp = timestamp.astimezone()
+            timestamp = int(timestamp.timestamp() * 1000)
+        if isinstance(timestamp, bool) or not isinstance(timestamp, int) or timestamp < 0:
+            raise ValueError(f"timestamp must be a datetime or epoch milliseconds, got {timestamp!r}")
+        return int(self._call("rollbackToTimestamp", timestamp))
+
     def __repr__(self) -> str:
         return f"LaminaTable({self.name})"
 
@@ -309,3 +410,91 @@ class LaminaMergeBuilder:
                 java_values.put(column, value)
             clauses.add(api.mergeClause(kind, cond, java_values))
         self._table._call("merge", self._source._jdf, self._target_alias, self._source_alias, self._condition, clauses)
+
+
+class LaminaTableBuilder:
+    """Columns, keys, partitioning and options of a table to create; `execute()` creates it."""
+
+    def __init__(self, spark: SparkSession, name: str, catalog: str, if_not_exists: bool):
+        self._spark = spark
+        self._name = name
+        self._catalog = catalog
+        self._if_not_exists = if_not_exists
+        self._columns: List[tuple] = []
+        self._primary_key: List[str] = []
+        self._partitioned_by: List[str] = []
+        self._properties: Dict[str, str] = {}
+        self._comment: Optional[str] = None
+
+    def add_column(self, name: str, data_type, nullable: bool = True, comment: Optional[str] = None) -> "LaminaTableBuilder":
+        """Adds a column: `data_type` is a SQL type ('BIGINT', 'DECIMAL(10, 2)', 'ARRAY<STRING>') or a
+        PySpark DataType."""
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"name must be a non-empty column name, got {name!r}")
+        if any(c[0] == name for c in self._columns):
+            raise ValueError(f"name: column {name!r} is added twice")
+        if hasattr(data_type, "simpleString"):
+            data_type = data_type.simpleString()
+        _sql_text(data_type, "data_type")
+        if not isinstance(nullable, bool):
+            raise ValueError(f"nullable must be True or False, got {nullable!r}")
+        if comment is not None and not isinstance(comment, str):
+            raise ValueError(f"comment must be a string, got {comment!r}")
+        self._columns.append((name, data_type, nullable, comment))
+        return self
+
+    def primary_key(self, *columns: str) -> "LaminaTableBuilder":
+        """The primary-key columns (a primary-key table: an LSM merge tree per bucket)."""
+        self._primary_key = self._names(columns, "primary_key")
+        return self
+
+    def partitioned_by(self, *columns: str) -> "LaminaTableBuilder":
+        """The partition columns."""
+        self._partitioned_by = self._names(columns, "partitioned_by")
+        return self
+
+    def property(self, key: str, value) -> "LaminaTableBuilder":
+        """A table option (Paimon's keys: 'bucket', 'merge-engine', 'file.format', ...)."""
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"key must be a non-empty option key, got {key!r}")
+        self._properties[key] = str(value).lower() if isinstance(value, bool) else str(value)
+        return self
+
+    def comment(self, text: str) -> "LaminaTableBuilder":
+        """The table's comment."""
+        if not isinstance(text, str):
+            raise ValueError(f"text must be a string, got {text!r}")
+        self._comment = text
+        return self
+
+    @staticmethod
+    def _names(columns, argument) -> List[str]:
+        if not columns or not all(isinstance(c, str) and c for c in columns):
+            raise ValueError(f"{argument} needs one or more column names, got {columns!r}")
+        return list(columns)
+
+    def execute(self) -> LaminaTable:
+        """Creates the table (one call into the JVM, checked as CREATE TABLE is) and returns it."""
+        if not self._columns:
+            raise ValueError("a table needs at least one add_column(...) before execute()")
+        jvm = self._spark._jvm
+        columns = jvm.java.util.ArrayList()
+        for name, data_type, nullable, comment in self._columns:
+            column = jvm.java.util.ArrayList()
+            for value in (name, data_type, nullable, comment):
+                column.add(value)
+            columns.add(column)
+
+        def java_list(items):
+            out = jvm.java.util.ArrayList()
+            for item in items:
+                out.add(item)
+            return out
+
+        properties = jvm.java.util.HashMap()
+        for key, value in self._properties.items():
+            properties.put(key, value)
+        jvm.lamina.spark.TableApi.create(self._spark._jsparkSession, self._catalog, self._name, columns,
+                                         java_list(self._primary_key), java_list(self._partitioned_by), properties,
+                                         self._comment, self._if_not_exists)
+        return LaminaTable(self._spark, self._name, self._catalog)

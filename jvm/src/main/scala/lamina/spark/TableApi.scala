@@ -5,9 +5,10 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.connector.catalog.{Identifier, TableChange}
 import org.apache.spark.sql.functions.{col, desc}
-import org.apache.spark.sql.types.{StringType, StructField, StructType}
+import org.apache.spark.sql.types.{DataType, StringType, StructField, StructType}
 
-import lamina.errors.{BadInputException, NotFoundException}
+import lamina.api.{Snapshots, Tagging}
+import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException}
 import lamina.table.options.{CoreOptions, MergeEngine}
 
 /** What the Python package's `LaminaTable` calls through py4j: one call per Python method, plain
@@ -128,6 +129,82 @@ object TableApi {
   }
 
   private def where(condition: String): String = Option(condition).map(c => s" WHERE ($c)").getOrElse("")
+
+  private def warehouse(spark: SparkSession, catalogName: String) = SessionApi.catalog(spark, catalogName).laminaWarehouse
+
+  private def optInt(v: java.lang.Integer): Option[Int] = Option(v).map(_.intValue())
+
+  /** Expires snapshots under the table's retention options, each non-null argument replacing its
+   *  option (`sys.expire_snapshots`); how many snapshots expired. */
+  def expireSnapshots(spark: SparkSession, catalogName: String, table: String, retainMax: java.lang.Integer,
+      retainMin: java.lang.Integer, olderThan: String, maxDeletes: java.lang.Integer): Int = {
+    require(spark, catalogName, table)
+    Snapshots.expire(warehouse(spark, catalogName), table, optInt(retainMax), optInt(retainMin), Option(olderThan),
+      optInt(maxDeletes))
+  }
+
+  /** Tags a snapshot (the latest when `snapshotId` is null), kept for `timeRetained` (`7 d`; null: for
+   *  ever); the tagged snapshot's id. */
+  def createTag(spark: SparkSession, catalogName: String, table: String, tag: String, snapshotId: java.lang.Long,
+      timeRetained: String): Long = {
+    require(spark, catalogName, table)
+    Tagging.create(warehouse(spark, catalogName), table, tag, Option(snapshotId).map(_.longValue()), Option(timeRetained))
+  }
+
+  def deleteTag(spark: SparkSession, catalogName: String, table: String, tag: String): Unit = {
+    require(spark, catalogName, table)
+    Tagging.delete(warehouse(spark, catalogName), table, tag)
+  }
+
+  /** The table's tags (the `$tags` system table). */
+  def tags(spark: SparkSession, catalogName: String, table: String): DataFrame = {
+    require(spark, catalogName, table)
+    spark.table(qualified(catalogName, table, "$tags"))
+  }
+
+  /** Rolls the table back to `version` (a snapshot id or a tag name); the snapshot id now latest. */
+  def rollback(spark: SparkSession, catalogName: String, table: String, version: String): Long = {
+    require(spark, catalogName, table)
+    Snapshots.rollback(warehouse(spark, catalogName), table, version)._2
+  }
+
+  /** Rolls the table back to its latest snapshot committed at or before `timestampMillis`. */
+  def rollbackToTimestamp(spark: SparkSession, catalogName: String, table: String, timestampMillis: Long): Long = {
+    require(spark, catalogName, table)
+    Snapshots.rollbackToTimestamp(warehouse(spark, catalogName), table, timestampMillis)._2
+  }
+
+  /** CREATE TABLE (IF NOT EXISTS when `ifNotExists`): `columns` are (name, Spark SQL type, nullable,
+   *  comment or null); `primaryKey` and `partitionedBy` name columns; `properties` are table options.
+   *  Checked as the SQL statement is. Whether the table was created (false: it existed). */
+  def create(spark: SparkSession, catalogName: String, table: String, columns: java.util.List[java.util.List[Object]],
+      primaryKey: java.util.List[String], partitionedBy: java.util.List[String],
+      properties: java.util.Map[String, String], comment: String, ifNotExists: Boolean): Boolean = {
+    val catalog = SessionApi.catalog(spark, catalogName)
+    val id = identifier(table)
+    if (catalog.tableExists(id)) {
+      if (ifNotExists) return false
+      throw new AlreadyExistsException(s"Table $catalogName.$table already exists")
+    }
+    if (columns.isEmpty) throw new BadInputException(s"Table $catalogName.$table needs at least one column")
+    val fields = columns.asScala.toSeq.map { c =>
+      val Seq(name, sqlType, nullable, columnComment) = c.asScala.toSeq
+      val dataType =
+        try DataType.fromDDL(sqlType.toString)
+        catch {
+          case e: Exception =>
+            throw new BadInputException(s"Column '$name' of table $catalogName.$table: '$sqlType' is not a SQL type", e)
+        }
+      val field = StructField(name.toString, dataType, nullable.asInstanceOf[java.lang.Boolean].booleanValue())
+      Option(columnComment).fold(field)(text => field.withComment(text.toString))
+    }
+    val props = properties.asScala.toMap ++
+      (if (primaryKey.isEmpty) Map.empty else Map("primary-key" -> primaryKey.asScala.mkString(","))) ++
+      Option(comment).map("comment" -> _)
+    val partitions = partitionedBy.asScala.toArray.map(ColumnReferences.identity)
+    catalog.createTable(id, StructType(fields), partitions, props.asJava)
+    true
+  }
 
   /** MERGE INTO the table (as `targetAlias`) USING `source` (as `sourceAlias`) ON `condition`, with
    *  `clauses` in order: the statement SQL MERGE INTO is, so the plan is the same (the source is a
