@@ -288,6 +288,24 @@ class LaminaTable:
             _sql_text(older_than, "older_than")
         return int(self._call("expireSnapshots", retain_max, retain_min, older_than, max_deletes))
 
+    def remove_orphan_files(self, older_than: Union[None, str, datetime.datetime] = None,
+                            dry_run: bool = False) -> Dict[str, int]:
+        """Removes the files that no snapshot or tag refers to and that were last modified before
+        `older_than` (default: a day ago, so that a running write's files are never touched), as
+        `CALL sys.remove_orphan_files` does; with `dry_run` only counts them. Returns
+        {"deleted_file_count": n, "deleted_file_total_bytes": b}.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").remove_orphan_files(dry_run=True)
+        """
+        if isinstance(older_than, datetime.datetime):
+            older_than = older_than.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+        if older_than is not None:
+            _sql_text(older_than, "older_than")
+        if not isinstance(dry_run, bool):
+            raise ValueError(f"dry_run must be True or False, got {dry_run!r}")
+        count, size = self._call("removeOrphanFiles", older_than, dry_run)
+        return {"deleted_file_count": int(count), "deleted_file_total_bytes": int(size)}
+
     def create_tag(self, tag: str, snapshot_id: Optional[int] = None, time_retained: Optional[str] = None) -> int:
         """Tags the snapshot `snapshot_id` (the latest when None), kept for `time_retained` ('7 d';
         None: until deleted); returns the tagged snapshot's id. Read it with `to_df(tag=...)`.

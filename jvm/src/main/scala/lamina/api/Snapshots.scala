@@ -5,7 +5,7 @@ import java.time.format.DateTimeParseException
 
 import lamina.errors.BadInputException
 import lamina.table.Warehouse
-import lamina.table.lifecycle.{Rollback, RetentionPolicy, SnapshotExpiration}
+import lamina.table.lifecycle.{OrphanFiles, Rollback, RetentionPolicy, SnapshotExpiration}
 
 /** Snapshot expiration and rollback for `CALL sys.expire_snapshots`, `sys.rollback` and
  *  `sys.rollback_to_timestamp`: plain values in (a `db.t` name, numbers, text), plain values out. */
@@ -21,6 +21,17 @@ object Snapshots {
     val policy = RetentionPolicy.of(t.options, retainMax, retainMin, olderThanMillis.map(t => math.max(0L, now - t)),
       maxDeletes)
     new SnapshotExpiration(t).expire(policy, now)
+  }
+
+  /** Removes the files no snapshot or tag refers to, last modified before `olderThan` (a timestamp;
+   *  default: a day ago); with `dryRun` only lists them. Returns (how many, their total bytes). */
+  def removeOrphanFiles(warehouse: Warehouse, table: String, olderThan: Option[String], dryRun: Boolean,
+      now: Long = System.currentTimeMillis()): (Long, Long) = {
+    val t = warehouse.loadTable(table)
+    val before = olderThan.map(_.trim).filter(_.nonEmpty).map(parseTimestamp(_, "older_than"))
+      .getOrElse(now - OrphanFiles.DefaultMarginMillis)
+    val found = new OrphanFiles(t).remove(before, dryRun)
+    (found.size.toLong, found.map(_.getLen).sum)
   }
 
   /** Rolls back to `version` (a snapshot id or a tag name); returns (previous latest id, current id). */

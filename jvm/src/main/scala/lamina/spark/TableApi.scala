@@ -162,6 +162,15 @@ object TableApi {
     spark.table(qualified(catalogName, table, "$tags"))
   }
 
+  /** Removes (or with `dryRun` counts) the files no snapshot or tag refers to, last modified before
+   *  `olderThan` (null: a day ago); [count, total bytes]. */
+  def removeOrphanFiles(spark: SparkSession, catalogName: String, table: String, olderThan: String,
+      dryRun: Boolean): Array[Long] = {
+    require(spark, catalogName, table)
+    val (count, bytes) = Snapshots.removeOrphanFiles(warehouse(spark, catalogName), table, Option(olderThan), dryRun)
+    Array(count, bytes)
+  }
+
   /** Rolls the table back to `version` (a snapshot id or a tag name); the snapshot id now latest. */
   def rollback(spark: SparkSession, catalogName: String, table: String, version: String): Long = {
     require(spark, catalogName, table)

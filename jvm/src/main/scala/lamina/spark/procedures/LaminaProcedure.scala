@@ -48,6 +48,7 @@ final class ProcedureArgs(row: InternalRow, params: Array[ProcedureParameter]) {
   def string(name: String): Option[String] = index(name).map(row.getUTF8String(_).toString)
   def long(name: String): Option[Long] = index(name).map(row.getLong)
   def int(name: String): Option[Int] = index(name).map(row.getInt)
+  def boolean(name: String): Option[Boolean] = index(name).map(row.getBoolean)
 
   def requiredString(name: String): String = string(name).filter(_.trim.nonEmpty).getOrElse(
     throw new BadInputException(s"Argument '$name' must be given (not NULL or blank)"))

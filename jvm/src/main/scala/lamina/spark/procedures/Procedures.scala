@@ -17,7 +17,8 @@ object Procedures {
     "delete_tag" -> (c => new DeleteTagProcedure(c)),
     "rename_tag" -> (c => new RenameTagProcedure(c)),
     "rollback" -> (c => new RollbackProcedure(c)),
-    "rollback_to_timestamp" -> (c => new RollbackToTimestampProcedure(c)))
+    "rollback_to_timestamp" -> (c => new RollbackToTimestampProcedure(c)),
+    "remove_orphan_files" -> (c => new RemoveOrphanFilesProcedure(c)))
 
   def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
     val ns = ident.namespace().mkString(".")

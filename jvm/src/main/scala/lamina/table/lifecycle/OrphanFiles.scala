@@ -1,0 +1,61 @@
+package lamina.table.lifecycle
+
+import org.apache.hadoop.fs.{FileStatus, Path}
+
+import lamina.table.FileStoreTable
+
+/** Files under a table's directory that no snapshot and no tag refers to (left by a write or a
+ *  compaction that failed before its commit, or by a crash of an expiration): found by walking the
+ *  table's data, manifest and index directories, and removed when last modified before a safety
+ *  margin, so that the files of a write still running are never touched. The table's own metadata
+ *  (`snapshot/`, `schema/`, `tag/`, `consumer/`, `branch/`) is not walked. Every live snapshot and tag is
+ *  read strictly: a damaged or missing metadata file stops the clean-up, naming the file, before
+ *  anything is deleted. */
+final class OrphanFiles(table: FileStoreTable) {
+  import OrphanFiles._
+
+  private val fileIO = table.fileIO
+  private val references = new FileReferences(table)
+
+  /** Every file some live snapshot or tag refers to, as its path without scheme. */
+  def referenced(): Set[String] = {
+    val snapshots = table.snapshotManager.all() ++ table.snapshotManager.tags.all().map(_._2.snapshot)
+    snapshots.distinctBy(_.id).flatMap { s =>
+      references.liveDataFiles(s) ++ references.metadataFiles(s, strict = true) ++ references.changelogFiles(s)
+    }.map(normal).toSet
+  }
+
+  /** The files no snapshot or tag refers to, last modified before `olderThanMillis`. */
+  def find(olderThanMillis: Long): Seq[FileStatus] = {
+    val keep = referenced()
+    walk(table.path, top = true).filter(f => f.getModificationTime < olderThanMillis && !keep.contains(normal(f.getPath)))
+      .sortBy(_.getPath.toString)
+  }
+
+  /** Deletes (unless `dryRun`) what [[find]] finds; the files found. */
+  def remove(olderThanMillis: Long, dryRun: Boolean): Seq[FileStatus] = {
+    val orphans = find(olderThanMillis)
+    if (!dryRun) orphans.foreach(f => fileIO.deleteQuietly(f.getPath))
+    orphans
+  }
+
+  private def walk(dir: Path, top: Boolean): Seq[FileStatus] =
+    fileIO.list(dir).flatMap { st =>
+      val name = st.getPath.getName
+      if (name.startsWith(".") || name.startsWith("_")) Nil
+      else if (st.isDirectory) { if (top && Protected.contains(name)) Nil else walk(st.getPath, top = false) }
+      else if (top) Nil // files at the top of a table's directory are not Paimon's data or metadata
+      else Seq(st)
+    }
+
+  private def normal(p: Path): String = p.toUri.getPath
+}
+
+object OrphanFiles {
+
+  /** The table's own metadata directories: never walked. */
+  val Protected: Set[String] = Set("snapshot", "schema", "tag", "consumer", "branch")
+
+  /** Paimon's safety margin: files younger than a day may belong to a write still running. */
+  val DefaultMarginMillis: Long = 24L * 60 * 60 * 1000
+}
