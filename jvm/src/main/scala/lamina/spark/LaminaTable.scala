@@ -23,9 +23,13 @@ import lamina.types.{DataField, SparkTypes}
 
 /** A Lamina table as Spark sees it, at the latest snapshot or pinned to one (time travel).
  *  When pinned, schema and reads are those of the pinned snapshot; writes are refused. */
-class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], displayName: String)
+class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], protected val displayName: String)
   extends Table with SupportsRead with SupportsWrite with TruncatableTable with SupportsRowLevelOperations with SupportsDelete
-  with SupportsMetadataColumns {
+  with SupportsMetadataColumns with PartitionManagement {
+
+  override protected def managedTable: FileStoreTable = table
+  override protected def pinnedSnapshotId: Option[Long] = pinnedSnapshot
+  override protected def checkWritable(): Unit = requireWritable()
 
   override def metadataColumns(): Array[MetadataColumn] = MirrorColumns.of(readTable)
 
