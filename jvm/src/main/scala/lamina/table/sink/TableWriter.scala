@@ -7,6 +7,7 @@ import lamina.format.{DataFileWriter, DataFileWriters}
 import lamina.table.FileStoreTable
 import lamina.table.commit.{CommitMessage, FileStoreCommit}
 import lamina.table.manifest.DataFileMeta
+import lamina.table.scan.DataSplit
 
 /** Driver-side commits of written files, shared by SQL writes, TRUNCATE and the Python API. */
 object TableWriter {
@@ -23,6 +24,12 @@ object TableWriter {
       case None => commit.overwrite(msgs, filter)
     }
   }
+
+  /** Copy-on-write: replaces the files a row-level operation read with the ones it wrote
+   *  ([[FileStoreCommit.replace]]). */
+  def commitReplace(table: FileStoreTable, msgs: Seq[CommitMessage], read: Seq[DataSplit], onlyRemovesRows: Boolean,
+      user: String): Option[Long] =
+    new FileStoreCommit(table, user).replace(read, msgs, onlyRemovesRows)
 
   /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
    *  ones. Used when a task aborts; nothing committed references these files. */
