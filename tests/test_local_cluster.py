@@ -1,5 +1,6 @@
 """Executors in JVMs of their own (`local-cluster[2,1,1024]`): a primary-key write, MERGE, DELETE and
-compaction give the same rows as in one JVM, so nothing an executor does relies on state the driver
+compaction, and copy-on-write DELETE and UPDATE of a partitioned fixed-bucket append table, give the
+same rows as in one JVM, so nothing an executor does relies on state the driver
 set up (an option registry filled by side effects, a singleton, a cache)."""
 
 import json
@@ -31,12 +32,17 @@ spark.sql("CREATE TABLE lamina.d.k (id INT NOT NULL, v STRING) TBLPROPERTIES ('p
 spark.sql("INSERT INTO lamina.d.k SELECT id, CONCAT('k', id) FROM range(100)")
 spark.sql("DELETE FROM lamina.d.k WHERE id % 4 = 0")
 spark.sql("UPDATE lamina.d.k SET v = 'u' WHERE id % 5 = 0")
+spark.sql("CREATE TABLE lamina.d.a (id INT, v STRING, p INT) PARTITIONED BY (p) TBLPROPERTIES ('bucket' = '2', 'bucket-key' = 'id')")
+spark.sql("INSERT INTO lamina.d.a SELECT id, CONCAT('a', id), id % 3 FROM range(100)")
+spark.sql("DELETE FROM lamina.d.a WHERE id % 4 = 0")
+spark.sql("UPDATE lamina.d.a SET v = 'u' WHERE id % 5 = 0")
+arows = sorted(tuple(r) for r in spark.sql("SELECT id, v, p FROM lamina.d.a").collect())
 compacted = [r[0] for r in spark.sql("CALL lamina.sys.compact(table => 'd.t')").collect()]
 rows = sorted(tuple(r) for r in spark.sql("SELECT id, v, n FROM lamina.d.t").collect())
 krows = sorted(tuple(r) for r in spark.sql("SELECT id, v FROM lamina.d.k").collect())
 # counted after the jobs: executors register asynchronously, and jobs wait for all (ratio 1.0)
 executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1
-print("RESULT" + json.dumps({"executors": executors, "compacted": compacted, "rows": rows, "k": krows}))
+print("RESULT" + json.dumps({"executors": executors, "compacted": compacted, "rows": rows, "k": krows, "a": arows}))
 """
 
 
@@ -53,10 +59,11 @@ def _expected():
     for i in k:
         if i % 5 == 0:
             k[i] = "u"
-    return sorted([i, v, n] for i, (v, n) in t.items()), sorted([i, v] for i, v in k.items())
+    a = sorted([i, "u" if i % 5 == 0 else f"a{i}", i % 3] for i in range(100) if i % 4 != 0)
+    return sorted([i, v, n] for i, (v, n) in t.items()), sorted([i, v] for i, v in k.items()), a
 
 
-def test_primary_key_dml_and_compaction_on_separate_executor_jvms(tmp_path):
+def test_dml_and_compaction_on_separate_executor_jvms(tmp_path):
     env = dict(os.environ, TZ="UTC", PYSPARK_PYTHON=sys.executable)
     done = subprocess.run([sys.executable, "-c", _SCRIPT, str(tmp_path / "wh")], capture_output=True, text=True,
                           env=env, timeout=900)
@@ -65,6 +72,7 @@ def test_primary_key_dml_and_compaction_on_separate_executor_jvms(tmp_path):
     result = json.loads(lines[0][len("RESULT"):])
     assert result["executors"] == 2
     assert result["compacted"][0] is not None
-    expected_t, expected_k = _expected()
+    expected_t, expected_k, expected_a = _expected()
     assert [list(r) for r in result["rows"]] == expected_t
     assert [list(r) for r in result["k"]] == expected_k
+    assert [list(r) for r in result["a"]] == expected_a

@@ -7,13 +7,19 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.sql.connector.catalog._
 import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.connector.read.ScanBuilder
-import org.apache.spark.sql.connector.write.{LogicalWriteInfo, WriteBuilder}
+import org.apache.spark.sql.connector.write.{
+  LogicalWriteInfo,
+  RowLevelOperation,
+  RowLevelOperationBuilder,
+  RowLevelOperationInfo,
+  WriteBuilder
+}
 import org.apache.spark.sql.sources.{AlwaysTrue, Filter}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.errors.BadInputException
-import lamina.spark.read.LaminaScanBuilder
+import lamina.spark.read.{LaminaScanBuilder, ScanMode}
 import lamina.spark.write.{LaminaWriteBuilder, WriteModes}
 import lamina.table.FileStoreTable
 import lamina.table.options.{CoreOptions, TableOperation}
@@ -60,7 +66,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     val dynamic = OptionScopes.dynamic(displayName, options.asCaseSensitiveMap().asScala.toMap, "read")
-    val scanKeys = Seq(CoreOptions.ScanSnapshotId.key, CoreOptions.ScanTimestampMillis.key)
+    val scanKeys = LaminaTable.ScanKeys
     // a query or session that names a scan option overrides both the table's and the time travel's
     val explicit = dynamic.filter { case (k, _) => scanKeys.contains(k) }
     val pinned =
@@ -72,6 +78,15 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
     val t = if (pinned == pinnedSnapshot) this else new LaminaTable(table, pinned, displayName)
     t.readTable.require(TableOperation.Read)
     new LaminaScanBuilder(t.readTable.withDynamicOptions(dynamic -- scanKeys), pinned, t.schema())
+  }
+
+  /** The scan of a copy-on-write DELETE, UPDATE or MERGE: the latest snapshot, pinned now, with the
+   *  query's and session's read options but no time travel ([[ScanMode.CopyOnWrite]]). */
+  def newCopyOnWriteScanBuilder(options: CaseInsensitiveStringMap): LaminaScanBuilder = {
+    val dynamic = OptionScopes.dynamic(displayName, options.asCaseSensitiveMap().asScala.toMap, "read")
+    table.require(TableOperation.Read)
+    new LaminaScanBuilder(table.withDynamicOptions(dynamic -- LaminaTable.ScanKeys), table.snapshotManager.latestId(),
+      schema(), ScanMode.CopyOnWrite)
   }
 
   override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = {
@@ -102,13 +117,14 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
         table, filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])))
   }
 
-  override def newRowLevelOperationBuilder(info: org.apache.spark.sql.connector.write.RowLevelOperationInfo)
-      : org.apache.spark.sql.connector.write.RowLevelOperationBuilder = {
+  /** Primary-key tables: delta-based (records written into the LSM tree); append tables:
+   *  copy-on-write (the files holding affected rows rewritten). */
+  override def newRowLevelOperationBuilder(info: RowLevelOperationInfo): RowLevelOperationBuilder = {
     requireWritable()
-    if (!table.isPrimaryKeyTable)
-      throw new BadInputException(
-        s"Table $displayName has no primary key: DELETE, UPDATE and MERGE need a primary-key table ('primary-key' table property)")
-    new LaminaRowLevelOperationBuilder(this, info)
+    if (table.isPrimaryKeyTable) new LaminaRowLevelOperationBuilder(this, info)
+    else new RowLevelOperationBuilder {
+      override def build(): RowLevelOperation = new LaminaCopyOnWriteOperation(LaminaTable.this, info.command())
+    }
   }
 
   private def requireWritable(): Unit = {
@@ -120,6 +136,9 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
 }
 
 object LaminaTable {
+
+  /** The read options that pick a snapshot (time travel). */
+  val ScanKeys: Seq[String] = Seq(CoreOptions.ScanSnapshotId.key, CoreOptions.ScanTimestampMillis.key)
 
   /** The schema users see: comments kept, internal metadata (field ids) dropped. CHAR(n) and
    *  VARCHAR(n) are STRING to Spark, as in Paimon's Spark connector (Spark 4.0's optimizer fails on

@@ -20,7 +20,9 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   extends Scan with Batch {
 
   private lazy val splits: Seq[DataSplit] = {
-    val snapshot = snapshotId.map(table.snapshotManager.snapshot).orElse(table.snapshotManager.latest())
+    // a copy-on-write scan is pinned when built: an empty table then stays empty to it
+    val snapshot = snapshotId.map(table.snapshotManager.snapshot)
+      .orElse(if (mode == ScanMode.CopyOnWrite) None else table.snapshotManager.latest())
     snapshot match {
       case None => Seq.empty
       case Some(s) =>
@@ -58,7 +60,17 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
 
   override def toBatch: Batch = this
 
+  @volatile private var planned = false
+
+  /** The splits whose rows this scan handed Spark: none until Spark planned its partitions. */
+  def plannedSplits: Seq[DataSplit] = if (planned) splits else Seq.empty
+
+  /** Filters the file readers apply (row groups, pages): none where every row of a file read must
+   *  reach Spark, because the file is rewritten ([[ScanMode.CopyOnWrite]]). */
+  private def readFilters: Seq[Filter] = if (mode == ScanMode.CopyOnWrite) Seq.empty else filters
+
   override def planInputPartitions(): Array[InputPartition] = {
+    planned = true
     val target = 128L * 1024 * 1024
     splits.flatMap { s =>
       if (table.isPrimaryKeyTable && mode != ScanMode.ReadOptimized) Seq(LaminaInputPartition(s))
@@ -107,18 +119,19 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     val spark = SparkSession.active
     if (columnar) {
       val keyOnly =
-        if (table.isPrimaryKeyTable) filters.filter(_.references.forall(table.schema.trimmedPrimaryKeys.contains)) else filters
+        if (table.isPrimaryKeyTable) readFilters.filter(_.references.forall(table.schema.trimmedPrimaryKeys.contains))
+        else readFilters
       return new ColumnarReaderFactory(Map(table.schema.id ->
           DataFileReaders.forSchema(spark, table, table.schema, required, keyOnly, returningBatch = true)), table.name)
     }
     val values = StructType(required.fields.filterNot(f => mode == ScanMode.AuditLog && f.name == ScanMode.RowKindColumn))
     if (mode == ScanMode.AuditLog && !table.isPrimaryKeyTable)
-      new AuditLogAppendReaderFactory(DataFileReaders.factory(spark, table, schemaIds, values, filters), required)
+      new AuditLogAppendReaderFactory(DataFileReaders.factory(spark, table, schemaIds, values, readFilters), required)
     else if (!table.isPrimaryKeyTable || mode == ScanMode.ReadOptimized)
-      DataFileReaders.factory(spark, table, schemaIds, required, filters)
+      DataFileReaders.factory(spark, table, schemaIds, required, readFilters)
     else {
       // below the merge only key filters are safe: a value filter could hide the newest version
-      val keyFilters = filters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
+      val keyFilters = readFilters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
       val kv = KeyValueReaderBuilder.build(spark, table, schemaIds, keyFilters, Some(values.fieldNames.toSet))
       val direct = schemaIds.map { id =>
         val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)

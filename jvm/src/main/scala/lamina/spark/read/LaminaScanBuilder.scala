@@ -40,13 +40,20 @@ class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSch
    *  ([[lamina.spark.MirrorColumns]]) are read as their data column. */
   override def build(): Scan = {
     val source = required.fields.map(f => MirrorColumns.source(f.name))
-    if (source.forall(_.isEmpty)) new LaminaScan(table, snapshotId, required, filters.toSeq, limit, mode)
+    if (source.forall(_.isEmpty)) remember(new LaminaScan(table, snapshotId, required, filters.toSeq, limit, mode))
     else {
       val data = required.fields.zip(source).collect { case (f, None) => f }
       val mirrored = source.flatten.distinct.filterNot(c => data.exists(_.name == c)).map(c => fullSchema(c))
       val inner = StructType(data ++ mirrored)
       val ordinals = required.fields.zip(source).map { case (f, s) => inner.fieldIndex(s.getOrElse(f.name)) }
-      new ProjectedScan(new LaminaScan(table, snapshotId, inner, filters.toSeq, limit, mode), required, ordinals)
+      new ProjectedScan(remember(new LaminaScan(table, snapshotId, inner, filters.toSeq, limit, mode)), required, ordinals)
     }
   }
+
+  @volatile private var built: Option[LaminaScan] = None
+
+  /** The scan this builder built last (a copy-on-write operation commits the files it planned). */
+  def builtScan: Option[LaminaScan] = built
+
+  private def remember(scan: LaminaScan): LaminaScan = { built = Some(scan); scan }
 }

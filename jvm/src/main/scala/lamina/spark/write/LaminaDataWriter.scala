@@ -1,6 +1,6 @@
 package lamina.spark.write
 
-import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.{InternalRow, ProjectingInternalRow}
 import org.apache.spark.sql.connector.write.{DataWriterFactory, DeltaWriter, DeltaWriterFactory, WriterCommitMessage}
 
 import lamina.errors.BadInputException
@@ -8,20 +8,28 @@ import lamina.format.DataFileWriters
 import lamina.table.FileStoreTable
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.AppendTableWrite
+import lamina.types.SparkTypes
 
 class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false,
-    rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty)
+    rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty,
+    replaceData: Boolean = false)
   extends DataWriterFactory with DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): DeltaWriter[InternalRow] =
     if (table.isPrimaryKeyTable)
       new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn, metadataColumns)
-    else new LaminaDataWriter(table, writers, partitionId)
+    else new LaminaDataWriter(table, writers, partitionId, replaceData)
 }
 
 /** Spark's data writer of one task of an append table, over the engine's [[AppendTableWrite]]. Files
- *  are committed by the driver; on abort they are deleted. */
-class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: Int) extends DeltaWriter[InternalRow] {
+ *  are committed by the driver; on abort they are deleted.
+ *
+ *  `replaceData`: the rows of a copy-on-write DELETE, UPDATE or MERGE. Spark 4.0 hands such a writer,
+ *  when the operation asks for no metadata columns, the whole row of its query, an operation code
+ *  (`__row_operation`) before the table's columns (later Spark versions project it away): a row wider
+ *  than the table is written without its leading columns. */
+class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: Int, replaceData: Boolean = false)
+  extends DeltaWriter[InternalRow] {
   override def insert(row: InternalRow): Unit = write(row)
   override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit =
     throw new BadInputException(s"Table ${table.name} has no primary key: rows cannot be updated in place")
@@ -30,7 +38,20 @@ class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: 
 
   private val sink = new AppendTableWrite(table, writers, taskId)
 
-  override def write(row: InternalRow): Unit = sink.write(row)
+  private val columns = SparkTypes.toSparkStruct(table.schema.fields)
+
+  /** The view of a wider row's trailing (table) columns, made at the first such row. */
+  private var tableColumns: ProjectingInternalRow = _
+
+  override def write(row: InternalRow): Unit =
+    if (replaceData && row.numFields > columns.size) {
+      if (tableColumns == null) {
+        val skip = row.numFields - columns.size
+        tableColumns = ProjectingInternalRow(columns, Vector.tabulate(columns.size)(_ + skip))
+      }
+      tableColumns.project(row)
+      sink.write(tableColumns)
+    } else sink.write(row)
 
   override def commit(): WriterCommitMessage = LaminaWriterCommitMessage(sink.prepareCommit())
 

@@ -17,7 +17,7 @@ import lamina.table.sink.TableWriter
 import lamina.types.SparkTypes
 
 /** The batch write of one query: executors write data files, the driver commits them in one
- *  snapshot (APPEND, or OVERWRITE for INSERT OVERWRITE and TRUNCATE). The write options of the
+ *  snapshot (APPEND, or OVERWRITE for INSERT OVERWRITE, TRUNCATE and copy-on-write DML). The write options of the
  *  query and the session's `spark.lamina.*` conf apply on top of the table's options
  *  ([[lamina.spark.OptionScopes]]). */
 class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode, refusal: Option[String] = None)
@@ -44,7 +44,8 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
         .map(RowKind.fromShortString),
       kindColumn = Option(info.options().get(MergeShapes.RowKindColumnOption)).filter(_ => table.isPrimaryKeyTable)
         .map(c => info.schema().fieldIndex(c)),
-      metadataColumns = if (info.metadataSchema().isPresent) info.metadataSchema().get.fieldNames.toSeq else Seq.empty)
+      metadataColumns = if (info.metadataSchema().isPresent) info.metadataSchema().get.fieldNames.toSeq else Seq.empty,
+      replaceData = mode.isInstanceOf[WriteMode.CopyOnWrite])
 
   /** Primary-key tables: all rows of a key reach one task, sorted by key there, so each writer's files
    *  are sorted runs; rows are clustered by Paimon's bucket where the catalog's functions can compute it
@@ -113,6 +114,11 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
         if (table.schema.partitionKeys.isEmpty) TableWriter.commitOverwrite(table, msgs, None, commitUser)
         else if (touched.nonEmpty) TableWriter.commitOverwrite(table, msgs, Some(_ => false), commitUser, Some(touched))
         else None
+      case WriteMode.CopyOnWrite(read, onlyRemovesRows) =>
+        val id = TableWriter.commitReplace(table, msgs, read(), onlyRemovesRows, commitUser)
+        // nothing committed (a DELETE that deleted no row): no snapshot refers to the written files
+        if (id.isEmpty) TableWriter.deleteFiles(table, msgs)
+        id
     }
   }
 

@@ -8,15 +8,18 @@ import lamina.errors.BadInputException
 import lamina.spark.SparkFilters
 import lamina.table.FileStoreTable
 import lamina.table.predicate.PredicateEval
+import lamina.table.scan.DataSplit
 import lamina.types.SparkTypes
 
 /** What kind of write a query asked for: append, overwrite of the partitions a filter selects,
- *  or overwrite of the partitions the new data touches (dynamic). */
+ *  overwrite of the partitions the new data touches (dynamic), or the replacement of the files a
+ *  copy-on-write DELETE, UPDATE or MERGE `read` (known once its scan ran, on the driver). */
 sealed trait WriteMode extends Serializable
 object WriteMode {
   case object Append extends WriteMode
   final case class OverwriteByFilter(filters: Seq[Filter]) extends WriteMode
   case object OverwriteDynamic extends WriteMode
+  final case class CopyOnWrite(read: () => Seq[DataSplit], onlyRemovesRows: Boolean) extends WriteMode
 }
 
 class LaminaWriteBuilder(table: FileStoreTable, info: LogicalWriteInfo)

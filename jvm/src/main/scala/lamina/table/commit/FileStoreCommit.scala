@@ -8,6 +8,7 @@ import lamina.errors.{CommitConflictException, CommitStateUnknownException}
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{ManifestEntry, ManifestFileMeta}
 import lamina.table.options.CoreOptions
+import lamina.table.scan.DataSplit
 import lamina.table.snapshot.Snapshot
 
 /** Two-phase optimistic commit of one table. Phase one (in the writers) wrote data files; here the
@@ -20,9 +21,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
 
   /** Appends new files. Returns the committed snapshot id, or None when there was nothing to commit. */
   def append(messages: Seq[CommitMessage], identifier: Long = System.currentTimeMillis()): Option[Long] = {
-    val entries = messages.flatMap(m =>
-      m.newFiles.map(f =>
-        ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val entries = adds(messages)
     val compact = messages.flatMap(m =>
       m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
         m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
@@ -36,29 +35,45 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
    *  None) with the new files, in one OVERWRITE snapshot. */
   def overwrite(messages: Seq[CommitMessage], partitionFilter: Option[InternalRow => Boolean],
       identifier: Long = System.currentTimeMillis()): Option[Long] = {
-    val adds = messages.flatMap(m =>
-      m.newFiles.map(f =>
-        ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val added = adds(messages)
     tryCommit(latest => {
         val live = latest.map(liveEntries).getOrElse(Seq.empty)
         val doomed = live.filter(e => partitionFilter.forall(f => f(store.decodePartition(e.partition))))
-        doomed.map(_.copy(kind = ManifestEntry.Delete)) ++ adds
+        doomed.map(_.copy(kind = ManifestEntry.Delete)) ++ added
       }, Snapshot.Kind.Overwrite, identifier, allowEmpty = true)
   }
 
   /** Replaces the live files of exactly the given serialized partitions (dynamic overwrite). */
   def overwritePartitions(messages: Seq[CommitMessage], partitions: Set[java.nio.ByteBuffer],
       identifier: Long = System.currentTimeMillis()): Option[Long] = {
-    val adds = messages.flatMap(m =>
-      m.newFiles.map(f =>
-        ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val added = adds(messages)
     tryCommit(
       latest => {
         val live = latest.map(liveEntries).getOrElse(Seq.empty)
         live.filter(e => partitions.contains(java.nio.ByteBuffer.wrap(e.partition))).map(
-          _.copy(kind = ManifestEntry.Delete)) ++ adds
+          _.copy(kind = ManifestEntry.Delete)) ++ added
       }, Snapshot.Kind.Overwrite, identifier, allowEmpty = true)
   }
+
+  /** Copy-on-write (DELETE, UPDATE, MERGE of an append table): removes exactly the files the
+   *  operation `read` and adds the files it wrote, in one snapshot: OVERWRITE when it removes files
+   *  (the kind Paimon commits its append-table DELETE with), APPEND when it only adds. A file read
+   *  that a concurrent commit removed fails the commit with a conflict (the rows it would write back
+   *  may be stale), on every retry too; files that others added meanwhile stay, untouched.
+   *  With `onlyRemovesRows` (a DELETE), keeping as many rows as were read means nothing was deleted:
+   *  nothing is committed (None) and the written files are the caller's to discard. */
+  def replace(read: Seq[DataSplit], messages: Seq[CommitMessage], onlyRemovesRows: Boolean,
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val removed = read.flatMap(s =>
+      s.files.map(f => ManifestEntry(ManifestEntry.Delete, s.partition, s.bucket, s.totalBuckets, f)))
+    val added = adds(messages)
+    val unchanged = onlyRemovesRows && added.map(_.file.rowCount).sum == removed.map(_.file.rowCount).sum
+    if (unchanged) return None
+    tryCommit(_ => removed ++ added, if (removed.isEmpty) Snapshot.Kind.Append else Snapshot.Kind.Overwrite, identifier)
+  }
+
+  private def adds(messages: Seq[CommitMessage]): Seq[ManifestEntry] =
+    messages.flatMap(m => m.newFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
 
   def liveEntries(s: Snapshot): Seq[ManifestEntry] =
     table.snapshotEntries.live(s)

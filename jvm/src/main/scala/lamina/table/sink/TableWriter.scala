@@ -8,6 +8,7 @@ import lamina.table.FileStoreTable
 import lamina.table.commit.{CommitMessage, FileStoreCommit}
 import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.manifest.DataFileMeta
+import lamina.table.scan.DataSplit
 
 /** Driver-side commits of written files, shared by SQL writes, TRUNCATE and the Python API. A commit
  *  that lands is followed by snapshot expiration ([[SnapshotExpiration.afterCommit]]). */
@@ -31,6 +32,12 @@ object TableWriter {
     if (committed.isDefined) SnapshotExpiration.afterCommit(table)
     committed
   }
+
+  /** Copy-on-write: replaces the files a row-level operation read with the ones it wrote
+   *  ([[FileStoreCommit.replace]]). */
+  def commitReplace(table: FileStoreTable, msgs: Seq[CommitMessage], read: Seq[DataSplit], onlyRemovesRows: Boolean,
+      user: String): Option[Long] =
+    new FileStoreCommit(table, user).replace(read, msgs, onlyRemovesRows)
 
   /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
    *  ones. Used when a task aborts; nothing committed references these files. */
