@@ -25,7 +25,7 @@ def test_exported_names_are_few():
     assert sorted(lamina.__all__) == sorted([
         "configure", "jar_path", "compact", "LaminaException", "BadInputException", "NotFoundException",
         "AlreadyExistsException", "CorruptFileException", "CommitConflictException",
-        "CommitStateUnknownException", "StorageException",
+        "CommitStateUnknownException", "StorageException", "LaminaTable", "LaminaMergeBuilder", "LaminaTableBuilder",
     ])
 
 

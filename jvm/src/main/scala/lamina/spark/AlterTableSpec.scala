@@ -29,6 +29,13 @@ object AlterTableSpec {
     case c: UpdateColumnType =>
       SchemaChange.UpdateColumnType(topLevel(table, c.fieldNames()), SparkTypes.fromSpark(c.newDataType(), true, () => 0))
     case c: UpdateColumnNullability => SchemaChange.UpdateColumnNullability(topLevel(table, c.fieldNames()), c.nullable())
+    case c: UpdateColumnPosition =>
+      val after = c.position() match {
+        case _: First => None
+        case a: After => Some(a.column())
+        case other => throw new BadInputException(s"ALTER TABLE $table: column position $other is not supported")
+      }
+      SchemaChange.MoveColumn(topLevel(table, c.fieldNames()), after)
     case c: UpdateColumnComment => SchemaChange.UpdateColumnComment(topLevel(table, c.fieldNames()), Option(c.newComment()))
     case other => throw new BadInputException(s"ALTER TABLE $table: change ${other.getClass.getSimpleName} is not supported")
   }

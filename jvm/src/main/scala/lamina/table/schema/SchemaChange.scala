@@ -14,6 +14,9 @@ object SchemaChange {
   final case class AddColumn(name: String, dataType: DataType, comment: Option[String],
       after: Option[Option[String]] = None)
     extends SchemaChange
+
+  /** ALTER COLUMN ... FIRST (`after` None) or AFTER `after`. */
+  final case class MoveColumn(name: String, after: Option[String]) extends SchemaChange
   final case class RenameColumn(from: String, to: String) extends SchemaChange
   final case class DropColumn(name: String) extends SchemaChange
   final case class UpdateColumnType(name: String, newType: DataType) extends SchemaChange

@@ -77,6 +77,17 @@ object SchemaEvolution {
           case Some(None) => f +: fields
           case Some(Some(col)) => val i = idx(col); (fields.take(i + 1) :+ f) ++ fields.drop(i + 1)
         }
+      case MoveColumn(name, after) =>
+        val moved = fields(idx(name))
+        if (after.contains(name)) throw new BadInputException(s"Cannot move column '$name' of table $table after itself")
+        val rest = fields.filterNot(_.name == name)
+        fields = after match {
+          case None => moved +: rest
+          case Some(col) =>
+            val i = rest.indexWhere(_.name == col)
+            if (i < 0) throw new BadInputException(s"Column '$col' does not exist in table $table")
+            (rest.take(i + 1) :+ moved) ++ rest.drop(i + 1)
+        }
       case RenameColumn(from, to) =>
         val i = idx(from)
         guardKey(from, "rename")

@@ -264,4 +264,15 @@ class SchemaEvolutionTest extends AnyFunSuite {
     for ((from, to, ok) <- cases)
       assert(SchemaEvolution.canWiden(from, to) === ok, s"${from.asSQLString} -> ${to.asSQLString}")
   }
+
+  test("a column moves first or after another, keeping its id, type and comment") {
+    val first = evolve(MoveColumn("name", None))
+    assert(first.fields.map(_.name) === Seq("name", "id", "dt", "score", "price", "tag", "r"))
+    assert(first.fields.head === pkTable.fields(2))
+    assert(evolve(MoveColumn("id", Some("tag"))).fields.map(_.name) === Seq("dt", "name", "score", "price", "tag", "id", "r"))
+    assert(evolve(MoveColumn("r", Some("id"))).fields.map(f => f.id) === Seq(0, 6, 1, 2, 3, 4, 5))
+    assert(rejected(MoveColumn("score", Some("score"))).contains("after itself"))
+    assert(rejected(MoveColumn("nope", None)).contains("'nope'"))
+    assert(rejected(MoveColumn("score", Some("nope"))).contains("'nope'"))
+  }
 }
