@@ -13,7 +13,8 @@ COLUMNS = {
     "snapshots": ["snapshot_id", "schema_id", "commit_user", "commit_identifier", "commit_kind",
                   "commit_time", "base_manifest_list", "delta_manifest_list",
                   "changelog_manifest_list", "total_record_count", "delta_record_count",
-                  "changelog_record_count", "watermark"],
+                  "changelog_record_count", "watermark", "added_files", "removed_files", "added_records",
+                  "removed_records"],
     "schemas": ["schema_id", "fields", "partition_keys", "primary_keys", "options", "comment",
                 "update_time"],
     "options": ["key", "value"],
@@ -54,6 +55,16 @@ def test_snapshots(spark, warehouse, db, table):
     assert got[1]["base_manifest_list"] == on_disk["baseManifestList"]
     assert got[1]["delta_manifest_list"] == on_disk["deltaManifestList"]
     assert got[1]["commit_time"] is not None
+    assert [(r["added_records"], r["removed_records"], r["removed_files"]) for r in got] == [(3, 0, 0), (1, 0, 0)]
+    assert all(r["added_files"] >= 1 for r in got)
+
+
+def test_snapshots_show_what_each_commit_added_and_removed(spark, db, table):
+    files_before = spark.sql(f"SELECT count(*) FROM {CAT}.{db}.`t$files`").collect()[0][0]
+    spark.sql(f"INSERT OVERWRITE {table} SELECT id + 10, v, p FROM {table}")
+    last = system(spark, db, "snapshots").orderBy("snapshot_id").collect()[-1].asDict()
+    assert last["commit_kind"] == "OVERWRITE"
+    assert (last["removed_files"], last["removed_records"], last["added_records"]) == (files_before, 4, 4)
 
 
 def test_schemas(spark, db, table):

@@ -31,7 +31,7 @@ object SystemTables {
   def isKnown(kind: String): Boolean = Kinds.contains(kind)
 
   def load(kind: String, table: FileStoreTable, pinned: Option[Long], display: String): Table = kind match {
-    case "snapshots" => simple(display, SnapshotsSchema, () => table.snapshotManager.all().map(snapshotRow))
+    case "snapshots" => simple(display, SnapshotsSchema, () => table.snapshotManager.all().map(snapshotRow(table, _)))
     case "schemas" => simple(display, SchemasSchema,
         () =>
           table.schemaManager.all().map { s =>
@@ -166,11 +166,18 @@ object SystemTables {
   private def partitionText(part: InternalRow, keys: Seq[String], types: Seq[LaminaType]): String =
     if (keys.isEmpty) "{}" else PartitionValues.describe(part, keys, types)
 
-  private def snapshotRow(s: Snapshot): InternalRow =
+  /** Paimon's columns, then what the commit's delta did: data files added and removed (a compaction
+   *  removes the files it rewrites and adds its output) and the rows they hold. */
+  private def snapshotRow(table: FileStoreTable, s: Snapshot): InternalRow = {
+    val store = table.manifestStore
+    val delta = store.readList(s.deltaManifestList).flatMap(m => store.readManifest(m.fileName))
+    val (added, removed) = delta.partition(_.isAdd)
     row(s.id, s.schemaId, str(s.commitUser), s.commitIdentifier, str(s.commitKind), micros(s.timeMillis),
       str(s.baseManifestList), str(s.deltaManifestList), s.changelogManifestList.map(str).orNull,
       s.totalRecordCount.map(Long.box).orNull, s.deltaRecordCount, s.changelogRecordCount.map(Long.box).orNull,
-      s.watermark.map(Long.box).orNull)
+      s.watermark.map(Long.box).orNull, added.size.toLong, removed.size.toLong, added.map(_.file.rowCount).sum,
+      removed.map(_.file.rowCount).sum)
+  }
 
   private def row(values: Any*): InternalRow = new GenericInternalRow(values.map {
     case i: Int => i
@@ -189,7 +196,8 @@ object SystemTables {
     ("commit_identifier", LongType, false), ("commit_kind", StringType, false), ("commit_time", TimestampNTZType, false),
     ("base_manifest_list", StringType, false), ("delta_manifest_list", StringType, false),
     ("changelog_manifest_list", StringType, true), ("total_record_count", LongType, true), ("delta_record_count", LongType, true),
-    ("changelog_record_count", LongType, true), ("watermark", LongType, true))
+    ("changelog_record_count", LongType, true), ("watermark", LongType, true), ("added_files", LongType, false),
+    ("removed_files", LongType, false), ("added_records", LongType, false), ("removed_records", LongType, false))
   val TagsSchema: StructType = schema(
     ("tag_name", StringType, false), ("snapshot_id", LongType, false), ("schema_id", LongType, false),
     ("commit_time", TimestampNTZType, false), ("record_count", LongType, true), ("create_time", TimestampNTZType, true),
