@@ -136,3 +136,23 @@ def test_automatic_tags_by_process_time(spark, warehouse, db):
         spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('tag.automatic-creation' = 'watermark')")
     assert "Invalid value 'watermark' for option 'tag.automatic-creation': expected one of none, process-time" \
         in error_text(excinfo)
+
+
+def test_expire_tags_by_retention_and_by_age(spark, db):
+    import time
+    from lamina import LaminaTable
+
+    spark.sql(f"CREATE TABLE lamina.{db}.e (id INT)")
+    spark.sql(f"INSERT INTO lamina.{db}.e VALUES (1)")
+    spark.sql(f"CALL lamina.sys.create_tag(table => '{db}.e', tag => 'short', time_retained => '1 s')")
+    spark.sql(f"CALL lamina.sys.create_tag(table => '{db}.e', tag => 'kept')")
+    assert [r[0] for r in spark.sql(f"CALL lamina.sys.expire_tags(table => '{db}.e')").collect()] in (
+        ["No expired tags."], ["short"])
+    time.sleep(1.2)
+    t = LaminaTable.for_name(spark, f"{db}.e")
+    assert t.expire_tags() in ([], ["short"])
+    assert [r.tag_name for r in t.tags().collect()] == ["kept"]
+    assert [r[0] for r in spark.sql(
+        f"CALL lamina.sys.expire_tags(table => '{db}.e', older_than => '2999-01-01 00:00:00')").collect()] == ["kept"]
+    assert t.tags().count() == 0
+    assert sorted(r[0] for r in spark.sql(f"SELECT id FROM lamina.{db}.e").collect()) == [1]

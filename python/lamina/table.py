@@ -329,6 +329,18 @@ class LaminaTable:
             raise ValueError(f"tag must be a tag name, got {tag!r}")
         self._call("deleteTag", tag)
 
+    def expire_tags(self, older_than: Union[None, str, datetime.datetime] = None) -> List[str]:
+        """Deletes the tags whose `time_retained` has run out and, given `older_than`, the tags created
+        before it, as `CALL sys.expire_tags` does; returns the names deleted.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").expire_tags(older_than="2024-01-01 00:00:00")
+        """
+        if isinstance(older_than, datetime.datetime):
+            older_than = older_than.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+        if older_than is not None:
+            _sql_text(older_than, "older_than")
+        return [str(n) for n in self._call("expireTags", older_than)]
+
     def tags(self) -> DataFrame:
         """The table's tags (the `$tags` system table).
 

@@ -34,6 +34,16 @@ object Tagging {
   def delete(warehouse: Warehouse, table: String, tags: String): Unit =
     Tags.delete(warehouse.loadTable(table), tags)
 
+  /** Deletes the tags whose retention ran out and, given `olderThan` (a timestamp in the JVM's zone, as
+   *  Paimon reads it), those created before it; the names deleted. */
+  def expire(warehouse: Warehouse, table: String, olderThan: Option[String]): Seq[String] = {
+    val before = olderThan.map(_.trim).filter(_.nonEmpty).map { text =>
+      java.time.LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(Snapshots.parseTimestamp(text, "older_than")),
+        java.time.ZoneId.systemDefault())
+    }
+    Tags.expire(warehouse.loadTable(table), java.time.LocalDateTime.now(), before)
+  }
+
   /** `7 d`, `12 h`, `30 min`: how long a tag is kept; blank or None: for ever. */
   def retention(text: Option[String]): Option[Duration] =
     text.map(_.trim).filter(_.nonEmpty).map { s =>

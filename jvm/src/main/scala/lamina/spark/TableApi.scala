@@ -156,6 +156,12 @@ object TableApi {
     Tagging.delete(warehouse(spark, catalogName), table, tag)
   }
 
+  /** `sys.expire_tags`: the names of the tags deleted. */
+  def expireTags(spark: SparkSession, catalogName: String, table: String, olderThan: String): java.util.List[String] = {
+    require(spark, catalogName, table)
+    Tagging.expire(warehouse(spark, catalogName), table, Option(olderThan)).asJava
+  }
+
   /** The table's tags (the `$tags` system table). */
   def tags(spark: SparkSession, catalogName: String, table: String): DataFrame = {
     require(spark, catalogName, table)

@@ -15,6 +15,7 @@ object Procedures {
     "replace_tag" -> (c => new CreateTagProcedure(c, replace = true)),
     "create_tag_from_timestamp" -> (c => new CreateTagFromTimestampProcedure(c)),
     "delete_tag" -> (c => new DeleteTagProcedure(c)),
+    "expire_tags" -> (c => new ExpireTagsProcedure(c)),
     "rename_tag" -> (c => new RenameTagProcedure(c)),
     "rollback" -> (c => new RollbackProcedure(c)),
     "rollback_to_timestamp" -> (c => new RollbackToTimestampProcedure(c)),

@@ -67,6 +67,23 @@ object Tags {
   def expireRetained(table: FileStoreTable, now: LocalDateTime): Unit =
     table.snapshotManager.tags.all().foreach { case (n, t) => if (t.isExpired(now)) deleteOne(table, n, t) }
 
+  /** `sys.expire_tags`, as Paimon's: deletes the tags whose `time_retained` has run out at `now`, and,
+   *  given `olderThan`, the tags created before it (a tag without a creation time counts from its
+   *  file's modification time). The names deleted. */
+  def expire(table: FileStoreTable, now: LocalDateTime, olderThan: Option[LocalDateTime]): Seq[String] = {
+    val tags = table.snapshotManager.tags
+    tags.all().flatMap { case (name, tag) =>
+      val created = tag.createTime.orElse(olderThan.map { _ =>
+        val millis = table.fileIO.fs(tags.tagPath(name)).getFileStatus(tags.tagPath(name)).getModificationTime
+        LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(millis), java.time.ZoneId.systemDefault())
+      })
+      created.filter(c => tag.isExpired(now) || olderThan.exists(_.isAfter(c))).map { _ =>
+        deleteOne(table, name, tag)
+        name
+      }
+    }
+  }
+
   private def deleteOne(table: FileStoreTable, name: String, tag: Tag): Unit = {
     cleanAfterRemoval(table, tag.snapshot, ignoring = Some(name))
     table.snapshotManager.tags.deleteFile(name)
