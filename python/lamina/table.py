@@ -44,6 +44,25 @@ def _sql_text(value, argument: str) -> str:
     return value
 
 
+def _time_text(value, argument: str) -> Optional[str]:
+    """A timestamp argument as the JVM reads it ('yyyy-MM-dd HH:mm:ss.SSS', in the JVM's zone), or None."""
+    if isinstance(value, datetime.datetime):
+        value = value.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+    return None if value is None else _sql_text(value, argument)
+
+
+def _snapshot_id(value, argument: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{argument} must be a snapshot id (an int >= 1), got {value!r}")
+    return value
+
+
+def _tag_name(value, argument: str = "tag") -> str:
+    if not isinstance(value, str) or not value or value.isdigit():
+        raise ValueError(f"{argument} must be a tag name (not a number), got {value!r}")
+    return value
+
+
 def _assignments(values, argument: str) -> Dict[str, str]:
     if not isinstance(values, Mapping) or not values:
         raise ValueError(f"{argument} must be a non-empty mapping of column name to expression, got {values!r}")
@@ -135,10 +154,10 @@ class LaminaTable:
                   if v is not None]
         if len(chosen) > 1:
             raise ValueError(f"give at most one of version, timestamp, tag and branch, got {', '.join(chosen)}")
-        if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 1):
-            raise ValueError(f"version must be a snapshot id (an int >= 1), got {version!r}")
-        if tag is not None and (not isinstance(tag, str) or not tag or tag.isdigit()):
-            raise ValueError(f"tag must be a tag name (not a number), got {tag!r}")
+        if version is not None:
+            _snapshot_id(version, "version")
+        if tag is not None:
+            _tag_name(tag)
         if branch is not None:
             raise ValueError("branch: branches are not implemented yet; read the main branch")
         if timestamp is not None:
@@ -282,10 +301,7 @@ class LaminaTable:
         for argument, value in (("retain_max", retain_max), ("retain_min", retain_min), ("max_deletes", max_deletes)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise ValueError(f"{argument} must be a positive int, got {value!r}")
-        if isinstance(older_than, datetime.datetime):
-            older_than = older_than.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
-        if older_than is not None:
-            _sql_text(older_than, "older_than")
+        older_than = _time_text(older_than, "older_than")
         return int(self._call("expireSnapshots", retain_max, retain_min, older_than, max_deletes))
 
     def remove_orphan_files(self, older_than: Union[None, str, datetime.datetime] = None,
@@ -297,10 +313,7 @@ class LaminaTable:
 
         >>> LaminaTable.for_name(spark, "shop.orders").remove_orphan_files(dry_run=True)
         """
-        if isinstance(older_than, datetime.datetime):
-            older_than = older_than.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
-        if older_than is not None:
-            _sql_text(older_than, "older_than")
+        older_than = _time_text(older_than, "older_than")
         if not isinstance(dry_run, bool):
             raise ValueError(f"dry_run must be True or False, got {dry_run!r}")
         count, size = self._call("removeOrphanFiles", older_than, dry_run)
@@ -312,10 +325,9 @@ class LaminaTable:
 
         >>> LaminaTable.for_name(spark, "shop.orders").create_tag("2024-05-01", time_retained="30 d")
         """
-        if not isinstance(tag, str) or not tag or tag.isdigit():
-            raise ValueError(f"tag must be a tag name (not a number), got {tag!r}")
-        if snapshot_id is not None and (isinstance(snapshot_id, bool) or not isinstance(snapshot_id, int) or snapshot_id < 1):
-            raise ValueError(f"snapshot_id must be a snapshot id (an int >= 1), got {snapshot_id!r}")
+        _tag_name(tag)
+        if snapshot_id is not None:
+            _snapshot_id(snapshot_id, "snapshot_id")
         if time_retained is not None:
             _sql_text(time_retained, "time_retained")
         return int(self._call("createTag", tag, snapshot_id, time_retained))
@@ -335,10 +347,7 @@ class LaminaTable:
 
         >>> LaminaTable.for_name(spark, "shop.orders").expire_tags(older_than="2024-01-01 00:00:00")
         """
-        if isinstance(older_than, datetime.datetime):
-            older_than = older_than.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
-        if older_than is not None:
-            _sql_text(older_than, "older_than")
+        older_than = _time_text(older_than, "older_than")
         return [str(n) for n in self._call("expireTags", older_than)]
 
     def tags(self) -> DataFrame:
@@ -360,13 +369,9 @@ class LaminaTable:
         if len(chosen) != 1:
             raise ValueError(f"give exactly one of version, tag and timestamp, got {', '.join(chosen) or 'none'}")
         if version is not None:
-            if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-                raise ValueError(f"version must be a snapshot id (an int >= 1), got {version!r}")
-            return int(self._call("rollback", str(version)))
+            return int(self._call("rollback", str(_snapshot_id(version, "version"))))
         if tag is not None:
-            if not isinstance(tag, str) or not tag or tag.isdigit():
-                raise ValueError(f"tag must be a tag name (not a number), got {tag!r}")
-            return int(self._call("rollback", tag))
+            return int(self._call("rollback", _tag_name(tag)))
         if isinstance(timestamp, datetime.datetime):
             if timestamp.tzinfo is None:
                 timestamp = timestamp.astimezone()

@@ -5,7 +5,7 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.hadoop.io.NullWritable
-import org.apache.orc.{OrcFile, Reader, TypeDescription}
+import org.apache.orc.{OrcFile, TypeDescription}
 import org.apache.orc.TypeDescription.Category
 import org.apache.orc.mapred.OrcStruct
 import org.apache.orc.mapreduce.{OrcMapreduceRecordReader, OrcMapreduceRecordWriter}
@@ -112,18 +112,19 @@ object OrcFiles {
    *  reads as null. */
   def read(path: String, readColumns: StructType, conf: Configuration): Iterator[InternalRow] = {
     val p = new Path(path)
-    val probe = OrcFile.createReader(p, OrcFile.readerOptions(conf))
+    // the options keep the file's tail once read: the UTC reader below reads no footer again
+    val options = OrcFile.readerOptions(conf)
+    val probe = OrcFile.createReader(p, options)
     val fileSchema = probe.getSchema
     val legacy = sparkTimestamps(fileSchema)
-    val file = if (legacy) probe else OrcFile.createReader(p, OrcFile.readerOptions(conf).useUTCTimestamp(true))
+    val file = if (legacy) probe else OrcFile.createReader(p, options.useUTCTimestamp(true))
     val byName = fileSchema.getFieldNames.asScala.zip(fileSchema.getChildren.asScala).toMap
     val present = readColumns.fields.filter(f => byName.contains(f.name))
     val readSchema = TypeDescription.createStruct()
     present.foreach(f => readSchema.addField(f.name, byName(f.name).clone()))
     val ids = readColumns.fields.map(f => present.indexWhere(_.name == f.name))
     val deserialize = DataFileFormats.orcDeserializer(converted(readColumns, readSchema), ids)
-    val options: Reader.Options = file.options().schema(readSchema)
-    val records = new OrcMapreduceRecordReader[OrcStruct](file.rows(options), readSchema)
+    val records = new OrcMapreduceRecordReader[OrcStruct](file.rows(file.options().schema(readSchema)), readSchema)
     // ORC's reader trims the padding of CHAR(n) values; Paimon's readers return them padded
     val padded = readColumns.fields.zipWithIndex.collect {
       case (f, i) if charLength(f).isDefined => (i, charLength(f).get)
