@@ -39,3 +39,7 @@ class CommitStateUnknownException(message: String, cause: Throwable = null) exte
 
 class StorageException(val operation: String, val path: String, val reason: String, cause: Throwable = null)
   extends LaminaException(s"Could not $operation $path: $reason", cause)
+
+/** A read needs a snapshot that expired: a stream whose next snapshot is gone, or an incremental
+ *  read over an expired range. The message names the snapshot and how to go on. */
+class SnapshotExpiredException(val snapshotId: Long, message: String) extends NotFoundException(message)

@@ -28,7 +28,8 @@ import lamina.types.SparkTypes
  *  file holds strictly increasing keys. Invariant: each closed file has its [[DataFileMeta]] with
  *  min/max key, key and value statistics, sequence range and delete count. With `uniqueKeys`, a
  *  key that repeats the previous record's key is refused (a write that must hold each key once,
- *  whose rows arrive sorted by key). */
+ *  whose rows arrive sorted by key). `prefix` names the files: `data` files of the merge tree, or
+ *  `changelog` files (the same layout), which hold a write's records for streaming readers. */
 final class KeyValueFileWriter(
     table: FileStoreTable,
     writers: DataFileWriters,
@@ -40,7 +41,8 @@ final class KeyValueFileWriter(
     taskId: Int,
     level: Int = 0,
     fileSource: Int = DataFileMeta.FileSourceAppend,
-    uniqueKeys: Boolean = false) {
+    uniqueKeys: Boolean = false,
+    prefix: String = KeyValueFileWriter.DataPrefix) {
 
   private val layout = KeyValueLayout(table.schema)
   private val types = table.schema.fields.map(_.dataType)
@@ -127,7 +129,7 @@ final class KeyValueFileWriter(
   }
 
   private def openFile(key: InternalRow): Unit = {
-    fileName = FileStorePaths.newDataFileName("data", uuid, counter, writers.format)
+    fileName = FileStorePaths.newDataFileName(prefix, uuid, counter, writers.format)
     counter += 1
     writer = writers.open(new Path(dir, fileName).toString, taskId)
     rows = 0; deletes = 0; sizeCheck.reset()
@@ -182,4 +184,9 @@ final class KeyValueFileWriter(
     r
   }
   def noteSequence(s: Long): Unit = { seqLo = math.min(seqLo, s); seqHi = math.max(seqHi, s) }
+}
+
+object KeyValueFileWriter {
+  val DataPrefix = "data"
+  val ChangelogPrefix = "changelog"
 }

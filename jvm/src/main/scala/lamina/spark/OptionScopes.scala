@@ -31,7 +31,8 @@ object OptionScopes {
       case (k, v) if k.startsWith(SessionPrefix) => k.stripPrefix(SessionPrefix) -> v
     }).getOrElse(Map.empty)
     session.foreach { case (k, v) => CoreOptions.checkPerQuery(table, k, v, s"the session conf '$SessionPrefix$k'") }
-    val query = queryOptions.map { case (k, v) => k.toLowerCase(java.util.Locale.ROOT) -> v }
+    // Spark hands read and write options over case-insensitively: a key takes the registry's spelling
+    val query = queryOptions.map { case (k, v) => CoreOptions.canonicalKey(k.toLowerCase(java.util.Locale.ROOT)) -> v }
       .filterNot { case (k, _) => passedThrough(k) }
     query.foreach { case (k, v) => CoreOptions.checkPerQuery(table, k, v, s"a $kind option") }
     session ++ query

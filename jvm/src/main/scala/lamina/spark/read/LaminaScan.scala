@@ -11,15 +11,26 @@ import lamina.spark.SparkFilters
 import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
-import lamina.table.scan.{DataSplit, FileStoreScan, SnapshotDeletionFiles}
+import lamina.table.scan.{ChangeScan, DataSplit, FileStoreScan, IncrementalRange, SnapshotDeletionFiles}
 
 /** The planned scan of one snapshot: one input partition per (partition, bucket) split, or per
- *  file group when a split is large. An empty table plans no partitions. */
+ *  file group when a split is large. An empty table plans no partitions. With an incremental read's
+ *  options ([[IncrementalRange]]) the table's rows and `$audit_log` read the changes of the
+ *  snapshots it spans instead ([[ChangeScan]]), as written: a primary-key table's records unmerged. */
 class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: StructType, filters: Seq[Filter],
     limit: Option[Int], mode: ScanMode = ScanMode.Normal)
   extends Scan with Batch {
 
-  private lazy val splits: Seq[DataSplit] = {
+  /** The incremental read the options ask for (only of the table's rows and `$audit_log`). */
+  private lazy val incremental: Option[IncrementalRange] =
+    if (mode == ScanMode.Normal || mode == ScanMode.AuditLog) IncrementalRange.of(table) else None
+
+  private lazy val splits: Seq[DataSplit] = incremental match {
+    case Some(r) => new ChangeScan(table).between(r.startExclusive, r.endInclusive, r.source)
+    case None => snapshotSplits
+  }
+
+  private def snapshotSplits: Seq[DataSplit] = {
     // a copy-on-write scan is pinned when built: an empty table then stays empty to it
     val snapshot = snapshotId.map(table.snapshotManager.snapshot)
       .orElse(if (mode == ScanMode.CopyOnWrite) None else table.snapshotManager.latest())
@@ -37,7 +48,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   /** With a LIMIT and no filter that Spark re-applies, reading whole files until the limit is
    *  covered is enough (not where deletion vectors make a file hold fewer rows than it counts). */
   private def limitSplits(all: Seq[DataSplit]): Seq[DataSplit] = limit match {
-    case Some(n) if filters.isEmpty && !table.isPrimaryKeyTable && !SnapshotDeletionFiles.enabled(table) =>
+    case Some(n) if incremental.isEmpty && filters.isEmpty && !table.isPrimaryKeyTable && !SnapshotDeletionFiles.enabled(table) =>
       var covered = 0L
       val out = Seq.newBuilder[DataSplit]
       val it = all.iterator
@@ -98,7 +109,8 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   private lazy val columnar: Boolean = {
     val spark = SparkSession.active
     // batches carry no row positions for deletion vectors
-    mode != ScanMode.AuditLog && splits.nonEmpty && splits.forall(direct) && splits.forall(_.deletionFiles.isEmpty) &&
+    mode != ScanMode.AuditLog && incremental.isEmpty && splits.nonEmpty && splits.forall(direct) && splits.forall(
+      _.deletionFiles.isEmpty) &&
     splits.forall(_.files.forall(_.schemaId == table.schema.id)) &&
     !(table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table) && splits.exists(_.files.exists(_.level == 0))) &&
     DataFileReaders.supportsBatch(spark, table, required)
@@ -133,6 +145,8 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       // below the merge only key filters are safe: a value filter could hide the newest version
       val keyFilters = readFilters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
       val kv = KeyValueReaderBuilder.build(spark, table, schemaIds, keyFilters, Some(values.fieldNames.toSet))
+      if (incremental.isDefined)
+        return new ChangesReaderFactory(kv, values, auditLog = mode == ScanMode.AuditLog, outputSchema = required)
       val direct = schemaIds.map { id =>
         val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
         id -> DataFileReaders.forSchema(spark, table, s, values, keyFilters)

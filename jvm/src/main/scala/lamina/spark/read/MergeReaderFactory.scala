@@ -1,10 +1,8 @@
 package lamina.spark.read
 
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.types.StructType
-import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.dv.DeletionVectorFilter
 import lamina.format.{FileSchemaReader, NullPaddedRow}
@@ -44,17 +42,9 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
         override def close(): Unit = ()
       }
     } else {
-      val kindAt = outputSchema.fieldNames.indexOf(ScanMode.RowKindColumn)
-      val out = new GenericInternalRow(outputSchema.size)
-      val valueTypes = required.fields.map(_.dataType)
+      val audit = new AuditRow(outputSchema)
       IteratorReader[InternalRow](kv.mergedRecords(split, skip0, dropDeletes = false, finalKinds = true).map { r =>
-        val v = view.project(r.value)
-        var j = 0
-        outputSchema.fields.indices.foreach { i =>
-          if (i == kindAt) out.update(i, UTF8String.fromString(RowKind.shortString(r.valueKind)))
-          else { out.update(i, if (v.isNullAt(j)) null else v.get(j, valueTypes(j))); j += 1 }
-        }
-        out: InternalRow
+        audit.of(r.valueKind, view.project(r.value))
       })
     }
   }
@@ -64,21 +54,10 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
 class AuditLogAppendReaderFactory(inner: PartitionReaderFactory, outputSchema: StructType) extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val r = inner.createReader(partition)
-    val kindAt = outputSchema.fieldNames.indexOf(ScanMode.RowKindColumn)
-    val types = outputSchema.fields.filterNot(_.name == ScanMode.RowKindColumn).map(_.dataType)
-    val out = new GenericInternalRow(outputSchema.size)
-    val insert = UTF8String.fromString(RowKind.shortString(RowKind.Insert))
+    val audit = new AuditRow(outputSchema)
     new PartitionReader[InternalRow] {
       override def next(): Boolean = r.next()
-      override def get(): InternalRow = {
-        val v = r.get()
-        var j = 0
-        outputSchema.fields.indices.foreach { i =>
-          if (i == kindAt) out.update(i, insert)
-          else { out.update(i, if (v.isNullAt(j)) null else v.get(j, types(j))); j += 1 }
-        }
-        out
-      }
+      override def get(): InternalRow = audit.of(RowKind.Insert, r.get())
       override def close(): Unit = r.close()
     }
   }

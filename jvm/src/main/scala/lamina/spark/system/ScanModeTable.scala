@@ -9,7 +9,7 @@ import org.apache.spark.sql.connector.read.ScanBuilder
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import lamina.spark.LaminaTable
+import lamina.spark.{LaminaTable, OptionScopes}
 import lamina.spark.read.{LaminaScanBuilder, ScanMode}
 import lamina.table.options.TableOperation
 
@@ -29,6 +29,8 @@ class ScanModeTable(base: LaminaTable, mode: ScanMode, display: String) extends 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     // the table's rows, in another shape: a feature that changes them refuses these reads too
     base.readTable.require(TableOperation.Read)
-    new LaminaScanBuilder(base.readTable, base.pinnedSnapshot, schema(), mode)
+    val dynamic = OptionScopes.dynamic(display, options.asCaseSensitiveMap().asScala.toMap, "read")
+    new LaminaScanBuilder(base.readTable.withDynamicOptions(dynamic -- LaminaTable.ScanKeys), base.pinnedSnapshot,
+      schema(), mode)
   }
 }

@@ -2,13 +2,15 @@ package lamina.table.commit
 
 import lamina.table.manifest.DataFileMeta
 
-/** What one writer task produced for one (partition, bucket): new files, and files it replaced
- *  (compaction). Travels from executors to the driver. */
+/** What one writer task produced for one (partition, bucket): new files, files it replaced
+ *  (compaction), and the changelog files of its records (`changelog-producer` = input), which the
+ *  commit lists in the snapshot's changelog manifest list. Travels from executors to the driver. */
 final case class CommitMessage(
     partition: Array[Byte],
     bucket: Int,
     totalBuckets: Int,
     newFiles: Seq[DataFileMeta],
     compactBefore: Seq[DataFileMeta] = Seq.empty,
-    compactAfter: Seq[DataFileMeta] = Seq.empty)
+    compactAfter: Seq[DataFileMeta] = Seq.empty,
+    changelogFiles: Seq[DataFileMeta] = Seq.empty)
   extends Serializable

@@ -25,8 +25,10 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
     val compact = messages.flatMap(m =>
       m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
         m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val changelog = messages.flatMap(m =>
+      m.changelogFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
     var last: Option[Long] = None
-    if (entries.nonEmpty) last = tryCommit(_ => entries, Snapshot.Kind.Append, identifier)
+    if (entries.nonEmpty) last = tryCommit(_ => entries, Snapshot.Kind.Append, identifier, changelog = changelog)
     if (compact.nonEmpty) last = tryCommit(_ => compact, Snapshot.Kind.Compact, identifier)
     last
   }
@@ -78,8 +80,9 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
   def liveEntries(s: Snapshot): Seq[ManifestEntry] =
     table.snapshotEntries.live(s)
 
+  /** `changelog`: the changelog files of the commit (ADDs), listed in its changelog manifest list. */
   private def tryCommit(changes: Option[Snapshot] => Seq[ManifestEntry], kind: String, identifier: Long,
-      allowEmpty: Boolean = false): Option[Long] = {
+      allowEmpty: Boolean = false, changelog: Seq[ManifestEntry] = Seq.empty): Option[Long] = {
     val maxRetries = CoreOptions.CommitMaxRetries.getOrDefault(table.options)
     var attempt = 0
     while (true) {
@@ -102,6 +105,14 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
           val deltaName = s"manifest-list-$uuid-1"
           val baseSize = store.writeList(baseName, base); written += baseName
           val deltaSize = store.writeList(deltaName, deltaMetas); written += deltaName
+          val changelogList = if (changelog.isEmpty) None
+          else {
+            val metas = store.writeManifests(changelog, table.schema.id)
+            written ++= metas.map(_.fileName)
+            val name = s"manifest-list-$uuid-2"
+            val size = store.writeList(name, metas); written += name
+            Some(name -> size)
+          }
           val delta = entries.map(e => if (e.isAdd) e.file.rowCount else -e.file.rowCount).sum
           Snapshot(
             id = latest.map(_.id + 1).getOrElse(1L),
@@ -110,8 +121,8 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
             baseManifestListSize = Some(baseSize),
             deltaManifestList = deltaName,
             deltaManifestListSize = Some(deltaSize),
-            changelogManifestList = None,
-            changelogManifestListSize = None,
+            changelogManifestList = changelogList.map(_._1),
+            changelogManifestListSize = changelogList.map(_._2),
             indexManifest = latest.flatMap(_.indexManifest),
             commitUser = commitUser,
             commitIdentifier = identifier,
@@ -120,7 +131,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
             // unknown stays unknown: a total is only ever the previous one plus this commit's rows
             totalRecordCount = latest.fold(Option(0L))(_.totalRecordCount).map(_ + delta),
             deltaRecordCount = delta,
-            changelogRecordCount = Some(0L),
+            changelogRecordCount = Some(changelog.map(_.file.rowCount).sum),
             watermark = latest.flatMap(_.watermark))
         } catch {
           case e: Throwable =>

@@ -9,9 +9,11 @@ import lamina.lookup.compression.CompressionType
 import lamina.table.options.{
   ChangelogProducer => Producer,
   FileCompression => Compression,
+  IncrementalScanMode => IncrementalMode,
   ManifestCompression => ManifestCodec,
   MergeEngine => Engine,
   ParquetWriterVersion => WriterVersion,
+  StartupMode => Startup,
   TagCreationPeriod => Period
 }
 import OptionKind._
@@ -89,6 +91,45 @@ object CoreOptions {
     "Read the table as of this snapshot id (time travel).")
   val ScanTimestampMillis: OptionDef[Long] = define("scan.timestamp-millis", LongKind, null, PerQuery,
     "Read the latest snapshot committed at or before this epoch-millisecond timestamp.")
+
+  // Incremental and streaming reads.
+
+  val IncrementalBetween: OptionDef[String] = define("incremental-between", StringKind, null, PerQuery,
+    "'start,end': read the changes of the snapshots after start up to end (snapshot ids or tag names) instead of " +
+      "a snapshot. A table read returns the inserted and updated rows (as Paimon's batch reads, deletes and " +
+      "update-befores are dropped); table$audit_log returns every change with its rowkind.")
+  val IncrementalBetweenTimestamp: OptionDef[String] = define("incremental-between-timestamp", StringKind, null,
+    PerQuery,
+    "'start,end' epoch milliseconds: incremental-between of the latest snapshots committed at or before " +
+      "each of them.")
+  val IncrementalBetweenScanMode: OptionDef[IncrementalMode] = define("incremental-between-scan-mode",
+    enumOf(IncrementalMode.All)(_.name), IncrementalMode.Auto, PerQuery,
+    "What an incremental read reads: delta (the files each APPEND snapshot added, as written), changelog (the " +
+      "changelog files; a table with changelog-producer input), diff (the difference between the start and the " +
+      "end snapshot) or auto (changelog where the table has a changelog producer, delta otherwise).")
+  val ScanMode: OptionDef[Startup] = define("scan.mode", enumOf(Startup.All)(_.name), Startup.Default, PerQuery,
+    "Where a streaming read starts: latest-full (default; the latest snapshot whole, then each later snapshot's " +
+      "changes), latest (only later changes), from-snapshot (the changes from scan.snapshot-id on), " +
+      "from-snapshot-full (that snapshot whole, then later changes), from-timestamp (the changes of snapshots " +
+      "committed after scan.timestamp-millis). A batch read reads the snapshot these name.")
+  val StreamMaxFilesPerTrigger: OptionDef[Int] = define("read.stream.maxFilesPerTrigger", intAtLeast(1), null, PerQuery,
+    "The most data or changelog files one micro-batch of a streaming read takes (at least one split).")
+  val StreamMaxRowsPerTrigger: OptionDef[Long] = define("read.stream.maxRowsPerTrigger", LongKind, null, PerQuery,
+    "The most rows (by file row counts) one micro-batch of a streaming read takes (at least one split).")
+
+  // Changelog: kept with the snapshots that list it.
+
+  val ChangelogNumRetainedMin: OptionDef[Int] = define("changelog.num-retained.min", intAtLeast(1), null, Table,
+    "The fewest changelogs kept. Defaults to snapshot.num-retained.min; a changelog expires with its snapshot, so " +
+      "a value that would keep changelogs longer than snapshots (Paimon's decoupled changelog) is refused.")
+  val ChangelogNumRetainedMax: OptionDef[Int] = define("changelog.num-retained.max", intAtLeast(1), null, Table,
+    "The most changelogs kept. Defaults to snapshot.num-retained.max; see changelog.num-retained.min.")
+  val ChangelogTimeRetained: OptionDef[Long] = define("changelog.time-retained", DurationKind, null, Table,
+    "How long changelogs are kept. Defaults to snapshot.time-retained; see changelog.num-retained.min.")
+  val ChangelogRowDeduplicate: OptionDef[Boolean] = define("changelog-producer.row-deduplicate", BooleanKind, "false",
+    Table,
+    "Whether an update that leaves a row unchanged produces no -U/+U changelog records. As in Paimon it " +
+      "applies to the lookup and full-compaction producers; the input producer writes the records as given.")
 
   // Snapshot expiration: after each commit (unless `write-only`) and by CALL sys.expire_snapshots.
 
@@ -182,8 +223,10 @@ object CoreOptions {
       "stream applies by appending it. The column is stored like any other. Row-level DML writes its own kinds.")
   val ChangelogProducer: OptionDef[Producer] = define("changelog-producer", enumOf(Producer.All)(_.name),
     Producer.None, Table,
-    "How a primary-key table produces its changelog for streaming reads. Only none is implemented: tables that " +
-      "Paimon created with another producer are read, and refuse writes and compaction.")
+    "How a primary-key table produces its changelog for streaming and incremental reads: none (its snapshots' " +
+      "deltas are its history) or input (each write also writes its records, with their row kinds, to changelog " +
+      "files listed in the snapshot's changelog manifest list). Tables that Paimon created with the lookup or " +
+      "full-compaction producer are read, and refuse writes and compaction.")
 
   // The local lookup store and its cache, read into the lookup library's LookupOptions by
   // [[lookupStore]]. They keep the lookup store's own type names, which their errors give
@@ -236,6 +279,11 @@ object CoreOptions {
   private val keys: Seq[String] = all.map(_.key)
 
   def find(key: String): Option[OptionDef[_]] = byKey.get(key)
+
+  private val byLowerKey: Map[String, String] = keys.map(k => k.toLowerCase(java.util.Locale.ROOT) -> k).toMap
+
+  /** The registry's spelling of `key` when they differ only in case (`read.stream.maxFilesPerTrigger`). */
+  def canonicalKey(key: String): String = byLowerKey.getOrElse(key.toLowerCase(java.util.Locale.ROOT), key)
 
   /** The lookup store's options of a table with these options (and a query's, on top). */
   def lookupStore(options: Map[String, String]): LookupOptions = LookupOptions(

@@ -16,8 +16,8 @@ object TableOperation {
  *  table stores (tables that Paimon's own writers created). Each names the operations it would make
  *  wrong: Lamina reads a table with deletion vectors (applying them), but writing one, or compacting
  *  it, would need the lookup compaction that maintains its vectors; an INSERT into a
- *  dynamic-bucket table may put a key into a second bucket; a write into a table with a changelog
- *  producer commits no changelog. Such an operation is refused, naming the feature and the option,
+ *  dynamic-bucket table may put a key into a second bucket; a write into a table with the lookup or
+ *  full-compaction changelog producer commits no changelog. Such an operation is refused, naming the feature and the option,
  *  before anything is read or written. */
 object UnsupportedFeatures {
   import TableOperation._
@@ -42,6 +42,8 @@ object UnsupportedFeatures {
 
   /** Values of `scan.mode` whose batch read is the latest snapshot, or the one `scan.snapshot-id` /
    *  `scan.timestamp-millis` name, which Lamina implements. */
+  private val ProducersImplemented: Set[ChangelogProducer] = Set(ChangelogProducer.None, ChangelogProducer.Input)
+
   private val BatchScanModes = Set("default", "latest", "latest-full", "full", "from-snapshot", "from-snapshot-full",
     "from-timestamp")
 
@@ -53,8 +55,14 @@ object UnsupportedFeatures {
       (o, pk) => pk && CoreOptions.Bucket.getOrDefault(o) == -1),
     when("postponed buckets", CoreOptions.Bucket.key, TableOperation.All)(o =>
       o.get(CoreOptions.Bucket.key).exists(_.trim == "-2")),
-    Feature("a changelog producer", CoreOptions.ChangelogProducer.key, Set(Write, Compact),
-      (o, _) => CoreOptions.ChangelogProducer.getOrDefault(o) != ChangelogProducer.None),
+    Feature("a changelog producer other than none or input", CoreOptions.ChangelogProducer.key, Set(Write, Compact),
+      (o, _) => !ProducersImplemented.contains(CoreOptions.ChangelogProducer.getOrDefault(o))),
+    Feature("a changelog producer on a table without a primary key", CoreOptions.ChangelogProducer.key,
+      TableOperation.All, (o, pk) => !pk && CoreOptions.ChangelogProducer.getOrDefault(o) != ChangelogProducer.None,
+      "which Paimon does not allow either (an append table's files are its changelog)"),
+    Feature("changelogs kept longer than snapshots", CoreOptions.ChangelogNumRetainedMin.key, TableOperation.All,
+      (o, _) => ChangelogRetention.outlivesSnapshots(o),
+      "which Lamina does not implement (a changelog expires with its snapshot)"),
     unlessDefault("descending sequence order", "sequence.field.sort-order", "ascending"),
     whenSet("a fallback branch", "scan.fallback-branch"),
     whenSet("a primary branch other than main", "scan.primary-branch"),
@@ -90,8 +98,6 @@ object UnsupportedFeatures {
     whenSet("a stored scan by creation time", "scan.creation-time-millis", Set(Read)),
     whenSet("a stored scan tag", "scan.tag-name", Set(Read)),
     whenSet("a stored scan version", "scan.version", Set(Read)),
-    whenSet("a stored incremental read", "incremental-between", Set(Read)),
-    whenSet("a stored incremental read", "incremental-between-timestamp", Set(Read)),
     whenSet("a stored incremental read", "incremental-to-auto-tag", Set(Read)),
     unlessDefault("a stored batch scan mode", "batch-scan-mode", "none", Set(Read)),
     unlessDefault("a stored stream scan mode", "stream-scan-mode", "none", Set(Read)),

@@ -11,14 +11,16 @@ import lamina.format.{BinaryRowCodec, DataFileWriters}
 import lamina.mergetree.KeyValueFileWriter
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
-import lamina.table.options.CoreOptions
+import lamina.table.options.{ChangelogProducer, CoreOptions}
 import lamina.table.scan.SequenceBases
 
 /** The writes of one task to a primary-key table: each record goes, with its row kind, to the
  *  [[KeyValueFileWriter]] of its (partition, bucket). `sequenceBases` holds, per serialized partition
  *  and bucket, a number at least the highest sequence number committed there ([[SequenceBases]]).
- *  `uniqueKeys`: a key written twice fails the task. Invariant: every file written is either in the
- *  commit messages of [[prepareCommit]] or removed by [[abort]]. */
+ *  `uniqueKeys`: a key written twice fails the task. With `changelog-producer` = input every record
+ *  also goes, with the same sequence number, to a changelog file of its bucket (Paimon's input
+ *  producer). Invariant: every file written is either in the commit messages of [[prepareCommit]]
+ *  or removed by [[abort]]. */
 final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean) {
 
@@ -28,6 +30,9 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
   private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
+  private val changelogs = mutable.HashMap.empty[KeyValueFileWriter, KeyValueFileWriter]
+  private val inputChangelog =
+    CoreOptions.ChangelogProducer.getOrDefault(table.options) == ChangelogProducer.Input
   private var cachedPartition: UnsafeRow = _
   private var cachedWriters: Array[KeyValueFileWriter] = _
 
@@ -55,6 +60,7 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
       w = writerOf(partition, bucket)
       cachedWriters(bucket) = w
     }
+    if (inputChangelog) changelogs(w).write(row, kind, w.sequence)
     w.write(row, kind)
   }
 
@@ -65,23 +71,37 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
         val key = partition.copy()
         val bytes = BinaryRowCodec.serialize(key, schema.partitionTypes)
         val base = sequenceBases.getOrElse((ArraySeq.unsafeWrapArray(bytes), bucket), -1L)
-        val w = new KeyValueFileWriter(table, writers, bytes, table.paths.bucketDir(key, bucket), bucket,
-          base + 1, targetFileSize, taskId, uniqueKeys = uniqueKeys)
+        val dir = table.paths.bucketDir(key, bucket)
+        val w = new KeyValueFileWriter(table, writers, bytes, dir, bucket, base + 1, targetFileSize, taskId,
+          uniqueKeys = uniqueKeys)
         open.put((key, bucket), w)
+        if (inputChangelog)
+          changelogs.put(w,
+            new KeyValueFileWriter(table, writers, bytes, dir, bucket, base + 1, targetFileSize, taskId,
+              prefix = KeyValueFileWriter.ChangelogPrefix))
         w
     }
 
   /** Closes every file and returns one message per (partition, bucket) that has files. */
   def prepareCommit(): Seq[CommitMessage] = {
-    val msgs = open.values.toSeq.map(w => CommitMessage(w.partition, w.bucket, numBuckets, w.finish()))
-      .filter(_.newFiles.nonEmpty)
+    val msgs = open.values.toSeq.map { w =>
+      CommitMessage(w.partition, w.bucket, numBuckets, w.finish(),
+        changelogFiles = changelogs.get(w).map(_.finish()).getOrElse(Seq.empty))
+    }.filter(_.newFiles.nonEmpty)
     open.clear()
+    changelogs.clear()
     cachedPartition = null
     msgs
   }
 
   /** Removes every file written. */
-  def abort(): Unit = { open.values.foreach(_.abort()); open.clear(); cachedPartition = null }
+  def abort(): Unit = {
+    open.values.foreach(_.abort())
+    changelogs.values.foreach(_.abort())
+    open.clear()
+    changelogs.clear()
+    cachedPartition = null
+  }
 
   def isEmpty: Boolean = open.isEmpty
 }

@@ -17,9 +17,11 @@ object TableWriter {
     expireAfter(table, new FileStoreCommit(table, user).append(msgs))
 
   /** Overwrites the partitions `filter` selects, or (when `partitions` is given) exactly those
-   *  serialized partitions. */
+   *  serialized partitions. As in Paimon an overwrite commits no changelog: its changelog files are
+   *  removed first. */
   def commitOverwrite(table: FileStoreTable, msgs: Seq[CommitMessage], filter: Option[InternalRow => Boolean],
       user: String = newUser(), partitions: Option[Set[java.nio.ByteBuffer]] = None): Option[Long] = {
+    deleteFiles(table, msgs.map(m => m.copy(newFiles = m.changelogFiles, changelogFiles = Seq.empty)))
     val commit = new FileStoreCommit(table, user)
     expireAfter(table,
       partitions match {
@@ -48,7 +50,7 @@ object TableWriter {
     val store = table.manifestStore
     msgs.foreach { m =>
       val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
-      discard(table, dir, None, m.newFiles)
+      discard(table, dir, None, m.newFiles ++ m.changelogFiles)
     }
   }
 

@@ -44,9 +44,10 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
     assert(r.getMessage === "Table db.t uses descending sequence order ('sequence.field.sort-order' = 'descending'), " +
       "which Lamina does not implement: reading it is refused, so that the table stays right for Paimon's readers")
     val d = intercept[BadInputException](
-      UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "input", "bucket" -> "1"), primaryKeyTable = true))
-    assert(
-      d.getMessage === "Table db.t: 'changelog-producer' = 'input' asks for a changelog producer, which Lamina does not implement")
+      UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "lookup", "bucket" -> "1"), primaryKeyTable = true))
+    assert(d.getMessage === "Table db.t: 'changelog-producer' = 'lookup' asks for a changelog producer other than " +
+      "none or input, which Lamina does not implement")
+    UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "input", "bucket" -> "1"), primaryKeyTable = true)
   }
 }
 

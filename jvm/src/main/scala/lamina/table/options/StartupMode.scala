@@ -1,0 +1,33 @@
+package lamina.table.options
+
+/** Where a streaming read starts (`scan.mode`, [[CoreOptions.ScanMode]]), Paimon's values. A mode
+ *  ending in `full` first reads one snapshot whole, then the changes of each later snapshot; the
+ *  others read only changes. */
+sealed abstract class StartupMode(name: String, val full: Boolean) extends EnumValue(name)
+
+object StartupMode {
+
+  /** [[LatestFull]], or [[FromSnapshot]] / [[FromTimestamp]] when `scan.snapshot-id` /
+   *  `scan.timestamp-millis` is set. */
+  case object Default extends StartupMode("default", full = true)
+
+  /** The latest snapshot whole, then the changes after it. */
+  case object LatestFull extends StartupMode("latest-full", full = true)
+
+  /** Paimon's older name of [[LatestFull]]. */
+  case object Full extends StartupMode("full", full = true)
+
+  /** Only the changes committed after the stream started. */
+  case object Latest extends StartupMode("latest", full = false)
+
+  /** The changes from snapshot `scan.snapshot-id` on (that snapshot's own changes included). */
+  case object FromSnapshot extends StartupMode("from-snapshot", full = false)
+
+  /** Snapshot `scan.snapshot-id` whole, then the changes after it. */
+  case object FromSnapshotFull extends StartupMode("from-snapshot-full", full = true)
+
+  /** The changes of the snapshots committed after `scan.timestamp-millis`. */
+  case object FromTimestamp extends StartupMode("from-timestamp", full = false)
+
+  val All: Seq[StartupMode] = Seq(Default, LatestFull, Full, Latest, FromSnapshot, FromSnapshotFull, FromTimestamp)
+}
