@@ -62,7 +62,8 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
 
   override def capabilities(): util.Set[TableCapability] = Set(
     TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE,
-    TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC).asJava
+    TableCapability.OVERWRITE_BY_FILTER, TableCapability.OVERWRITE_DYNAMIC, TableCapability.MICRO_BATCH_READ,
+    TableCapability.STREAMING_WRITE).asJava
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     val dynamic = OptionScopes.dynamic(displayName, options.asCaseSensitiveMap().asScala.toMap, "read")
@@ -77,7 +78,8 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
         CoreOptions.ScanTimestampMillis.get(table.options))
     val t = if (pinned == pinnedSnapshot) this else new LaminaTable(table, pinned, displayName)
     t.readTable.require(TableOperation.Read)
-    new LaminaScanBuilder(t.readTable.withDynamicOptions(dynamic -- scanKeys), pinned, t.schema())
+    // a streaming read starts where the scan options say (`scan.mode`), rather than time-travelling
+    new LaminaScanBuilder(t.readTable.withDynamicOptions(dynamic -- scanKeys), pinned, t.schema(), streamOptions = dynamic)
   }
 
   /** The scan of a copy-on-write DELETE, UPDATE or MERGE: the latest snapshot, pinned now, with the

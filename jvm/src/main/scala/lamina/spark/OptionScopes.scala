@@ -19,9 +19,10 @@ object OptionScopes {
    *  `timestampAsOf`, which Spark turns into the time travel of `loadTable` and still hands to the
    *  scan) and Lamina's internal write options, set by its analysis rules. */
   private def passedThrough(key: String): Boolean =
-    key.startsWith("__") || key.startsWith(MergeShapes.InternalOptionPrefix) || SparkTimeTravelKeys.contains(key)
+    key.startsWith("__") || key.startsWith(MergeShapes.InternalOptionPrefix) || SparkQueryKeys.contains(key)
 
-  private val SparkTimeTravelKeys = Set("versionasof", "timestampasof")
+  /** Spark's own options of time travel and of streaming queries, which reach a table's options too. */
+  private val SparkQueryKeys = Set("versionasof", "timestampasof", "checkpointlocation")
 
   /** The options the session and a query (`"read"` or `"write"` options) set for `table`, query first,
    *  each checked: an unknown key fails with the closest valid key, a key of the table's definition

@@ -2,12 +2,14 @@ package lamina.spark.read
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read._
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
 import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
 import lamina.spark.SparkFilters
+import lamina.spark.stream.LaminaMicroBatchStream
 import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
@@ -18,17 +20,30 @@ import lamina.table.scan.{ChangeScan, DataSplit, FileStoreScan, IncrementalRange
  *  options ([[IncrementalRange]]) the table's rows and `$audit_log` read the changes of the
  *  snapshots it spans instead ([[ChangeScan]]), as written: a primary-key table's records unmerged. */
 class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: StructType, filters: Seq[Filter],
-    limit: Option[Int], mode: ScanMode = ScanMode.Normal)
+    limit: Option[Int], mode: ScanMode = ScanMode.Normal, streamOptions: Map[String, String] = Map.empty,
+    fixed: Option[FixedSplits] = None)
   extends Scan with Batch {
 
   /** The incremental read the options ask for (only of the table's rows and `$audit_log`). */
   private lazy val incremental: Option[IncrementalRange] =
-    if (mode == ScanMode.Normal || mode == ScanMode.AuditLog) IncrementalRange.of(table) else None
+    if (fixed.isEmpty && (mode == ScanMode.Normal || mode == ScanMode.AuditLog)) IncrementalRange.of(table) else None
 
-  private lazy val splits: Seq[DataSplit] = incremental match {
-    case Some(r) => new ChangeScan(table).between(r.startExclusive, r.endInclusive, r.source)
-    case None => snapshotSplits
+  /** Whether the splits hold changes, read as written rather than merged. */
+  private def readsChanges: Boolean = fixed.map(_.changes).getOrElse(incremental.isDefined)
+
+  private lazy val splits: Seq[DataSplit] = (fixed, incremental) match {
+    case (Some(f), _) => f.splits
+    case (_, Some(r)) => new ChangeScan(table).between(r.startExclusive, r.endInclusive, r.source)
+    case _ => snapshotSplits
   }
+
+  /** A streaming read of the same columns (and of `$audit_log` with its kinds), each micro-batch's
+   *  splits read by the factory of a scan of exactly those splits. */
+  override def toMicroBatchStream(checkpointLocation: String): MicroBatchStream =
+    new LaminaMicroBatchStream(table, table.options ++ streamOptions, checkpointLocation,
+      (splits, changes) =>
+        new LaminaScan(table, None, required, filters, None, mode, fixed = Some(FixedSplits(splits, changes)))
+          .createReaderFactory())
 
   private def snapshotSplits: Seq[DataSplit] = {
     // a copy-on-write scan is pinned when built: an empty table then stays empty to it
@@ -48,7 +63,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   /** With a LIMIT and no filter that Spark re-applies, reading whole files until the limit is
    *  covered is enough (not where deletion vectors make a file hold fewer rows than it counts). */
   private def limitSplits(all: Seq[DataSplit]): Seq[DataSplit] = limit match {
-    case Some(n) if incremental.isEmpty && filters.isEmpty && !table.isPrimaryKeyTable && !SnapshotDeletionFiles.enabled(table) =>
+    case Some(n) if !readsChanges && filters.isEmpty && !table.isPrimaryKeyTable && !SnapshotDeletionFiles.enabled(table) =>
       var covered = 0L
       val out = Seq.newBuilder[DataSplit]
       val it = all.iterator
@@ -109,7 +124,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   private lazy val columnar: Boolean = {
     val spark = SparkSession.active
     // batches carry no row positions for deletion vectors
-    mode != ScanMode.AuditLog && incremental.isEmpty && splits.nonEmpty && splits.forall(direct) && splits.forall(
+    mode != ScanMode.AuditLog && !readsChanges && fixed.isEmpty && splits.nonEmpty && splits.forall(direct) && splits.forall(
       _.deletionFiles.isEmpty) &&
     splits.forall(_.files.forall(_.schemaId == table.schema.id)) &&
     !(table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table) && splits.exists(_.files.exists(_.level == 0))) &&
@@ -145,16 +160,21 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       // below the merge only key filters are safe: a value filter could hide the newest version
       val keyFilters = readFilters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
       val kv = KeyValueReaderBuilder.build(spark, table, schemaIds, keyFilters, Some(values.fieldNames.toSet))
-      if (incremental.isDefined)
+      if (readsChanges)
         return new ChangesReaderFactory(kv, values, auditLog = mode == ScanMode.AuditLog, outputSchema = required)
       val direct = schemaIds.map { id =>
         val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
         id -> DataFileReaders.forSchema(spark, table, s, values, keyFilters)
       }.toMap
-      if (mode == ScanMode.Normal && columnarMerge(spark, kv, schemaIds, values)) new ColumnarMergeReaderFactory(kv, values)
+      // a micro-batch's reader hands rows (its partitions mix whole and change reads)
+      if (mode == ScanMode.Normal && fixed.isEmpty && columnarMerge(spark, kv, schemaIds, values))
+        new ColumnarMergeReaderFactory(kv, values)
       else new MergeReaderFactory(kv, values, direct, auditLog = mode == ScanMode.AuditLog, outputSchema = required)
     }
   }
 }
 
 final case class LaminaInputPartition(split: DataSplit) extends InputPartition
+
+/** Splits a scan reads as given (a micro-batch's), as `changes` or read whole. */
+final case class FixedSplits(splits: Seq[DataSplit], changes: Boolean)

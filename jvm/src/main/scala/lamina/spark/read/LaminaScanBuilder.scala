@@ -11,7 +11,7 @@ import lamina.table.FileStoreTable
  *  the partition values of each file); other filters only skip files and row groups, so Spark
  *  re-applies them after the scan. */
 class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSchema: StructType,
-    mode: ScanMode = ScanMode.Normal)
+    mode: ScanMode = ScanMode.Normal, streamOptions: Map[String, String] = Map.empty)
   extends ScanBuilder with SupportsPushDownFilters with SupportsPushDownRequiredColumns with SupportsPushDownLimit {
 
   private var required: StructType = fullSchema
@@ -40,7 +40,8 @@ class LaminaScanBuilder(table: FileStoreTable, snapshotId: Option[Long], fullSch
    *  ([[lamina.spark.MirrorColumns]]) are read as their data column. */
   override def build(): Scan = {
     val source = required.fields.map(f => MirrorColumns.source(f.name))
-    if (source.forall(_.isEmpty)) remember(new LaminaScan(table, snapshotId, required, filters.toSeq, limit, mode))
+    if (source.forall(_.isEmpty))
+      remember(new LaminaScan(table, snapshotId, required, filters.toSeq, limit, mode, streamOptions))
     else {
       val data = required.fields.zip(source).collect { case (f, None) => f }
       val mirrored = source.flatten.distinct.filterNot(c => data.exists(_.name == c)).map(c => fullSchema(c))

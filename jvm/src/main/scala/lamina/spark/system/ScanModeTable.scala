@@ -24,13 +24,16 @@ class ScanModeTable(base: LaminaTable, mode: ScanMode, display: String) extends 
     case _ => base.schema()
   }
 
-  override def capabilities(): util.Set[TableCapability] = Set(TableCapability.BATCH_READ).asJava
+  override def capabilities(): util.Set[TableCapability] = mode match {
+    case ScanMode.AuditLog => Set(TableCapability.BATCH_READ, TableCapability.MICRO_BATCH_READ).asJava
+    case _ => Set(TableCapability.BATCH_READ).asJava
+  }
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     // the table's rows, in another shape: a feature that changes them refuses these reads too
     base.readTable.require(TableOperation.Read)
     val dynamic = OptionScopes.dynamic(display, options.asCaseSensitiveMap().asScala.toMap, "read")
     new LaminaScanBuilder(base.readTable.withDynamicOptions(dynamic -- LaminaTable.ScanKeys), base.pinnedSnapshot,
-      schema(), mode)
+      schema(), mode, streamOptions = dynamic)
   }
 }

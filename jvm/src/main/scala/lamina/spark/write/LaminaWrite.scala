@@ -4,12 +4,14 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.distributions.{Distribution, Distributions}
 import org.apache.spark.sql.connector.expressions.{Expression => ConnectorExpression, Expressions, SortDirection, SortOrder}
 import org.apache.spark.sql.connector.write._
+import org.apache.spark.sql.connector.write.streaming.StreamingWrite
 
 import lamina.errors.{BadInputException, CommitStateUnknownException}
 import lamina.mergetree.RowKind
 import lamina.mergetree.compact.CompactAfterWrite
 import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReferences, DataFileFormats, MergeShapes, OptionScopes}
 import lamina.spark.compact.SparkCompactTasks
+import lamina.spark.stream.LaminaStreamingWrite
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
 import lamina.table.scan.SequenceBases
@@ -35,6 +37,19 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     refusal.foreach(why => throw new BadInputException(why))
     this
   }
+
+  /** A streaming query's sink appends; its commit user is the query's id, kept in its checkpoint. */
+  override def toStreaming: StreamingWrite = {
+    refusal.foreach(why => throw new BadInputException(why))
+    if (mode != WriteMode.Append)
+      throw new BadInputException(s"Streaming write into table ${table.name}: output mode complete is not supported " +
+        "(each micro-batch would replace the whole table); use output mode append")
+    new LaminaStreamingWrite(table, info.queryId(), () => createBatchWriterFactory(null),
+      (msgs, id) => compactAfter(msgs, s"${info.queryId()}-compact", id))
+  }
+
+  private def compactAfter(msgs: Seq[CommitMessage], user: String, id: Long): Unit =
+    if (table.isPrimaryKeyTable) CompactAfterWrite.afterCommit(table, msgs, user, id, SparkCompactTasks)
 
   override def createBatchWriterFactory(physical: PhysicalWriteInfo): LaminaDataWriterFactory =
     new LaminaDataWriterFactory(table, DataFileFormats.writers(SparkSession.active, table),
@@ -100,8 +115,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
         case e: CommitStateUnknownException => filesMayBeReferenced = true; throw e
       }
     filesMayBeReferenced = committed.isDefined
-    if (table.isPrimaryKeyTable)
-      committed.foreach(id => CompactAfterWrite.afterCommit(table, msgs, commitUser, id, SparkCompactTasks))
+    committed.foreach(id => compactAfter(msgs, commitUser, id))
   }
 
   private def commitFiles(msgs: Seq[CommitMessage]): Option[Long] = {

@@ -13,8 +13,9 @@ import lamina.table.scan.DataSplit
 /** Driver-side commits of written files, shared by SQL writes, TRUNCATE and the Python API. A commit
  *  that lands is followed by snapshot expiration ([[SnapshotExpiration.afterCommit]]). */
 object TableWriter {
-  def commitAppend(table: FileStoreTable, msgs: Seq[CommitMessage], user: String = newUser()): Option[Long] =
-    expireAfter(table, new FileStoreCommit(table, user).append(msgs))
+  def commitAppend(table: FileStoreTable, msgs: Seq[CommitMessage], user: String = newUser(),
+      identifier: Long = System.currentTimeMillis()): Option[Long] =
+    expireAfter(table, new FileStoreCommit(table, user).append(msgs, identifier))
 
   /** Overwrites the partitions `filter` selects, or (when `partitions` is given) exactly those
    *  serialized partitions. As in Paimon an overwrite commits no changelog: its changelog files are
