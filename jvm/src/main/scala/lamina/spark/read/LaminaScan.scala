@@ -13,7 +13,7 @@ import lamina.spark.stream.LaminaMicroBatchStream
 import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
-import lamina.table.scan.{ChangeScan, DataSplit, FileStoreScan, IncrementalRange, SnapshotDeletionFiles}
+import lamina.table.scan.{ChangeScan, DataSplit, DiffScan, DiffSplit, FileStoreScan, IncrementalRange, SnapshotDeletionFiles}
 
 /** The planned scan of one snapshot: one input partition per (partition, bucket) split, or per
  *  file group when a split is large. An empty table plans no partitions. With an incremental read's
@@ -31,9 +31,16 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   /** Whether the splits hold changes, read as written rather than merged. */
   private def readsChanges: Boolean = fixed.map(_.changes).getOrElse(incremental.isDefined)
 
-  private lazy val splits: Seq[DataSplit] = (fixed, incremental) match {
-    case (Some(f), _) => f.splits
-    case (_, Some(r)) => new ChangeScan(table).between(r.startExclusive, r.endInclusive, r.source)
+  /** The buckets of an incremental read in diff mode, whose two sides the splits hold. */
+  private lazy val diffs: Option[Seq[DiffSplit]] = incremental.collect {
+    case IncrementalRange(start, end, IncrementalRange.Diff) => new DiffScan(table).between(start, end)
+  }
+
+  private lazy val splits: Seq[DataSplit] = (fixed, incremental, diffs) match {
+    case (Some(f), _, _) => f.splits
+    case (_, _, Some(ds)) => ds.flatMap(d => Seq(d.before, d.after))
+    case (_, Some(IncrementalRange(start, end, IncrementalRange.Changes(source))), _) =>
+      new ChangeScan(table).between(start, end, source)
     case _ => snapshotSplits
   }
 
@@ -97,6 +104,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
 
   override def planInputPartitions(): Array[InputPartition] = {
     planned = true
+    if (diffs.isDefined) return diffs.get.map(DiffInputPartition(_)).toArray
     val target = 128L * 1024 * 1024
     splits.flatMap { s =>
       if (table.isPrimaryKeyTable && mode != ScanMode.ReadOptimized) Seq(LaminaInputPartition(s))
@@ -152,6 +160,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
           DataFileReaders.forSchema(spark, table, table.schema, required, keyOnly, returningBatch = true)), table.name)
     }
     val values = StructType(required.fields.filterNot(f => mode == ScanMode.AuditLog && f.name == ScanMode.RowKindColumn))
+    if (diffs.isDefined) return diffReaders(spark, schemaIds, values)
     if (mode == ScanMode.AuditLog && !table.isPrimaryKeyTable)
       new AuditLogAppendReaderFactory(DataFileReaders.factory(spark, table, schemaIds, values, readFilters), required)
     else if (!table.isPrimaryKeyTable || mode == ScanMode.ReadOptimized)
@@ -170,6 +179,18 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       if (mode == ScanMode.Normal && fixed.isEmpty && columnarMerge(spark, kv, schemaIds, values))
         new ColumnarMergeReaderFactory(kv, values)
       else new MergeReaderFactory(kv, values, direct, auditLog = mode == ScanMode.AuditLog, outputSchema = required)
+    }
+  }
+
+  /** The readers of a diff: a primary-key table's merged rows of both sides, whole (every column
+   *  takes part in the comparison); an append table's files. */
+  private def diffReaders(spark: SparkSession, schemaIds: Seq[Long], values: StructType): PartitionReaderFactory = {
+    val auditLog = mode == ScanMode.AuditLog
+    if (!table.isPrimaryKeyTable)
+      new DiffAppendReaderFactory(DataFileReaders.factory(spark, table, schemaIds, values, readFilters), auditLog, required)
+    else {
+      val keyFilters = readFilters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
+      new DiffReaderFactory(KeyValueReaderBuilder.build(spark, table, schemaIds, keyFilters), values, auditLog, required)
     }
   }
 }

@@ -5,10 +5,19 @@ import lamina.table.FileStoreTable
 import lamina.table.options.{CoreOptions, IncrementalScanMode}
 
 /** The snapshots an incremental read spans: the changes of `startExclusive` + 1 to `endInclusive`,
- *  read from `source`. Invariant: startExclusive <= endInclusive. */
-final case class IncrementalRange(startExclusive: Long, endInclusive: Long, source: ChangeSource)
+ *  read as `read` says. Invariant: startExclusive <= endInclusive. */
+final case class IncrementalRange(startExclusive: Long, endInclusive: Long, read: IncrementalRange.Read)
 
 object IncrementalRange {
+
+  /** How an incremental read reads its range. */
+  sealed trait Read extends Product with Serializable
+
+  /** The changes each snapshot of the range committed, from `source` ([[ChangeScan]]). */
+  final case class Changes(source: ChangeSource) extends Read
+
+  /** The difference between the table at the start and at the end ([[DiffScan]]). */
+  case object Diff extends Read
 
   /** The range the read options of `table` ask for (`incremental-between` or
    *  `incremental-between-timestamp`), or None for a read of one snapshot. */
@@ -21,9 +30,6 @@ object IncrementalRange {
       throw new BadInputException(s"Read of table ${table.name}: set only one of '${CoreOptions.IncrementalBetween.key}' " +
         s"and '${CoreOptions.IncrementalBetweenTimestamp.key}'")
     val mode = CoreOptions.IncrementalBetweenScanMode.getOrDefault(o)
-    if (mode == IncrementalScanMode.Diff)
-      throw new BadInputException(s"Read of table ${table.name}: '${CoreOptions.IncrementalBetweenScanMode.key}' = " +
-        "'diff' is not implemented; use delta, changelog or auto")
     val (start, end) = byIds match {
       case Some(v) =>
         val (a, b) = pair(table, CoreOptions.IncrementalBetween.key, v)
@@ -42,7 +48,8 @@ object IncrementalRange {
     if (start > end)
       throw new BadInputException(s"Read of table ${table.name}: the start of an incremental read ($start) lies after " +
         s"its end ($end)")
-    Some(IncrementalRange(start, end, ChangeSource.of(table, mode)))
+    val read = if (mode == IncrementalScanMode.Diff) Diff else Changes(ChangeSource.of(table, mode))
+    Some(IncrementalRange(start, end, read))
   }
 
   private def pair(table: FileStoreTable, key: String, value: String): (String, String) =
