@@ -1,6 +1,6 @@
 """Executors in JVMs of their own (`local-cluster[2,1,1024]`): a primary-key write, MERGE, DELETE and
-compaction, and copy-on-write DELETE and UPDATE of a partitioned fixed-bucket append table, give the
-same rows as in one JVM, so nothing an executor does relies on state the driver
+compaction, copy-on-write DELETE and UPDATE of a partitioned fixed-bucket append table, and a streaming
+query from one primary-key table into another, give the same rows as in one JVM, so nothing an executor does relies on state the driver
 set up (an option registry filled by side effects, a singleton, a cache)."""
 
 import json
@@ -40,9 +40,16 @@ arows = sorted(tuple(r) for r in spark.sql("SELECT id, v, p FROM lamina.d.a").co
 compacted = [r[0] for r in spark.sql("CALL lamina.sys.compact(table => 'd.t')").collect()]
 rows = sorted(tuple(r) for r in spark.sql("SELECT id, v, n FROM lamina.d.t").collect())
 krows = sorted(tuple(r) for r in spark.sql("SELECT id, v FROM lamina.d.k").collect())
+# a streaming query whose readers and writers run in the executors: the primary-key table k into a copy
+spark.sql("CREATE TABLE lamina.d.kc (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2')")
+q = (spark.readStream.table("lamina.d.k").writeStream.option("checkpointLocation", warehouse + "/ckpt")
+     .trigger(availableNow=True).toTable("lamina.d.kc"))
+q.awaitTermination(300)
+streamed = sorted(tuple(r) for r in spark.sql("SELECT id, v FROM lamina.d.kc").collect())
 # counted after the jobs: executors register asynchronously, and jobs wait for all (ratio 1.0)
 executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1
-print("RESULT" + json.dumps({"executors": executors, "compacted": compacted, "rows": rows, "k": krows, "a": arows}))
+print("RESULT" + json.dumps({"executors": executors, "compacted": compacted, "rows": rows, "k": krows, "a": arows,
+                             "streamed": streamed}))
 """
 
 
@@ -75,4 +82,5 @@ def test_dml_and_compaction_on_separate_executor_jvms(tmp_path):
     expected_t, expected_k, expected_a = _expected()
     assert [list(r) for r in result["rows"]] == expected_t
     assert [list(r) for r in result["k"]] == expected_k
+    assert [list(r) for r in result["streamed"]] == expected_k
     assert [list(r) for r in result["a"]] == expected_a
