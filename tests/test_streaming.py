@@ -4,7 +4,7 @@ new files, primary-key tables' changelog or deltas, limits per trigger, Trigger.
 
 import pytest
 
-from _support import error_text, read_snapshot, snapshot_ids, sql_rows
+from _support import error_text, read_snapshot, snapshot_ids, sql_rows, table_path
 
 CAT = "lamina"
 
@@ -148,3 +148,36 @@ def test_complete_output_mode_is_refused(spark, db, tmp_path):
         q.awaitTermination(60)
     assert (f"Streaming write into table {db}.dst: output mode complete is not supported (each micro-batch would "
             "replace the whole table); use output mode append") in error_text(excinfo)
+
+
+def test_consumer_progress_is_kept_and_holds_snapshots_back(spark, warehouse, db, tmp_path):
+    from pypaimon.consumer.consumer import Consumer
+
+    src = f"{CAT}.{db}.src"
+    spark.sql(f"CREATE TABLE {src} (id INT) TBLPROPERTIES ('snapshot.num-retained.min' = '1', "
+              "'snapshot.num-retained.max' = '1')")
+    spark.sql(f"INSERT INTO {src} VALUES (1)")
+
+    def run(target, ckpt, **options):
+        spark.sql(f"CREATE TABLE IF NOT EXISTS {CAT}.{db}.{target} (id INT)")
+        _run(spark, src, f"{CAT}.{db}.{target}", str(tmp_path / ckpt), **{"consumer-id": "c1", **options})
+        return [r[0] for r in sql_rows(spark, f"SELECT * FROM {CAT}.{db}.{target}")]
+
+    assert run("d1", "k1") == [1]
+    consumer_file = table_path(warehouse, db, "src") / "consumer" / "consumer-c1"
+    assert consumer_file.read_text() == '{"nextSnapshot":2}'
+    assert Consumer.from_json(consumer_file.read_text()).next_snapshot == 2  # pypaimon reads it
+    spark.sql(f"INSERT INTO {src} VALUES (2)")
+    spark.sql(f"INSERT INTO {src} VALUES (3)")
+    assert snapshot_ids(warehouse, db, "src") == [2, 3]  # snapshot 2 is kept for the consumer
+    assert sql_rows(spark, f"SELECT * FROM {CAT}.{db}.`src$consumers`") == [("c1", 2)]
+    # a new query of the consumer starts at its progress, unless told to ignore it
+    assert run("d2", "k2") == [2, 3]
+    assert run("d3", "k3", **{"consumer.ignore-progress": "true", "scan.mode": "latest"}) == []
+    spark.sql(f"INSERT INTO {src} VALUES (4)")
+    assert snapshot_ids(warehouse, db, "src") == [4]
+    # an idle consumer expires with consumer.expiration-time, and holds nothing back then
+    spark.sql(f"ALTER TABLE {src} SET TBLPROPERTIES ('consumer.expiration-time' = '1 ms')")
+    spark.sql(f"INSERT INTO {src} VALUES (5)")
+    assert not consumer_file.exists()
+    assert sql_rows(spark, f"SELECT * FROM {CAT}.{db}.`src$consumers`") == []

@@ -20,6 +20,7 @@ import org.apache.spark.sql.connector.read.streaming.{
 import lamina.spark.SessionHadoopConf
 import lamina.spark.read.LaminaInputPartition
 import lamina.table.FileStoreTable
+import lamina.table.consumer.{Consumer, ConsumerManager}
 import lamina.table.options.CoreOptions
 import lamina.table.scan.{ChangeSource, DataSplit, StreamLimit, StreamPosition, StreamScan}
 
@@ -28,7 +29,8 @@ import lamina.table.scan.{ChangeSource, DataSplit, StreamLimit, StreamPosition, 
  *  restart before the first batch committed reads the same rows; each micro-batch then takes the
  *  units ([[StreamScan]]) from the previous offset on, as far as `read.stream.maxFilesPerTrigger` /
  *  `maxRowsPerTrigger` allow, up to the latest snapshot (or, under `Trigger.AvailableNow`, the latest
- *  when the query started). `readers` builds the reader factory of a batch's splits: read whole
+ *  when the query started). With a `consumer-id` each committed batch records its progress
+ *  ([[ConsumerManager]]), where a new query of that consumer starts. `readers` builds the reader factory of a batch's splits: read whole
  *  (merged) or as changes. */
 class LaminaMicroBatchStream(table: FileStoreTable, options: Map[String, String], checkpointLocation: String,
     readers: (Seq[DataSplit], Boolean) => PartitionReaderFactory)
@@ -46,7 +48,11 @@ class LaminaMicroBatchStream(table: FileStoreTable, options: Map[String, String]
       try LaminaSourceOffset.fromJson(new String(in.readAllBytes(), StandardCharsets.UTF_8))
       finally in.close()
     } else {
-      val offset = LaminaSourceOffset(scan.start(options))
+      // a consumer's progress, unless told to ignore it, then scan.mode
+      val progress = consumer.filterNot(_ => CoreOptions.ConsumerIgnoreProgress.getOrDefault(options))
+        .flatMap(ConsumerManager.of(table).get)
+      val offset = LaminaSourceOffset(progress.map(c => StreamPosition(c.nextSnapshot, 0, full = false))
+          .getOrElse(scan.start(options)))
       fs.mkdirs(file.getParent)
       val out = fs.create(file, false)
       try out.write(offset.json().getBytes(StandardCharsets.UTF_8))
@@ -72,6 +78,7 @@ class LaminaMicroBatchStream(table: FileStoreTable, options: Map[String, String]
 
   override def latestOffset(start: Offset, limit: ReadLimit): Offset = {
     val from = position(start)
+    record(from)
     val last = availableNowBound.orElse(table.snapshotManager.latestId()).getOrElse(0L)
     LaminaSourceOffset(scan.advance(from, LaminaMicroBatchStream.limitOf(limit), last))
   }
@@ -97,7 +104,21 @@ class LaminaMicroBatchStream(table: FileStoreTable, options: Map[String, String]
     case other => LaminaSourceOffset.fromJson(other.json()).position
   }
 
-  override def commit(end: Offset): Unit = ()
+  private val consumer: Option[String] = CoreOptions.ConsumerId.get(options)
+  @volatile private var recorded: Option[Long] = None
+
+  /** With a `consumer-id`, records the first snapshot the stream has not read completely, once the
+   *  batches before `done` are committed: Spark plans a batch from the end of the last committed one
+   *  (so `latestOffset`'s start is done) and commits sources one batch late, which would leave the last
+   *  batch of a `Trigger.AvailableNow` run unrecorded. */
+  private def record(done: StreamPosition): Unit = consumer.foreach { id =>
+    if (!recorded.contains(done.snapshotId)) {
+      ConsumerManager.of(table).reset(id, Consumer(done.snapshotId))
+      recorded = Some(done.snapshotId)
+    }
+  }
+
+  override def commit(end: Offset): Unit = record(position(end))
 
   override def stop(): Unit = ()
 

@@ -13,6 +13,7 @@ import lamina.format.BinaryRowCodec
 import lamina.spark.LaminaTable
 import lamina.spark.read.ScanMode
 import lamina.table.{FileStoreTable, PartitionValues}
+import lamina.table.consumer.ConsumerManager
 import lamina.table.manifest.ManifestEntry
 import lamina.table.scan.FileStoreScan
 import lamina.table.snapshot.Snapshot
@@ -21,7 +22,7 @@ import lamina.types.{DataType => LaminaType, DataTypeJson, SparkTypes}
 /** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
 object SystemTables {
   val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions", "buckets",
-    "table_indexes", "audit_log", "ro", "tags")
+    "table_indexes", "audit_log", "ro", "tags", "consumers")
 
   def split(name: String): (String, Option[String]) = {
     val i = name.indexOf('$')
@@ -61,6 +62,8 @@ object SystemTables {
               t.createTime.map(c => Long.box(DateTimeUtils.localDateTimeToMicros(c))).orNull,
               t.timeRetained.map(d => str(d.toString)).orNull)
           })
+    case "consumers" => simple(display, ConsumersSchema,
+        () => ConsumerManager.of(table).all().map { case (id, c, _) => row(str(id), c.nextSnapshot) })
     case "table_indexes" => simple(display, TableIndexesSchema, () => tableIndexesRows(table, pinned))
     case "audit_log" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display)
     case "ro" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.ReadOptimized, display)
@@ -207,6 +210,7 @@ object SystemTables {
     ("primary_keys", StringType, false), ("options", StringType, false), ("comment", StringType, true),
     ("update_time", TimestampNTZType, false))
   val OptionsSchema: StructType = schema(("key", StringType, false), ("value", StringType, false))
+  val ConsumersSchema: StructType = schema(("consumer_id", StringType, false), ("next_snapshot_id", LongType, false))
   val FilesSchema: StructType = schema(
     ("partition", StringType, true), ("bucket", IntegerType, false), ("file_path", StringType, false),
     ("file_format", StringType, false), ("schema_id", LongType, false), ("level", IntegerType, false),

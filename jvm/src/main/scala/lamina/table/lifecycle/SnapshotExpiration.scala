@@ -5,6 +5,7 @@ import scala.util.control.NonFatal
 import org.slf4j.LoggerFactory
 
 import lamina.table.FileStoreTable
+import lamina.table.consumer.ConsumerManager
 import lamina.table.options.CoreOptions
 
 /** Expires the oldest snapshots of one table, with the files no kept snapshot or tag uses, in the
@@ -21,12 +22,19 @@ final class SnapshotExpiration(table: FileStoreTable) {
   private val snapshots = table.snapshotManager
   private val refs = new FileReferences(table)
 
-  /** Expires what `policy` allows at time `now`; returns how many snapshots were expired. */
+  /** Expires what `policy` allows at time `now`, keeping every snapshot a consumer still needs (after
+   *  removing the consumers idle past `consumer.expiration-time`); returns how many snapshots were expired. */
   def expire(policy: RetentionPolicy, now: Long = System.currentTimeMillis()): Int = {
     val latest = snapshots.latestId().getOrElse(return 0)
     val earliest = snapshots.earliestId().getOrElse(return 0)
     val end = policy.firstRetained(earliest, latest, now, id => snapshots.read(id).map(_.timeMillis))
-    expireUntil(earliest, end)
+    expireUntil(earliest, math.min(end, consumedFrom(now)))
+  }
+
+  private def consumedFrom(now: Long): Long = {
+    val consumers = ConsumerManager.of(table)
+    CoreOptions.ConsumerExpirationTime.get(table.options).foreach(t => consumers.expire(now - t))
+    consumers.minNextSnapshot().getOrElse(Long.MaxValue)
   }
 
   /** Expires snapshots from `earliest` until `endExclusive`; returns how many were expired. */

@@ -117,6 +117,15 @@ object CoreOptions {
   val StreamMaxRowsPerTrigger: OptionDef[Long] = define("read.stream.maxRowsPerTrigger", LongKind, null, PerQuery,
     "The most rows (by file row counts) one micro-batch of a streaming read takes (at least one split).")
 
+  val ConsumerId: OptionDef[String] = define("consumer-id", StringKind, null, PerQuery,
+    "A streaming read's consumer: its progress is kept in consumer/consumer-<id> ({\"nextSnapshot\":N}, as in " +
+      "Paimon), a new stream of that consumer starts there, and snapshot expiration keeps every snapshot it still " +
+      "needs. The query's checkpoint, where it has one, comes first.")
+  val ConsumerIgnoreProgress: OptionDef[Boolean] = define("consumer.ignore-progress", BooleanKind, "false", PerQuery,
+    "Whether a new stream of consumer-id starts where scan.mode says rather than at the consumer's progress.")
+  val ConsumerExpirationTime: OptionDef[Long] = define("consumer.expiration-time", DurationKind, null, Table,
+    "How long a consumer that stopped recording progress keeps snapshots from expiring; without it, for ever.")
+
   // Changelog: kept with the snapshots that list it.
 
   val ChangelogNumRetainedMin: OptionDef[Int] = define("changelog.num-retained.min", intAtLeast(1), null, Table,

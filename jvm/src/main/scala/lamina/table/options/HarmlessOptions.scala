@@ -18,7 +18,7 @@ object HarmlessOptions {
         "partition.expiration-strategy", "partition.expiration-time", "partition.expiration-check-interval",
         "partition.expiration-max-num", "partition.expiration-batch-size", "partition.timestamp-formatter",
         "partition.timestamp-pattern", "partition.timestamp-format.strict", "end-input.check-partition-expire",
-        "consumer-id", "consumer.expiration-time", "consumer.mode", "consumer.ignore-progress", "consumer.changelog-only"),
+        "consumer.mode", "consumer.changelog-only"),
       Seq("tag.")),
     Group(
       "Tuning of Paimon's writers, compactions, caches and split planning: they change how Paimon works, " +

@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 60)
+    assert(CoreOptions.all.size === 63)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -162,7 +162,7 @@ class CoreOptionsTest extends AnyFunSuite {
   test("the scope of every option: the ones a session or query may set, and no others") {
     assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set(
       "incremental-between", "incremental-between-timestamp", "incremental-between-scan-mode", "scan.mode",
-      "read.stream.maxFilesPerTrigger", "read.stream.maxRowsPerTrigger",
+      "read.stream.maxFilesPerTrigger", "read.stream.maxRowsPerTrigger", "consumer-id", "consumer.ignore-progress",
       "target-file-size", "file.compression", "file.compression.zstd-level", "parquet.writer.version",
       "metadata.stats-mode", "manifest.compression", "manifest.target-file-size", "manifest.merge-min-count",
       "commit.max-retries", "scan.snapshot-id", "scan.timestamp-millis", "write-buffer-size", "write-buffer-spillable",
