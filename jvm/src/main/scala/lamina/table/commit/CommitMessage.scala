@@ -3,12 +3,14 @@ package lamina.table.commit
 import lamina.table.manifest.DataFileMeta
 
 /** What one writer task produced for one (partition, bucket): new files, and files it replaced
- *  (compaction). Travels from executors to the driver. */
+ *  (compaction), with the bucket's new deletion-vector index when a compaction changed it. Travels
+ *  from executors to the driver. */
 final case class CommitMessage(
     partition: Array[Byte],
     bucket: Int,
     totalBuckets: Int,
     newFiles: Seq[DataFileMeta],
     compactBefore: Seq[DataFileMeta] = Seq.empty,
-    compactAfter: Seq[DataFileMeta] = Seq.empty)
+    compactAfter: Seq[DataFileMeta] = Seq.empty,
+    indexChange: Option[IndexChange] = None)
   extends Serializable

@@ -25,9 +25,11 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
     val compact = messages.flatMap(m =>
       m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
         m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val indexChanges = messages.flatMap(m => m.indexChange.map(c => (m.partition, m.bucket, c)))
     var last: Option[Long] = None
     if (entries.nonEmpty) last = tryCommit(_ => entries, Snapshot.Kind.Append, identifier)
-    if (compact.nonEmpty) last = tryCommit(_ => compact, Snapshot.Kind.Compact, identifier)
+    if (compact.nonEmpty || indexChanges.nonEmpty)
+      last = tryCommit(_ => compact, Snapshot.Kind.Compact, identifier, indexChanges = indexChanges)
     last
   }
 
@@ -79,18 +81,21 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
     table.snapshotEntries.live(s)
 
   private def tryCommit(changes: Option[Snapshot] => Seq[ManifestEntry], kind: String, identifier: Long,
-      allowEmpty: Boolean = false): Option[Long] = {
+      allowEmpty: Boolean = false, indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty): Option[Long] = {
     val maxRetries = CoreOptions.CommitMaxRetries.getOrDefault(table.options)
     var attempt = 0
     while (true) {
       val latest = snapshots.latest()
       val entries = changes(latest)
-      if (entries.isEmpty && !allowEmpty) return None
+      if (entries.isEmpty && indexChanges.isEmpty && !allowEmpty) return None
       if (entries.isEmpty && latest.isEmpty) return None
       checkDeletesAreLive(latest, entries)
       val written = ArrayBuffer.empty[String]
+      val index = new IndexManifestUpdate(table)
       val newSnapshot =
         try {
+          val (indexManifest, newIndexManifest) = index(latest, entries, indexChanges)
+          if (newIndexManifest) written ++= indexManifest
           val deltaMetas = store.writeManifests(entries, table.schema.id)
           written ++= deltaMetas.map(_.fileName)
           val previous: Seq[ManifestFileMeta] = latest.toSeq.flatMap(s =>
@@ -112,7 +117,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
             deltaManifestListSize = Some(deltaSize),
             changelogManifestList = None,
             changelogManifestListSize = None,
-            indexManifest = latest.flatMap(_.indexManifest),
+            indexManifest = indexManifest,
             commitUser = commitUser,
             commitIdentifier = identifier,
             commitKind = kind,
@@ -125,6 +130,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
         } catch {
           case e: Throwable =>
             written.foreach(store.deleteQuietly)
+            index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
             throw e
         }
       val committed =
@@ -136,6 +142,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
         }
       if (committed) return Some(newSnapshot.id)
       written.foreach(store.deleteQuietly)
+      index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
       attempt += 1
       if (attempt > maxRetries)
         throw new CommitConflictException(

@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 50)
+    assert(CoreOptions.all.size === 57)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -65,7 +65,7 @@ class CoreOptionsTest extends AnyFunSuite {
   test("every value of every enumerated option parses to its type and back to its text, in any case") {
     val enums =
       CoreOptions.all.collect { case d if d.kind.isInstanceOf[EnumKind[_]] => d.key -> d.kind.asInstanceOf[EnumKind[Any]] }
-    assert(enums.map(_._1).sorted === Seq("changelog-producer", "file.compression", "file.format",
+    assert(enums.map(_._1).sorted === Seq("changelog-producer", "file.compression", "file.format", "lookup-compact",
       "lookup.cache-spill-compression", "lookup.local-file-type", "manifest.compression", "merge-engine",
       "parquet.writer.version", "tag.automatic-creation", "tag.creation-period"))
     for ((key, kind) <- enums; value <- kind.values) {
@@ -161,6 +161,8 @@ class CoreOptionsTest extends AnyFunSuite {
 
   test("the scope of every option: the ones a session or query may set, and no others") {
     assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set(
+      "deletion-vectors.merge-on-read", "lookup-compact", "lookup-compact.max-interval", "lookup.cache-max-disk-size",
+      "lookup.cache-file-retention",
       "target-file-size", "file.compression", "file.compression.zstd-level", "parquet.writer.version",
       "metadata.stats-mode", "manifest.compression", "manifest.target-file-size", "manifest.merge-min-count",
       "commit.max-retries", "scan.snapshot-id", "scan.timestamp-millis", "write-buffer-size", "write-buffer-spillable",
