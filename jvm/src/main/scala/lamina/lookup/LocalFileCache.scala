@@ -29,7 +29,7 @@ object LocalFileCache {
       val bytes: Long, retentionMillis: Long) {
     private[LocalFileCache] val users = new AtomicInteger()
     @volatile private[LocalFileCache] var lastUsed: Long = System.currentTimeMillis()
-    private[LocalFileCache] def expired(now: Long): Boolean = now - lastUsed > retentionMillis
+    private[LocalFileCache] def expired(now: Long): Boolean = now - lastUsed >= retentionMillis
   }
 
   private val entries = new ConcurrentHashMap[String, Entry]()
