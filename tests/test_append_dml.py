@@ -193,18 +193,11 @@ def test_whole_table_and_empty_table(spark, warehouse, paimon_catalog, db):
     assert _pypaimon_rows(paimon_catalog, name) == [(1, "b", "p")]
 
 
-def test_deletion_vector_tables_stay_refused(spark, warehouse, db):
+def test_append_tables_with_deletion_vectors_take_copy_on_write_dml(spark, warehouse, db):
     name = f"{CAT}.{db}.t"
-    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING)")
-    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 'x'), (2, 'b', 'y')")
-    path = table_path(warehouse, db, "t") / "schema" / "schema-0"
-    schema = json.loads(path.read_text())
-    schema["options"]["deletion-vectors.enabled"] = "true"  # as Paimon's writer would store it
-    path.write_text(json.dumps(schema, indent=2))
-    before = snapshot_ids(warehouse, db, "t")
-    for statement in (f"DELETE FROM {name} WHERE id = 1", f"UPDATE {name} SET v = 'z' WHERE id = 2",
-                      f"MERGE INTO {name} t USING (SELECT 1 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE"):
-        with pytest.raises(lamina.BadInputException) as excinfo:
-            spark.sql(statement).collect()
-        assert "uses deletion vectors ('deletion-vectors.enabled' = 'true')" in error_text(excinfo), statement
-    assert snapshot_ids(warehouse, db, "t") == before
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ('deletion-vectors.enabled' = 'true')")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 'x'), (2, 'b', 'y'), (3, 'c', 'z')")
+    spark.sql(f"DELETE FROM {name} WHERE id = 1")
+    spark.sql(f"UPDATE {name} SET v = 'B' WHERE id = 2")
+    spark.sql(f"MERGE INTO {name} t USING (SELECT 3 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE")
+    assert _rows(spark, name) == [(2, "B", "y")]

@@ -1,8 +1,8 @@
 """Tables with deletion vectors that Apache Paimon's own connector writes (`deletion-vectors.enabled`):
 Lamina reads them as Paimon does, applying each data file's deletion vector and, for primary-key
 tables, reading the files above level 0 without merging; time travel applies the vectors of the
-snapshot read. Writes and compaction are refused (they would have to maintain the vectors), and a
-damaged index file fails the read, naming the file. Expected rows are computed here, in Python, from
+snapshot read. Lamina's writes and lookup compaction keep the vectors in Paimon's format (Paimon reads
+them back), and a damaged index file fails the read, naming the file. Expected rows are computed here, in Python, from
 the statements Paimon ran (and checked against Paimon's own reads of the latest snapshot)."""
 
 import shutil
@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 import lamina
-from _support import error_text, snapshot_ids, sql_rows, table_path
+from _support import error_text, sql_rows, table_path
 from paimon_connector import require_paimon, run_sql
 
 CAT = "lamina"
@@ -169,27 +169,35 @@ def test_filters_projections_and_audit_log_apply_the_vectors(spark, paimon_dv):
     assert ro and len(set(ro)) == len(ro) and set(ro) <= set(_rows("pk", expected))
 
 
-WRITES = [
-    "INSERT INTO {t} VALUES (100, 'w', 1)",
-    "DELETE FROM {t} WHERE id = 2",
-    "UPDATE {t} SET v = 'z' WHERE id = 3",
-    "MERGE INTO {t} t USING (SELECT 4 AS id, 'm' AS v, 4 AS n) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *",
-    "TRUNCATE TABLE {t}",
-]
-
-
-def test_writes_and_compaction_are_refused_naming_deletion_vectors(spark, warehouse, paimon_dv):
-    before = snapshot_ids(warehouse, DB, "pk")
-    statements = [w.format(t=f"{CAT}.{DB}.pk") for w in WRITES] + [
-        f"INSERT INTO {CAT}.{DB}.ap VALUES (100, 'w', 'p0')",
-        f"CALL {CAT}.sys.compact(table => '{DB}.pk')"]
-    for s in statements:
-        with pytest.raises(lamina.BadInputException) as excinfo:
-            spark.sql(s).collect()
-        text = error_text(excinfo)
-        assert "uses deletion vectors ('deletion-vectors.enabled' = 'true'), which Lamina reads but cannot write yet" in text, (
-            s, text)
-    assert snapshot_ids(warehouse, DB, "pk") == before
+def test_lamina_writes_paimons_tables_and_paimon_reads_them_back(spark, warehouse, paimon_dv):
+    """DML and compaction on copies of Paimon's tables keep their vectors in Paimon's format: Lamina's
+    lookup compaction marks the old rows of Paimon's files, and Paimon's own connector reads the result."""
+    expected = _expected()
+    for table in ("pk", "ap"):
+        shutil.copytree(table_path(warehouse, DB, table), table_path(warehouse, DB, f"{table}_w"))
+    pk = dict(expected["pk"])
+    statements = [
+        (f"INSERT INTO {CAT}.{DB}.pk_w VALUES (100, 'w', 1), (4, 'x', 4)", {100: ("w", 1), 4: ("x", 4)}),
+        (f"DELETE FROM {CAT}.{DB}.pk_w WHERE id = 2", {2: None}),
+        (f"MERGE INTO {CAT}.{DB}.pk_w t USING (SELECT 5 AS id, 'm' AS v, 5 AS n) s ON t.id = s.id "
+         "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *", {5: ("m", 5)}),
+        (f"CALL {CAT}.sys.compact(table => '{DB}.pk_w')", {}),
+    ]
+    for statement, change in statements:
+        spark.sql(statement).collect()
+        for k, r in change.items():
+            if r is None:
+                pk.pop(k, None)
+            else:
+                pk[k] = r
+        assert _sorted(sql_rows(spark, f"SELECT * FROM {CAT}.{DB}.pk_w")) == _sorted((k,) + r for k, r in pk.items())
+    ap = dict(expected["ap"])
+    spark.sql(f"DELETE FROM {CAT}.{DB}.ap_w WHERE id < 10").collect()  # copy-on-write: the files' vectors go
+    ap = {k: r for k, r in ap.items() if k >= 10}
+    assert _sorted(sql_rows(spark, f"SELECT * FROM {CAT}.{DB}.ap_w")) == _sorted((k,) + r for k, r in ap.items())
+    paimon = run_sql(warehouse, [f"SELECT * FROM paimon.{DB}.pk_w", f"SELECT * FROM paimon.{DB}.ap_w"])
+    assert _sorted(paimon[0]) == _sorted((k,) + r for k, r in pk.items())
+    assert _sorted(paimon[1]) == _sorted((k,) + r for k, r in ap.items())
 
 
 def test_a_damaged_index_file_fails_the_read_naming_it(spark, warehouse, paimon_dv):

@@ -1,6 +1,8 @@
 """Executors in JVMs of their own (`local-cluster[2,1,1024]`): a primary-key write, MERGE, DELETE and
-compaction, copy-on-write DELETE and UPDATE of a partitioned fixed-bucket append table, and a streaming
-query from one primary-key table into another, give the same rows as in one JVM, so nothing an executor does relies on state the driver
+compaction, the same writes to a table with deletion vectors (lookup compaction, each executor with its own
+lookup files and cache), copy-on-write DELETE and UPDATE of a partitioned fixed-bucket append table, and a
+streaming query from one primary-key table into another, give the same rows as in one JVM, so nothing an
+executor does relies on state the driver
 set up (an option registry filled by side effects, a singleton, a cache)."""
 
 import json
@@ -24,10 +26,14 @@ spark.sparkContext.setLogLevel("ERROR")
 spark.sql("CREATE NAMESPACE lamina.d")
 spark.sql("CREATE TABLE lamina.d.t (id INT NOT NULL, v STRING, n BIGINT) TBLPROPERTIES "
           "('primary-key' = 'id', 'bucket' = '4', 'merge-engine' = 'partial-update')")
-spark.sql("INSERT INTO lamina.d.t SELECT id, CONCAT('v', id), NULL FROM range(200)")
-spark.sql("INSERT INTO lamina.d.t SELECT id, NULL, id * 10 FROM range(100, 300)")
-spark.sql("MERGE INTO lamina.d.t t USING (SELECT id, 'm' AS v FROM range(0, 400, 3)) s ON t.id = s.id "
-          "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, v, n) VALUES (s.id, s.v, -1)")
+spark.sql("CREATE TABLE lamina.d.tdv (id INT NOT NULL, v STRING, n BIGINT) TBLPROPERTIES "
+          "('primary-key' = 'id', 'bucket' = '4', 'merge-engine' = 'partial-update', 'deletion-vectors.enabled' = 'true')")
+for t in ("t", "tdv"):
+    spark.sql(f"INSERT INTO lamina.d.{t} SELECT id, CONCAT('v', id), NULL FROM range(200)")
+    spark.sql(f"INSERT INTO lamina.d.{t} SELECT id, NULL, id * 10 FROM range(100, 300)")
+    spark.sql(f"MERGE INTO lamina.d.{t} t USING (SELECT id, 'm' AS v FROM range(0, 400, 3)) s ON t.id = s.id "
+              "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT (id, v, n) VALUES (s.id, s.v, -1)")
+dvrows = sorted(tuple(r) for r in spark.sql("SELECT id, v, n FROM lamina.d.tdv").collect())
 spark.sql("CREATE TABLE lamina.d.k (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '3')")
 spark.sql("INSERT INTO lamina.d.k SELECT id, CONCAT('k', id) FROM range(100)")
 spark.sql("DELETE FROM lamina.d.k WHERE id % 4 = 0")
@@ -49,7 +55,7 @@ streamed = sorted(tuple(r) for r in spark.sql("SELECT id, v FROM lamina.d.kc").c
 # counted after the jobs: executors register asynchronously, and jobs wait for all (ratio 1.0)
 executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1
 print("RESULT" + json.dumps({"executors": executors, "compacted": compacted, "rows": rows, "k": krows, "a": arows,
-                             "streamed": streamed}))
+                             "dv": dvrows, "streamed": streamed}))
 """
 
 
@@ -81,6 +87,7 @@ def test_dml_and_compaction_on_separate_executor_jvms(tmp_path):
     assert result["compacted"][0] is not None
     expected_t, expected_k, expected_a = _expected()
     assert [list(r) for r in result["rows"]] == expected_t
+    assert [list(r) for r in result["dv"]] == expected_t
     assert [list(r) for r in result["k"]] == expected_k
     assert [list(r) for r in result["streamed"]] == expected_k
     assert [list(r) for r in result["a"]] == expected_a

@@ -77,7 +77,7 @@ def test_user_properties_are_kept(spark, db):
     ("merge-engin", "Unknown option 'merge-engin' for table {db}.t; did you mean 'merge-engine'?"),
     ("bucket-kye", "Unknown option 'bucket-kye' for table {db}.t; did you mean 'bucket-key'?"),
     ("compaction.optimization-interval", "Unknown option 'compaction.optimization-interval' for table {db}.t"),
-    ("deletion-vectors.enabled", "Unknown option 'deletion-vectors.enabled' for table {db}.t"),
+    ("deletion-vectors.modifiable", "Unknown option 'deletion-vectors.modifiable' for table {db}.t"),
 ])
 def test_near_misses_and_paimon_keys_are_still_refused(spark, db, key, message):
     with pytest.raises(lamina.BadInputException) as excinfo:

@@ -24,6 +24,11 @@ final class Bitmap64DeletionVector private (bitmaps: IndexedSeq[RoaringBitmap]) 
     bitmaps.indices.reverseIterator.find(k => !bitmaps(k).isEmpty)
       .map(k => (k.toLong << 32) | Integer.toUnsignedLong(bitmaps(k).last())).getOrElse(-1L)
 
+  def positions: Iterator[Long] = bitmaps.indices.iterator.flatMap { k =>
+    val it = bitmaps(k).getIntIterator
+    Iterator.continually(()).takeWhile(_ => it.hasNext).map(_ => (k.toLong << 32) | Integer.toUnsignedLong(it.next()))
+  }
+
   private def bitmapBytes: Int = 8 + bitmaps.map(4 + _.serializedSizeInBytes()).sum
   def recordedLength: Int = DeletionVector.LengthBytes + 4 + bitmapBytes + DeletionVector.CrcBytes
 

@@ -17,6 +17,10 @@ final class BitmapDeletionVector private (bitmap: RoaringBitmap) extends Deletio
   def cardinality: Long = bitmap.getLongCardinality
   def lastPosition: Long = if (bitmap.isEmpty) -1L else bitmap.last().toLong
   def recordedLength: Int = 4 + bitmap.serializedSizeInBytes()
+  def positions: Iterator[Long] = {
+    val it = bitmap.getIntIterator
+    Iterator.continually(()).takeWhile(_ => it.hasNext).map(_ => Integer.toUnsignedLong(it.next()))
+  }
 
   def encode: Array[Byte] = {
     val data = ByteBuffer.allocate(recordedLength)

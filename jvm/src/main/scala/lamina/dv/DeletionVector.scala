@@ -16,6 +16,9 @@ trait DeletionVector {
   /** The largest deleted position, or -1 when none is. */
   def lastPosition: Long
 
+  /** The deleted positions, ascending. */
+  def positions: Iterator[Long]
+
   /** The entry as it stands in a deletion-vector index file (see docs/format/deletion-vectors.md). */
   def encode: Array[Byte]
 
@@ -33,6 +36,10 @@ trait DeletionVector {
 }
 
 object DeletionVector {
+
+  /** A vector deleting `positions`, in the encoding `deletion-vectors.bitmap64` selects. */
+  def of(positions: Iterable[Long], bitmap64: Boolean): DeletionVector =
+    if (bitmap64) Bitmap64DeletionVector(positions) else BitmapDeletionVector(positions)
 
   /** Bytes before the bitmap data (its length) and after it (its CRC32). */
   val LengthBytes = 4

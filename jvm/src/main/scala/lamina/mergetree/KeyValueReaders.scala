@@ -7,7 +7,7 @@ import lamina.dv.{DeletionFile, DeletionVectorFilter}
 import lamina.format.{DataFileRef, FileSchemaReader, NullPaddedRow}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.DataFileMeta
-import lamina.table.options.MergeEngine
+import lamina.table.options.{CoreOptions, MergeEngine}
 import lamina.table.scan.{DataSplit, SnapshotDeletionFiles}
 import lamina.types.SparkTypes
 
@@ -103,12 +103,17 @@ final case class KeyValueReaders(
       split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, finalKinds: Boolean = false): Iterator[KeyValue] =
     mergeOf(split, skipLevel0, dropDeletes, finalKinds = finalKinds)._2
 
+  /** As [[mergedRecords]], each key merged by `wrap` of the table's merge function (lookup compaction). */
+  def mergedRecordsWith(split: DataSplit, dropDeletes: Boolean, wrap: MergeFunction => MergeFunction): Iterator[KeyValue] =
+    mergeOf(split, skipLevel0 = false, dropDeletes, wrap = wrap)._2
+
   /** `sequencesFromRuns`: the merge's records may carry a stand-in for their sequence numbers that
    *  orders them as the real ones do (for results that do not show sequence numbers, such as a scan's
    *  rows; a compaction writes the real ones). */
   private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, sequencesFromRuns: Boolean = false,
-      finalKinds: Boolean = false): (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
-    val mf = mergeFunctions.create()
+      finalKinds: Boolean = false, wrap: MergeFunction => MergeFunction = identity)
+      : (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
+    val mf = wrap(mergeFunctions.create())
     val order = keyOrder
     val sortedRuns = runs(split, skipLevel0)
     val standIns = if (sequencesFromRuns) KeyValueReaders.runSequences(sortedRuns) else None
@@ -166,8 +171,9 @@ object KeyValueReaders {
     if (skipLevel0) all.withoutLevel0 else all
   }
 
-  /** First-row tables (and, in Paimon, tables with deletion vectors) are read without level 0. */
+  /** First-row tables, and tables with deletion vectors (unless `deletion-vectors.merge-on-read`), are
+   *  read without level 0. */
   def skipsLevel0(table: FileStoreTable): Boolean =
     MergeEngine.of(table.options, table.name) == MergeEngine.FirstRow ||
-      SnapshotDeletionFiles.enabled(table)
+      (SnapshotDeletionFiles.enabled(table) && !CoreOptions.DeletionVectorsMergeOnRead.getOrDefault(table.options))
 }

@@ -47,6 +47,28 @@ object UniversalCompaction {
     else Some(CompactUnit(maxLevel, runs))
   }
 
+  /** Lookup compaction's forced pick (Paimon's `forcePickL0`): every level-0 run, grown by size ratio
+   *  as in 2 (a level-1 run is taken whatever its size), into the level below the next run left out;
+   *  None when level 0 is empty. */
+  def forcePickLevel0(numLevels: Int, runs: Seq[SortedRun], sizeRatio: Int): Option[CompactUnit] = {
+    val level0 = runs.takeWhile(_.level == 0).size
+    if (level0 == 0) None
+    else {
+      var count = level0
+      var size = runs.iterator.take(count).map(_.totalSize).sum
+      var stop = false
+      while (!stop && count < runs.size) {
+        val next = runs(count)
+        if (size * (100.0 + sizeRatio) / 100.0 < next.totalSize && next.level > 1) stop = true
+        else {
+          size += next.totalSize
+          count += 1
+        }
+      }
+      Some(createUnit(runs, numLevels - 1, count))
+    }
+  }
+
   private def pickForSizeAmp(
       maxLevel: Int,
       runs: Seq[SortedRun],

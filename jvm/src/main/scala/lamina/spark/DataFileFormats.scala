@@ -14,7 +14,7 @@ import org.apache.spark.sql.execution.datasources.{FileFormat, OutputWriter, Out
 import org.apache.spark.sql.execution.datasources.orc.{OrcDeserializer, OrcFileFormat, OrcSerializer}
 import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOutputWriter}
 import org.apache.spark.sql.sources.Filter
-import org.apache.spark.sql.types.{ArrayType, DataType, Decimal, DecimalType, MapType, StructType}
+import org.apache.spark.sql.types.{ArrayType, DataType, Decimal, DecimalType, LongType, MapType, StructField, StructType}
 
 import lamina.errors.BadInputException
 import lamina.format.{DataFileFormat, DataFileWriter, DataFileWriters, FileSchemaReader}
@@ -160,6 +160,13 @@ object DataFileFormats {
       case _ => -1L
     }
   }
+
+  /** A column that Spark's Parquet readers fill with each row's position in its file (0 for the file's
+   *  first row), row groups skipped by filters included: appended to the read columns, it lets deletion
+   *  vectors apply to batches read with every filter pushed down. Parquet only. */
+  val RowIndexColumn: StructField = StructField(ParquetFileFormat.ROW_INDEX_TEMPORARY_COLUMN_NAME, LongType, nullable = true)
+
+  def fillsRowIndex(format: DataFileFormat): Boolean = format == DataFileFormat.Parquet
 
   /** Whether Spark's reader of `format` can return columnar batches of `schema` (plain: no field ids). */
   def supportBatch(spark: SparkSession, format: DataFileFormat, schema: StructType): Boolean =

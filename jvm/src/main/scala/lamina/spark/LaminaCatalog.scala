@@ -13,7 +13,7 @@ import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import lamina.table.{Identifiers, Warehouse}
+import lamina.table.{DeletionVectorRules, Identifiers, Warehouse}
 import lamina.errors.{BadInputException, NotFoundException}
 import lamina.spark.procedures.Procedures
 import lamina.spark.system.SystemTables
@@ -145,8 +145,9 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
       }
     val schemaChanges = AlterTableSpec.toChanges(show(ident), changes)
     // dry run: the merge engine must accept the new schema before it is committed
-    CreateTableSpec.checkMergeEngine(
-      SchemaEvolution(table.schema, schemaChanges, show(ident), System.currentTimeMillis()), show(ident))
+    val dryRun = SchemaEvolution(table.schema, schemaChanges, show(ident), System.currentTimeMillis())
+    CreateTableSpec.checkMergeEngine(dryRun, show(ident))
+    DeletionVectorRules.checkChange(table, dryRun)
     val next = table.schemaManager.commitChanges(schemaChanges)
     new LaminaTable(table.withSchema(next), None, show(ident))
   }

@@ -83,3 +83,30 @@ class UniversalCompactionTest extends AnyFunSuite {
     assert(UniversalCompaction.full(6, runs) == Some(CompactUnit(5, runs)))
   }
 }
+
+class ForcePickLevel0Test extends AnyFunSuite {
+  private var fileNo = 0
+  private def run(level: Int, size: Long): SortedRun = {
+    fileNo += 1
+    SortedRun(level, IndexedSeq(TestTables.file(s"data-$fileNo.parquet").copy(fileSize = size, level = level)))
+  }
+
+  private def force(runs: Seq[SortedRun]): Option[(Int, Int)] =
+    UniversalCompaction.forcePickLevel0(6, runs, 1).map(u => (u.outputLevel, u.runs.size))
+
+  test("no level 0: nothing; level 0 alone: everything to the top") {
+    assert(force(Seq(run(5, 100))).isEmpty)
+    assert(force(Nil).isEmpty)
+    assert(force(Seq(run(0, 1), run(0, 1))) === Some((5, 2)))
+  }
+
+  test("level 0 goes to the level below the next run left out, keeping the large runs for lookups") {
+    assert(force(Seq(run(0, 1), run(5, 1000))) === Some((4, 1)))
+    assert(force(Seq(run(0, 1), run(0, 2), run(3, 1000), run(5, 5000))) === Some((2, 2)))
+  }
+
+  test("a similar-sized next run joins; a level-1 run joins whatever its size (level 0 never is the output)") {
+    assert(force(Seq(run(0, 10), run(4, 10), run(5, 1000))) === Some((4, 2)))
+    assert(force(Seq(run(0, 1), run(1, 1000), run(5, 5000))) === Some((4, 2)))
+  }
+}

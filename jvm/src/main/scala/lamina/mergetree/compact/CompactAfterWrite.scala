@@ -14,7 +14,8 @@ import lamina.table.options.CoreOptions
 object CompactAfterWrite {
 
   /** Compaction after a write, in its own COMPACT snapshot. Tables whose readers skip level 0
-   *  (first-row) get the buckets this commit touched fully compacted at once, so that no committed
+   *  (first-row: full compaction; deletion vectors: lookup compaction, which pushes level 0 up) get
+   *  the buckets this commit touched compacted at once, so that no committed
    *  row stays invisible: a compaction that loses a race with a concurrent commit is planned again from
    *  the new snapshot until it lands (or finds nothing left to do), and should it still fail, the write
    *  fails, saying that its rows are committed and what makes them visible. Other tables get universal
@@ -25,9 +26,13 @@ object CompactAfterWrite {
     val touched = msgs.map(m => (ByteBuffer.wrap(m.partition), m.bucket)).distinct.toSet
     if (touched.isEmpty) return
     val latest = table.withSchema(table.schemaManager.latest().getOrElse(table.schema))
-    val full = KeyValueReaders.skipsLevel0(latest)
-    if (!full && CoreOptions.WriteOnly.getOrDefault(latest.options)) return
-    val attempts = if (full) FullCompactionAttempts else 3
+    // tables whose readers skip level 0 must compact for the write's rows to be visible: first-row
+    // compacts fully, a table with deletion vectors by lookup compaction (unless write-only)
+    val lookup = CoreOptions.DeletionVectorsEnabled.getOrDefault(latest.options)
+    val mustLand = KeyValueReaders.skipsLevel0(latest) && !(lookup && CoreOptions.WriteOnly.getOrDefault(latest.options))
+    val full = mustLand && !lookup
+    if (!mustLand && CoreOptions.WriteOnly.getOrDefault(latest.options)) return
+    val attempts = if (mustLand) FullCompactionAttempts else 3
     var attempt = 0
     var done = false
     while (!done) {
@@ -38,10 +43,11 @@ object CompactAfterWrite {
       } catch {
         case e: CommitConflictException if attempt < attempts =>
           log.warn(s"Compaction after a write to ${table.name} lost a race (attempt $attempt): ${e.getMessage}")
-        case e: Exception if full =>
+        case e: Exception if mustLand =>
           throw new CommitConflictException(
             s"The write to table ${table.name} is committed (snapshot $snapshotId), but the compaction that makes " +
-              s"its rows visible failed after $attempt attempt(s); readers of a first-row table see its rows once " +
+              s"its rows visible failed after $attempt attempt(s); readers of a ${if (lookup) "deletion-vector" else "first-row"} " +
+              "table see its rows once " +
               s"CALL <catalog>.sys.compact(table => '${table.name}') succeeds", e)
         case e: Exception =>
           log.warn(s"Compaction after a write to ${table.name} failed; the write is committed", e)

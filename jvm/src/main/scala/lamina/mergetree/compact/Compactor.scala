@@ -1,5 +1,6 @@
 package lamina.mergetree.compact
 
+import java.io.File
 import java.nio.ByteBuffer
 
 import org.apache.spark.sql.catalyst.InternalRow
@@ -8,10 +9,10 @@ import lamina.errors.{BadInputException, CommitConflictException}
 import lamina.format.DataFileWriters
 import lamina.mergetree.{CompactUnit, FileKeyOrder, KeyValueFileWriter, KeyValueReaders, Levels, UniversalCompaction}
 import lamina.table.{FileStoreTable, KeyValueLayout}
-import lamina.table.commit.{CommitMessage, FileStoreCommit}
+import lamina.table.commit.{CommitMessage, DeletionVectorsIndexWriter, FileStoreCommit}
 import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.manifest.DataFileMeta
-import lamina.table.options.CoreOptions
+import lamina.table.options.{CoreOptions, LookupCompactMode}
 import lamina.table.scan.{DataSplit, FileStoreScan}
 
 /** Compaction of primary-key tables: picks, per bucket, the sorted runs to merge (universal or full
@@ -44,6 +45,7 @@ object Compactor {
           results.foreach { m =>
             val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
             DataFileWriters.discard(table.fileIO, dir, None, m.compactAfter.map(_.fileName))
+            m.indexChange.foreach(c => DeletionVectorsIndexWriter.discard(table, c.after))
           }
           throw e
       }
@@ -51,27 +53,47 @@ object Compactor {
     committed
   }
 
-  /** The compaction one split needs, if any. */
+  /** The compaction one split needs, if any. With deletion vectors (lookup compaction), level 0 is
+   *  pushed up when universal compaction picks nothing (`lookup-compact` radical, or gentle once
+   *  `lookup-compact.max-interval` level-0 files wait), and deletes always leave the output: the rows
+   *  they delete in the runs left alone are marked in deletion vectors. */
   def plan(split: DataSplit, keys: FileKeyOrder, options: Map[String, String], full: Boolean): Option[BucketCompaction] = {
     val runs = Levels(split.files, keys).runs
     val numLevels = CoreOptions.numLevels(options)
+    val lookup = CoreOptions.DeletionVectorsEnabled.getOrDefault(options)
+    val sizeRatio = CoreOptions.CompactionSizeRatio.getOrDefault(options)
+    def universal = UniversalCompaction.pick(numLevels, runs,
+      CoreOptions.CompactionMaxSizeAmplificationPercent.getOrDefault(options), sizeRatio,
+      CoreOptions.NumSortedRunCompactionTrigger.getOrDefault(options))
+    def forceLevel0 = CoreOptions.LookupCompact.getOrDefault(options) match {
+      case LookupCompactMode.Radical => true
+      case LookupCompactMode.Gentle => runs.count(_.level == 0) >= CoreOptions.lookupCompactMaxInterval(options)
+    }
     val unit: Option[CompactUnit] =
       if (full) UniversalCompaction.full(numLevels, runs)
-      else UniversalCompaction.pick(numLevels, runs,
-        CoreOptions.CompactionMaxSizeAmplificationPercent.getOrDefault(options),
-        CoreOptions.CompactionSizeRatio.getOrDefault(options),
-        CoreOptions.NumSortedRunCompactionTrigger.getOrDefault(options))
+      else if (lookup)
+        universal.orElse(if (forceLevel0) UniversalCompaction.forcePickLevel0(numLevels, runs, sizeRatio) else None)
+      else universal
     unit.map { u =>
       val names = u.runs.flatMap(_.files.map(_.fileName)).toSet
       val inputs = split.files.filter(f => names.contains(f.fileName))
       // a run left at the output level or above may hold older records of a key that a delete shadows
       val untouchedAtOrAbove = runs.filterNot(r => u.runs.contains(r)).exists(_.level >= u.outputLevel)
-      BucketCompaction(split, inputs, u.outputLevel, dropDeletes = u.outputLevel > 0 && !untouchedAtOrAbove)
+      BucketCompaction(split, inputs, u.outputLevel, dropDeletes = u.outputLevel > 0 && (lookup || !untouchedAtOrAbove))
     }
   }
 
-  /** One compaction task (where [[CompactTasks]] runs it): merges the inputs and writes the output files. */
-  def run(table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction): CommitMessage = {
+  /** One compaction task (where [[CompactTasks]] runs it): merges the inputs and writes the output
+   *  files; a table with deletion vectors compacts by [[LookupCompaction]], its local lookup files in
+   *  `localDir`. */
+  def run(table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction,
+      localDir: => File): CommitMessage =
+    if (CoreOptions.DeletionVectorsEnabled.getOrDefault(table.options))
+      LookupCompaction.run(table, readers, writers, w, localDir)
+    else merge(table, readers, writers, w)
+
+  private def merge(
+      table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction): CommitMessage = {
     val split = w.split.copy(files = w.inputs)
     val partitionRow = table.manifestStore.decodePartition(split.partition)
     val out = new KeyValueFileWriter(table, writers, split.partition, table.paths.bucketDir(partitionRow, split.bucket),

@@ -56,6 +56,13 @@ object MergeFunctions {
     else () => new SequenceFieldMergeFunction(base(), seqFields)
   }
 
+  /** Whether a key's merged row never depends on its older rows, given newer records of it (a
+   *  deduplicate table without sequence field or ignore-delete): lookup compaction then needs an older
+   *  row's position only, not its value. */
+  def ignoresOlderRows(options: Map[String, String], table: String): Boolean =
+    MergeEngine.of(options, table) == MergeEngine.Deduplicate && !CoreOptions.IgnoreDelete.ofTable(options, table) &&
+      CoreOptions.SequenceField.get(options).forall(_.isEmpty)
+
   /** `fields.<column>.<suffix>` options: (column as written, option key, value). */
   private def columnOptions(options: Map[String, String], suffix: String): Seq[(String, String, String)] =
     options.toSeq.sortBy(_._1).collect {

@@ -1,5 +1,8 @@
 package lamina.spark.compact
 
+import java.io.File
+
+import org.apache.spark.SparkFiles
 import org.apache.spark.sql.SparkSession
 
 import lamina.mergetree.compact.{BucketCompaction, CompactTasks, Compactor}
@@ -9,13 +12,19 @@ import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
 
 /** Compaction tasks as Spark tasks of the active session: readers and writers prepared once on the
- *  driver, one task per bucket compaction. */
+ *  driver, one task per bucket compaction. Local lookup files (tables with deletion vectors) go into
+ *  the executor's Spark local directory, where the executor's next compaction tasks find them. */
 object SparkCompactTasks extends CompactTasks {
   override def run(table: FileStoreTable, work: Seq[BucketCompaction]): Seq[CommitMessage] = {
     val spark = SparkSession.active
-    val readers = KeyValueReaderBuilder.build(spark, table, work.flatMap(_.inputs.map(_.schemaId)), Seq.empty)
+    // lookup compaction also reads the files it leaves alone
+    val readers = KeyValueReaderBuilder.build(spark, table, work.flatMap(_.split.files.map(_.schemaId)).distinct, Seq.empty)
     val writers = DataFileFormats.writers(spark, table)
     spark.sparkContext.parallelize(work, math.max(1, math.min(work.size, spark.sparkContext.defaultParallelism)))
-      .map(w => Compactor.run(table, readers, writers, w)).collect().toSeq
+      .map(w => Compactor.run(table, readers, writers, w, localLookupDir)).collect().toSeq
   }
+
+  /** `lamina-lookup` beside the directory of files added to the Spark application, inside one of the
+   *  executor's Spark local directories (removed with the application). */
+  private def localLookupDir: File = new File(new File(SparkFiles.getRootDirectory()).getParentFile, "lamina-lookup")
 }

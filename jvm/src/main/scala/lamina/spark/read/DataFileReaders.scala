@@ -21,17 +21,20 @@ import lamina.types.SparkTypes
 object DataFileReaders {
   private def plain(s: StructType): StructType = FileSchemaReader.plain(s)
 
+  /** With `withRowIndex` (Parquet), each row carries its position in its file after the requested
+   *  columns ([[DataFileFormats.RowIndexColumn]]), so that filters can be pushed into files with deletion vectors. */
   def forSchema(spark: SparkSession, table: FileStoreTable, fileSchema: TableSchema, required: StructType,
-      filters: Seq[Filter], returningBatch: Boolean = false): FileSchemaReader = {
+      filters: Seq[Filter], returningBatch: Boolean = false, withRowIndex: Boolean = false): FileSchemaReader = {
     val current = table.schema
     val currentStruct = SparkTypes.toSparkStruct(current.fields)
     val output = StructType(required.fields.map(f => currentStruct(f.name)))
     // only value filters: partition filters were applied exactly to whole files already; none where
-    // deletion vectors count rows by their positions in the file
+    // deletion vectors count rows by their positions in the file (unless the reader says each row's)
     val pushable =
-      if (fileSchema.id != current.id || SnapshotDeletionFiles.enabled(table)) Seq.empty
+      if (fileSchema.id != current.id || (SnapshotDeletionFiles.enabled(table) && !withRowIndex)) Seq.empty
       else filters.filter(f => f.references.forall(r => !current.partitionKeys.contains(r)))
-    forStructs(spark, SparkTypes.toSparkStruct(fileSchema.fields), output, pushable, fileSchema, returningBatch)
+    forStructs(spark, SparkTypes.toSparkStruct(fileSchema.fields), output, pushable, fileSchema, returningBatch,
+      withRowIndex)
   }
 
   /** Whether Spark's reader of the table's format can return columnar batches of `schema`. */
@@ -45,7 +48,7 @@ object DataFileReaders {
   /** A reader of files whose columns are `fileStruct` producing rows of `output`; columns are
    *  matched by Paimon field id (the `parquet.field.id` metadata of both structs). */
   def forStructs(spark: SparkSession, fileStruct: StructType, output: StructType, filters: Seq[Filter],
-      fileSchema: TableSchema, returningBatch: Boolean = false): FileSchemaReader = {
+      fileSchema: TableSchema, returningBatch: Boolean = false, withRowIndex: Boolean = false): FileSchemaReader = {
     def id(f: StructField): Long = f.metadata.getLong(SparkTypes.FieldIdKey)
     val byId = fileStruct.fields.map(f => id(f) -> f).toMap
     val wanted = output.fields.map(f => byId.get(id(f)).map(_.name))
@@ -56,8 +59,9 @@ object DataFileReaders {
     // a Parquet row-group filter on a column this read does not return drops row groups
     val readNames = fileColumns.fieldNames.toSet
     val pushable = filters.filter(_.references.forall(readNames.contains))
+    val rowIndex = if (withRowIndex) Seq(DataFileFormats.RowIndexColumn) else Seq.empty
     val read = DataFileFormats.reader(spark, CoreOptions.FileFormat.getOrDefault(fileSchema.options), fileStruct,
-      StructType(fileCols.map(n => fileStruct(n))), pushable, returningBatch)
+      StructType(fileCols.map(n => fileStruct(n)) ++ rowIndex), pushable, returningBatch)
     FileSchemaReader(read, fileColumns, outputFromFile, plain(output), filtered = pushable.nonEmpty,
       fileColumnsWithIds = StructType(fileCols.map(n => fileStruct(n))), outputWithIds = output)
   }

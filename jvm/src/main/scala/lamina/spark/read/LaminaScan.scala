@@ -8,7 +8,7 @@ import org.apache.spark.sql.types.StructType
 
 import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
-import lamina.spark.SparkFilters
+import lamina.spark.{DataFileFormats, SparkFilters}
 import lamina.spark.stream.LaminaMicroBatchStream
 import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
@@ -70,19 +70,33 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   /** With a LIMIT and no filter that Spark re-applies, reading whole files until the limit is
    *  covered is enough (not where deletion vectors make a file hold fewer rows than it counts). */
   private def limitSplits(all: Seq[DataSplit]): Seq[DataSplit] = limit match {
-    case Some(n) if !readsChanges && filters.isEmpty && !table.isPrimaryKeyTable && !SnapshotDeletionFiles.enabled(table) =>
+    case Some(n) if !readsChanges && filters.isEmpty && (!table.isPrimaryKeyTable || readsWithoutMerge) =>
       var covered = 0L
       val out = Seq.newBuilder[DataSplit]
       val it = all.iterator
       while (covered < n && it.hasNext) {
         val s = it.next()
-        val files = s.files.takeWhile { f =>
-          val take = covered < n; if (take) covered += f.rowCount; take
+        val files = s.files.filter(f => !skipsLevel0 || f.level > 0).takeWhile { f =>
+          val take = covered < n; if (take) covered += liveRows(s, f); take
         }
         out += s.copy(files = files)
       }
       out.result()
     case _ => all
+  }
+
+  private def skipsLevel0 = table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table)
+
+  /** A primary-key table with deletion vectors whose readers skip level 0: each key lives in one file,
+   *  its files are read alone, without merging. */
+  private def readsWithoutMerge: Boolean =
+    mode == ScanMode.Normal && SnapshotDeletionFiles.enabled(table) && skipsLevel0
+
+  /** The rows of `f` that its deletion vector keeps (0 when the vector's count is unknown: the file
+   *  cannot cover a LIMIT then). */
+  private def liveRows(s: DataSplit, f: DataFileMeta): Long = s.deletionFiles.get(f.fileName) match {
+    case None => f.rowCount
+    case Some(d) => d.range.cardinality.map(f.rowCount - _).getOrElse(0L)
   }
 
   override def readSchema(): StructType = required
@@ -107,13 +121,14 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     if (diffs.isDefined) return diffs.get.map(DiffInputPartition(_)).toArray
     val target = 128L * 1024 * 1024
     splits.flatMap { s =>
-      if (table.isPrimaryKeyTable && mode != ScanMode.ReadOptimized) Seq(LaminaInputPartition(s))
+      if (table.isPrimaryKeyTable && mode != ScanMode.ReadOptimized && !dvColumnar) Seq(LaminaInputPartition(s))
       else {
-        // append files need no merging: pack them into partitions of about `target` bytes
+        // append files and files read with their deletion vectors need no merging: pack them into
+        // partitions of about `target` bytes (level 0 is not read where readers skip it)
         val groups = Seq.newBuilder[Seq[DataFileMeta]]
         var cur = Vector.empty[DataFileMeta]
         var size = 0L
-        s.files.foreach { f =>
+        s.files.filter(f => !(dvColumnar && skipsLevel0) || f.level > 0).foreach { f =>
           if (cur.nonEmpty && size + f.fileSize > target) { groups += cur; cur = Vector.empty; size = 0 }
           cur :+= f; size += f.fileSize
         }
@@ -139,6 +154,18 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     DataFileReaders.supportsBatch(spark, table, required)
   }
 
+  /** Whether the splits are read as Spark's columnar batches with their deletion vectors applied by row
+   *  position ([[DeletionVectorBatchReaderFactory]]): a table with deletion vectors in Parquet (whose
+   *  reader says each row's position, row groups skipped by filters included), append or read without
+   *  merging, one schema, columns Spark reads as batches. */
+  private lazy val dvColumnar: Boolean =
+    mode == ScanMode.Normal && !readsChanges && fixed.isEmpty && SnapshotDeletionFiles.enabled(table) &&
+      splits.nonEmpty &&
+      (!table.isPrimaryKeyTable || readsWithoutMerge) && splits.forall(direct) &&
+      DataFileFormats.fillsRowIndex(table.fileFormat) &&
+      splits.forall(_.files.forall(f => f.schemaId == table.schema.id || (skipsLevel0 && f.level == 0))) &&
+      DataFileReaders.supportsBatch(SparkSession.active, table, required)
+
   /** Whether the merge can hand Spark columnar batches: every file read as batches (none with a
    *  deletion vector, which needs row positions), a single integral
    *  key, an engine that returns a key's single insert unchanged, atomic columns only. */
@@ -152,6 +179,10 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   override def createReaderFactory(): PartitionReaderFactory = {
     val schemaIds = splits.flatMap(_.files.map(_.schemaId)).distinct
     val spark = SparkSession.active
+    if (dvColumnar)
+      return new DeletionVectorBatchReaderFactory(
+        DataFileReaders.forSchema(spark, table, table.schema, required, readFilters, returningBatch = true,
+          withRowIndex = true), table.name, table.fileIO)
     if (columnar) {
       val keyOnly =
         if (table.isPrimaryKeyTable) readFilters.filter(_.references.forall(table.schema.trimmedPrimaryKeys.contains))

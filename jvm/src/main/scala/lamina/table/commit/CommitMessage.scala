@@ -3,8 +3,9 @@ package lamina.table.commit
 import lamina.table.manifest.DataFileMeta
 
 /** What one writer task produced for one (partition, bucket): new files, files it replaced
- *  (compaction), and the changelog files of its records (`changelog-producer` = input), which the
- *  commit lists in the snapshot's changelog manifest list. Travels from executors to the driver. */
+ *  (compaction), with the bucket's new deletion-vector index when a compaction changed it, and the
+ *  changelog files of its records (`changelog-producer` = input), which the commit lists in the
+ *  snapshot's changelog manifest list. Travels from executors to the driver. */
 final case class CommitMessage(
     partition: Array[Byte],
     bucket: Int,
@@ -12,5 +13,6 @@ final case class CommitMessage(
     newFiles: Seq[DataFileMeta],
     compactBefore: Seq[DataFileMeta] = Seq.empty,
     compactAfter: Seq[DataFileMeta] = Seq.empty,
+    indexChange: Option[IndexChange] = None,
     changelogFiles: Seq[DataFileMeta] = Seq.empty)
   extends Serializable

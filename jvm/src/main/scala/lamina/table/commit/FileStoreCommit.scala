@@ -25,11 +25,13 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
     val compact = messages.flatMap(m =>
       m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
         m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val indexChanges = messages.flatMap(m => m.indexChange.map(c => (m.partition, m.bucket, c)))
     val changelog = messages.flatMap(m =>
       m.changelogFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
     var last: Option[Long] = None
     if (entries.nonEmpty) last = tryCommit(_ => entries, Snapshot.Kind.Append, identifier, changelog = changelog)
-    if (compact.nonEmpty) last = tryCommit(_ => compact, Snapshot.Kind.Compact, identifier)
+    if (compact.nonEmpty || indexChanges.nonEmpty)
+      last = tryCommit(_ => compact, Snapshot.Kind.Compact, identifier, indexChanges = indexChanges)
     last
   }
 
@@ -82,18 +84,22 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
 
   /** `changelog`: the changelog files of the commit (ADDs), listed in its changelog manifest list. */
   private def tryCommit(changes: Option[Snapshot] => Seq[ManifestEntry], kind: String, identifier: Long,
-      allowEmpty: Boolean = false, changelog: Seq[ManifestEntry] = Seq.empty): Option[Long] = {
+      allowEmpty: Boolean = false, indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty,
+      changelog: Seq[ManifestEntry] = Seq.empty): Option[Long] = {
     val maxRetries = CoreOptions.CommitMaxRetries.getOrDefault(table.options)
     var attempt = 0
     while (true) {
       val latest = snapshots.latest()
       val entries = changes(latest)
-      if (entries.isEmpty && !allowEmpty) return None
+      if (entries.isEmpty && indexChanges.isEmpty && !allowEmpty) return None
       if (entries.isEmpty && latest.isEmpty) return None
       checkDeletesAreLive(latest, entries)
       val written = ArrayBuffer.empty[String]
+      val index = new IndexManifestUpdate(table)
       val newSnapshot =
         try {
+          val (indexManifest, newIndexManifest) = index(latest, entries, indexChanges)
+          if (newIndexManifest) written ++= indexManifest
           val deltaMetas = store.writeManifests(entries, table.schema.id)
           written ++= deltaMetas.map(_.fileName)
           val previous: Seq[ManifestFileMeta] = latest.toSeq.flatMap(s =>
@@ -123,7 +129,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
             deltaManifestListSize = Some(deltaSize),
             changelogManifestList = changelogList.map(_._1),
             changelogManifestListSize = changelogList.map(_._2),
-            indexManifest = latest.flatMap(_.indexManifest),
+            indexManifest = indexManifest,
             commitUser = commitUser,
             commitIdentifier = identifier,
             commitKind = kind,
@@ -136,6 +142,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
         } catch {
           case e: Throwable =>
             written.foreach(store.deleteQuietly)
+            index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
             throw e
         }
       val committed =
@@ -147,6 +154,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
         }
       if (committed) return Some(newSnapshot.id)
       written.foreach(store.deleteQuietly)
+      index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
       attempt += 1
       if (attempt > maxRetries)
         throw new CommitConflictException(

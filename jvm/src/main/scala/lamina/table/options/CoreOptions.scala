@@ -237,6 +237,36 @@ object CoreOptions {
       "files listed in the snapshot's changelog manifest list). Tables that Paimon created with the lookup or " +
       "full-compaction producer are read, and refuse writes and compaction.")
 
+  // Deletion vectors and lookup compaction.
+
+  val DeletionVectorsEnabled: OptionDef[Boolean] = define("deletion-vectors.enabled", BooleanKind, "false", Table,
+    "Primary-key tables: writes are compacted by lookup compaction, which marks the older rows of each written key " +
+      "in deletion vectors (Paimon's index files) instead of merging on read; reads skip level 0 and read every " +
+      "other file on its own with its vector, with every filter pushed down. Allowed with merge engines deduplicate, " +
+      "partial-update and aggregation (first-row has no deletes to record). Append tables: accepted, and their " +
+      "vectors (from Paimon's writers) applied. Set at CREATE TABLE, or by ALTER TABLE on a table without data files.")
+  val DeletionVectorsBitmap64: OptionDef[Boolean] = define("deletion-vectors.bitmap64", BooleanKind, "false", Table,
+    "Whether new deletion vectors use Paimon's 64-bit bitmap (Iceberg's layout) instead of the 32-bit roaring bitmap.")
+  val DeletionVectorsMergeOnRead: OptionDef[Boolean] = define("deletion-vectors.merge-on-read", BooleanKind, "false",
+    PerQuery,
+    "With deletion vectors: whether reads also merge level-0 files that no compaction has pushed up yet " +
+      "(after write-only or gentle writes), at the cost of merging on read.")
+  val LookupCompact: OptionDef[LookupCompactMode] = define("lookup-compact", enumOf(LookupCompactMode.All)(_.name),
+    LookupCompactMode.Radical, PerQuery,
+    "Lookup compaction after a write to a table with deletion vectors: radical pushes every level-0 file up, so " +
+      "the written rows are visible when the write returns; gentle picks runs as universal compaction does and " +
+      "pushes level 0 up only once lookup-compact.max-interval level-0 files wait in a bucket.")
+  val LookupCompactMaxInterval: OptionDef[Int] = define("lookup-compact.max-interval", intAtLeast(1), null, PerQuery,
+    "In gentle mode, the number of level-0 files of a bucket that forces a lookup compaction. Defaults to twice " +
+      "num-sorted-run.compaction-trigger (at least the trigger).")
+  val LookupCacheMaxDiskSize: OptionDef[Long] = define("lookup.cache-max-disk-size", MemorySizeKind, "16 gb", PerQuery,
+    "Local disk that an executor's lookup files (built from data files by lookup compaction, in Spark's local " +
+      "directories) may take; beyond it the least recently used files are removed once no task uses them. " +
+      "Paimon's default is unlimited; a bounded default keeps an executor's disk safe.")
+  val LookupCacheFileRetention: OptionDef[Long] = define("lookup.cache-file-retention", DurationKind, "1 h", PerQuery,
+    "How long an executor keeps a lookup file that no task used, for the next compaction that looks into the same " +
+      "data file.")
+
   // The local lookup store and its cache, read into the lookup library's LookupOptions by
   // [[lookupStore]]. They keep the lookup store's own type names, which their errors give
   // ("expected MemorySize").
@@ -307,6 +337,11 @@ object CoreOptions {
 
   def numSortedRunStopTrigger(options: Map[String, String]): Int =
     NumSortedRunStopTrigger.get(options).getOrElse(NumSortedRunCompactionTrigger.getOrDefault(options) + 3)
+
+  def lookupCompactMaxInterval(options: Map[String, String]): Int = {
+    val trigger = NumSortedRunCompactionTrigger.getOrDefault(options)
+    math.max(trigger, LookupCompactMaxInterval.get(options).getOrElse(trigger * 2))
+  }
 
   def numLevels(options: Map[String, String]): Int =
     NumLevels.get(options).getOrElse(NumSortedRunCompactionTrigger.getOrDefault(options) + 1)

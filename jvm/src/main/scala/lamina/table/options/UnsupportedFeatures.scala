@@ -14,8 +14,7 @@ object TableOperation {
 
 /** Features of Apache Paimon's tables that Lamina does not implement, recognised by the options a
  *  table stores (tables that Paimon's own writers created). Each names the operations it would make
- *  wrong: Lamina reads a table with deletion vectors (applying them), but writing one, or compacting
- *  it, would need the lookup compaction that maintains its vectors; an INSERT into a
+ *  wrong: an INSERT into a
  *  dynamic-bucket table may put a key into a second bucket; a write into a table with the lookup or
  *  full-compaction changelog producer commits no changelog. Such an operation is refused, naming the feature and the option,
  *  before anything is read or written. */
@@ -48,9 +47,6 @@ object UnsupportedFeatures {
     "from-timestamp")
 
   val All: Seq[Feature] = Seq(
-    Feature("deletion vectors", "deletion-vectors.enabled", Set(Write, Compact),
-      (o, _) => is("deletion-vectors.enabled", "true")(o),
-      "which Lamina reads but cannot write yet (writes and compaction must maintain the vectors by lookup compaction)"),
     Feature("dynamic bucket mode", CoreOptions.Bucket.key, Set(Write, Compact),
       (o, pk) => pk && CoreOptions.Bucket.getOrDefault(o) == -1),
     when("postponed buckets", CoreOptions.Bucket.key, TableOperation.All)(o =>

@@ -6,6 +6,7 @@ import lamina.dv.DeletionFile
 import lamina.format.{BinaryRowCodec, StatsCollector}
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats}
+import lamina.table.options.CoreOptions
 import lamina.table.predicate.{Predicate, PredicateEval}
 import lamina.table.schema.TableSchema
 import lamina.table.snapshot.Snapshot
@@ -36,9 +37,11 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
 
   def plan(filters: Seq[Predicate] = Nil): Seq[DataSplit] = {
     // On a primary-key table a file's value statistics describe versions the merge may discard:
-    // only filters on key columns (the same in every version of a row) may skip files.
+    // only filters on key columns (the same in every version of a row) may skip files. With deletion
+    // vectors (read without level 0, so without merging) each file holds live rows of its own keys only.
+    val unmerged = SnapshotDeletionFiles.enabled(table) && !CoreOptions.DeletionVectorsMergeOnRead.getOrDefault(table.options)
     val valueFilters = filters.filterNot(f => f.references.forall(partitionKeys.contains))
-      .filter(f => !table.isPrimaryKeyTable || f.references.forall(schema.primaryKeys.contains))
+      .filter(f => !table.isPrimaryKeyTable || unmerged || f.references.forall(schema.primaryKeys.contains))
     val schemas = scala.collection.mutable.HashMap.empty[Long, TableSchema]
     def schemaOf(id: Long): TableSchema =
       if (id == schema.id) schema else schemas.getOrElseUpdate(id, table.schemaManager.schema(id))

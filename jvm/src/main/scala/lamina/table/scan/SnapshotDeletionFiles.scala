@@ -9,6 +9,7 @@ import lamina.dv.{DeletionFile, DeletionVectorsIndexFile}
 import lamina.errors.CorruptFileException
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{IndexManifestEntry, ManifestEntry}
+import lamina.table.options.CoreOptions
 import lamina.table.snapshot.Snapshot
 
 /** The deletion vectors of one snapshot, as its index manifest lists them: for each (partition,
@@ -78,9 +79,8 @@ object SnapshotDeletionFiles {
       else new Path(table.paths.indexDir, e.indexFile.fileName)
     }
 
-  /** Whether the table's readers apply deletion vectors (Paimon's `deletion-vectors.enabled`; the key
-   *  is not in Lamina's option registry, since Lamina creates no such table). */
-  def enabled(table: FileStoreTable): Boolean = flag(table, "deletion-vectors.enabled")
+  /** Whether the table's readers apply deletion vectors (Paimon's `deletion-vectors.enabled`). */
+  def enabled(table: FileStoreTable): Boolean = CoreOptions.DeletionVectorsEnabled.getOrDefault(table.options)
 
   private def flag(table: FileStoreTable, key: String): Boolean =
     table.options.get(key).exists(_.trim.equalsIgnoreCase("true"))

@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 63)
+    assert(CoreOptions.all.size === 70)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -66,8 +66,9 @@ class CoreOptionsTest extends AnyFunSuite {
     val enums =
       CoreOptions.all.collect { case d if d.kind.isInstanceOf[EnumKind[_]] => d.key -> d.kind.asInstanceOf[EnumKind[Any]] }
     assert(enums.map(_._1).sorted === Seq("changelog-producer", "file.compression", "file.format",
-      "incremental-between-scan-mode", "lookup.cache-spill-compression", "lookup.local-file-type", "manifest.compression",
-      "merge-engine", "parquet.writer.version", "scan.mode", "tag.automatic-creation", "tag.creation-period"))
+      "incremental-between-scan-mode", "lookup-compact", "lookup.cache-spill-compression", "lookup.local-file-type",
+      "manifest.compression", "merge-engine", "parquet.writer.version", "scan.mode", "tag.automatic-creation",
+      "tag.creation-period"))
     for ((key, kind) <- enums; value <- kind.values) {
       val text = kind.textOf(value)
       assert(kind.parse(text) === Right(value), key)
@@ -163,6 +164,8 @@ class CoreOptionsTest extends AnyFunSuite {
     assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set(
       "incremental-between", "incremental-between-timestamp", "incremental-between-scan-mode", "scan.mode",
       "read.stream.maxFilesPerTrigger", "read.stream.maxRowsPerTrigger", "consumer-id", "consumer.ignore-progress",
+      "deletion-vectors.merge-on-read", "lookup-compact", "lookup-compact.max-interval", "lookup.cache-max-disk-size",
+      "lookup.cache-file-retention",
       "target-file-size", "file.compression", "file.compression.zstd-level", "parquet.writer.version",
       "metadata.stats-mode", "manifest.compression", "manifest.target-file-size", "manifest.merge-min-count",
       "commit.max-retries", "scan.snapshot-id", "scan.timestamp-millis", "write-buffer-size", "write-buffer-spillable",

@@ -1,0 +1,34 @@
+package lamina.mergetree
+
+/** Lookup compaction's merge of one key (Paimon's lookup merge): before the key's first record, the
+ *  key's live row in the levels the compaction does not rewrite is looked up (and marked deleted
+ *  there, by `lookup`), and fed to the table's merge function first, as the oldest record. So the
+ *  output holds the key's whole merged row, and the older row leaves its file through the file's
+ *  deletion vector instead of a rewrite. `lookup` returns the old record when the merge needs its
+ *  value, or None (after marking it) when the merge's result cannot depend on it. */
+final class LookupMergeFunction(inner: MergeFunction, lookup: KeyValue => Option[KeyValue]) extends MergeFunction {
+  private var first = true
+
+  override def reset(): Unit = {
+    inner.inputsStay = inputsStay
+    inner.reset()
+    first = true
+  }
+
+  override def retractRefusal(kind: Byte): Option[String] = inner.retractRefusal(kind)
+
+  override def add(kv: KeyValue): Unit = {
+    if (first) {
+      first = false
+      lookup(kv).foreach(inner.add)
+    }
+    inner.add(kv)
+  }
+
+  override def result(): Option[KeyValue] = inner.result()
+
+  override def resultKeepingDelete(): Seq[KeyValue] = inner.resultKeepingDelete()
+
+  /** Every key is looked up, single inserts too. */
+  override def singleInsertIsResult: Boolean = false
+}
