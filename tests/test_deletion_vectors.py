@@ -65,6 +65,9 @@ def test_a_write_leaves_no_level_0_and_its_vectors_in_the_index_manifest(spark, 
         assert r.row_count == len(r.dv_ranges)
         # each vector belongs to a live file and deletes the older rows of keys written again
         assert all(any(p.endswith(d.f0) for p in live) and d._CARDINALITY > 0 for d in r.dv_ranges)
+    cardinality = {d.f0: d._CARDINALITY for r in indexes for d in r.dv_ranges}
+    files = sql_rows(spark, f"SELECT file_path, deletion_vector_cardinality FROM {CAT}.{db}.`t$files`")
+    assert {p.rsplit("/", 1)[1]: c for p, c in files if c is not None} == cardinality
     expected = sorted([(i, -i, "b") if i % 4 == 0 else (i, i, "a") for i in range(100) if i % 10 != 1])
     assert _rows(spark, f"SELECT * FROM {name}") == expected
 

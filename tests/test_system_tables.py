@@ -20,7 +20,8 @@ COLUMNS = {
     "options": ["key", "value"],
     "files": ["partition", "bucket", "file_path", "file_format", "schema_id", "level", "record_count",
               "file_size_in_bytes", "min_key", "max_key", "null_value_counts", "min_value_stats",
-              "max_value_stats", "min_sequence_number", "max_sequence_number", "creation_time"],
+              "max_value_stats", "min_sequence_number", "max_sequence_number", "creation_time",
+              "deletion_vector_cardinality"],
     "manifests": ["file_name", "file_size", "num_added_files", "num_deleted_files", "schema_id"],
     "partitions": ["partition", "record_count", "file_size_in_bytes", "file_count", "last_update_time"],
 }

@@ -24,6 +24,19 @@ final class Bitmap64DeletionVector private (bitmaps: IndexedSeq[RoaringBitmap]) 
     bitmaps.indices.reverseIterator.find(k => !bitmaps(k).isEmpty)
       .map(k => (k.toLong << 32) | Integer.toUnsignedLong(bitmaps(k).last())).getOrElse(-1L)
 
+  def deletedBetween(from: Long, until: Long): Long = {
+    var n = 0L
+    var p = math.max(0L, from)
+    while (p < until) {
+      val key = p >>> 32
+      if (key >= bitmaps.size) return n
+      val end = math.min(until, (key + 1) << 32)
+      n += bitmaps(key.toInt).rangeCardinality(p & 0xffffffffL, end - (key << 32))
+      p = end
+    }
+    n
+  }
+
   def positions: Iterator[Long] = bitmaps.indices.iterator.flatMap { k =>
     val it = bitmaps(k).getIntIterator
     Iterator.continually(()).takeWhile(_ => it.hasNext).map(_ => (k.toLong << 32) | Integer.toUnsignedLong(it.next()))

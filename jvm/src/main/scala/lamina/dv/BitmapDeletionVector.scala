@@ -17,6 +17,9 @@ final class BitmapDeletionVector private (bitmap: RoaringBitmap) extends Deletio
   def cardinality: Long = bitmap.getLongCardinality
   def lastPosition: Long = if (bitmap.isEmpty) -1L else bitmap.last().toLong
   def recordedLength: Int = 4 + bitmap.serializedSizeInBytes()
+  def deletedBetween(from: Long, until: Long): Long =
+    bitmap.rangeCardinality(math.max(0L, from), math.min(until, 1L << 32))
+
   def positions: Iterator[Long] = {
     val it = bitmap.getIntIterator
     Iterator.continually(()).takeWhile(_ => it.hasNext).map(_ => Integer.toUnsignedLong(it.next()))

@@ -19,6 +19,9 @@ trait DeletionVector {
   /** The deleted positions, ascending. */
   def positions: Iterator[Long]
 
+  /** How many positions in [from, until) are deleted. */
+  def deletedBetween(from: Long, until: Long): Long
+
   /** The entry as it stands in a deletion-vector index file (see docs/format/deletion-vectors.md). */
   def encode: Array[Byte]
 

@@ -44,8 +44,14 @@ object DeletionVectorBatches {
     val positions = batch.column(n)
     val columns = Array.tabulate[ColumnVector](n)(batch.column)
     val rows = batch.numRows()
+    // a batch of consecutive positions (no page skipped inside it) that its vector leaves alone: as is
+    def untouched(v: DeletionVector) = rows == 0 || {
+      val first = positions.getLong(0)
+      val last = positions.getLong(rows - 1)
+      last - first == rows - 1 && v.deletedBetween(first, last + 1) == 0
+    }
     dv match {
-      case Some(v) if !v.isEmpty =>
+      case Some(v) if !v.isEmpty && !untouched(v) =>
         val selected = new Array[Int](rows)
         var kept = 0
         var i = 0

@@ -15,7 +15,7 @@ import lamina.spark.read.ScanMode
 import lamina.table.{FileStoreTable, PartitionValues}
 import lamina.table.consumer.ConsumerManager
 import lamina.table.manifest.ManifestEntry
-import lamina.table.scan.FileStoreScan
+import lamina.table.scan.{FileStoreScan, SnapshotDeletionFiles}
 import lamina.table.snapshot.Snapshot
 import lamina.types.{DataType => LaminaType, DataTypeJson, SparkTypes}
 
@@ -87,7 +87,14 @@ object SystemTables {
     val store = table.manifestStore
     val keys = table.schema.partitionKeys
     val ptypes = table.schema.partitionTypes
-    liveEntries(table, pinned).map { e =>
+    val snapshot = current(table, pinned)
+    val live = snapshot.toSeq.flatMap(s => new FileStoreScan(table, s).liveEntries())
+    // the rows each file's deletion vector deletes (null: no vector, or a table without vectors)
+    val deleted: Map[String, Long] =
+      if (!SnapshotDeletionFiles.enabled(table)) Map.empty
+      else snapshot.toSeq.flatMap(s => SnapshotDeletionFiles.of(table, s, live, wholeTable = true).values.flatten)
+        .flatMap { case (name, d) => d.range.cardinality.map(name -> _) }.toMap
+    live.map { e =>
       val f = e.file
       val part = store.decodePartition(e.partition)
       val fileSchema = if (f.schemaId == table.schema.id) table.schema else table.schemaManager.schema(f.schemaId)
@@ -110,7 +117,8 @@ object SystemTables {
         str(table.paths.dataFilePath(part, e.bucket, f.fileName).toString), str(f.fileFormat), f.schemaId, f.level,
         f.rowCount, f.fileSize, str(keyText(table, f.minKey)), str(keyText(table, f.maxKey)), str(nulls),
         str(statText(f.valueStats.minValues)), str(statText(f.valueStats.maxValues)),
-        f.minSequenceNumber, f.maxSequenceNumber, f.creationTimeMillis.map(micros).orNull)
+        f.minSequenceNumber, f.maxSequenceNumber, f.creationTimeMillis.map(micros).orNull,
+        deleted.get(f.fileName).map(Long.box).orNull)
     }
   }
 
@@ -217,7 +225,7 @@ object SystemTables {
     ("record_count", LongType, false), ("file_size_in_bytes", LongType, false), ("min_key", StringType, true),
     ("max_key", StringType, true), ("null_value_counts", StringType, false), ("min_value_stats", StringType, false),
     ("max_value_stats", StringType, false), ("min_sequence_number", LongType, true), ("max_sequence_number", LongType, true),
-    ("creation_time", TimestampNTZType, true))
+    ("creation_time", TimestampNTZType, true), ("deletion_vector_cardinality", LongType, true))
   val ManifestsSchema: StructType = schema(
     ("file_name", StringType, false), ("file_size", LongType, false), ("num_added_files", LongType, false),
     ("num_deleted_files", LongType, false), ("schema_id", LongType, false))
