@@ -63,6 +63,12 @@ def _tag_name(value, argument: str = "tag") -> str:
     return value
 
 
+def _branch_name(value, argument: str = "branch") -> str:
+    if not isinstance(value, str) or not value.strip() or value.isdigit() or "$" in value:
+        raise ValueError(f"{argument} must be a branch name (not a number), got {value!r}")
+    return value
+
+
 def _assignments(values, argument: str) -> Dict[str, str]:
     if not isinstance(values, Mapping) or not values:
         raise ValueError(f"{argument} must be a non-empty mapping of column name to expression, got {values!r}")
@@ -146,26 +152,27 @@ class LaminaTable:
     def to_df(self, version: Optional[int] = None, timestamp: Union[None, str, datetime.datetime] = None,
               tag: Optional[str] = None, branch: Optional[str] = None) -> DataFrame:
         """The table's rows: the latest snapshot, or the snapshot `version`, the latest one committed at
-        or before `timestamp` (a datetime, or text such as '2024-05-01 12:00:00'), or the tag `tag`.
+        or before `timestamp` (a datetime, or text such as '2024-05-01 12:00:00'), or the tag `tag`;
+        of the branch `branch` when given (the main branch otherwise).
 
         >>> LaminaTable.for_name(spark, "shop.orders").to_df(version=3).count()
+        >>> LaminaTable.for_name(spark, "shop.orders").to_df(branch="dev").count()
         """
-        chosen = [n for n, v in (("version", version), ("timestamp", timestamp), ("tag", tag), ("branch", branch))
-                  if v is not None]
+        chosen = [n for n, v in (("version", version), ("timestamp", timestamp), ("tag", tag)) if v is not None]
         if len(chosen) > 1:
-            raise ValueError(f"give at most one of version, timestamp, tag and branch, got {', '.join(chosen)}")
+            raise ValueError(f"give at most one of version, timestamp and tag, got {', '.join(chosen)}")
         if version is not None:
             _snapshot_id(version, "version")
         if tag is not None:
             _tag_name(tag)
         if branch is not None:
-            raise ValueError("branch: branches are not implemented yet; read the main branch")
+            _branch_name(branch)
         if timestamp is not None:
             if isinstance(timestamp, datetime.datetime):
                 timestamp = timestamp.isoformat(sep=" ")
             _sql_text(timestamp, "timestamp")
         version_text = str(version) if version is not None else tag
-        return DataFrame(self._call("read", version_text, timestamp), self._spark)
+        return DataFrame(self._call("read", version_text, timestamp, branch), self._spark)
 
     def history(self, limit: Optional[int] = None) -> DataFrame:
         """The table's snapshots (the `$snapshots` system table), newest first; at most `limit`.
@@ -356,6 +363,47 @@ class LaminaTable:
         >>> LaminaTable.for_name(spark, "shop.orders").tags().show()
         """
         return DataFrame(self._call("tags"), self._spark)
+
+    def create_branch(self, branch: str, tag: Optional[str] = None) -> None:
+        """Creates the branch `branch` from the tag `tag`, or, without a tag, an empty branch with the
+        table's current schema, as `CALL sys.create_branch` does. Read it with `to_df(branch=...)` or
+        as `db.t$branch_<name>` in SQL, where INSERT writes it.
+
+        >>> t = LaminaTable.for_name(spark, "shop.orders")
+        >>> t.create_tag("v1")
+        >>> t.create_branch("dev", tag="v1")
+        """
+        _branch_name(branch)
+        if branch == "main":
+            raise ValueError("branch must not be 'main': that is the table itself")
+        if tag is not None:
+            _tag_name(tag)
+        self._call("createBranch", branch, tag)
+
+    def delete_branch(self, branch: str) -> None:
+        """Deletes the branch (its snapshots, schemas and tags; data files only it wrote go with
+        `remove_orphan_files`).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").delete_branch("dev")
+        """
+        _branch_name(branch)
+        self._call("deleteBranch", branch)
+
+    def fast_forward(self, branch: str) -> None:
+        """Makes the main branch the branch `branch`, as `CALL sys.fast_forward` does: main's snapshots
+        from the branch's first one on are replaced by the branch's. Run it while no one writes to main.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").fast_forward("dev")
+        """
+        _branch_name(branch)
+        self._call("fastForward", branch)
+
+    def branches(self) -> DataFrame:
+        """The table's branches (the `$branches` system table: branch_name, create_time).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").branches().show()
+        """
+        return DataFrame(self._call("branches"), self._spark)
 
     def rollback_to(self, version: Optional[int] = None, tag: Optional[str] = None,
                     timestamp: Union[None, datetime.datetime, int] = None) -> int:

@@ -7,8 +7,9 @@ import org.apache.spark.sql.connector.catalog.{Identifier, TableChange}
 import org.apache.spark.sql.functions.{col, desc}
 import org.apache.spark.sql.types.{DataType, StringType, StructField, StructType}
 
-import lamina.api.{Snapshots, Tagging}
+import lamina.api.{Branching, Snapshots, Tagging}
 import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException}
+import lamina.table.branch.BranchManager
 import lamina.table.options.{CoreOptions, MergeEngine}
 
 /** What the Python package's `LaminaTable` calls through py4j: one call per Python method, plain
@@ -41,14 +42,16 @@ object TableApi {
   def require(spark: SparkSession, catalogName: String, table: String): Unit =
     if (!exists(spark, catalogName, table)) throw new NotFoundException(s"Table $catalogName.$table does not exist")
 
-  /** The table's rows: the latest snapshot, or the one `version` (a snapshot id or a tag name) or
-   *  `timestamp` (Spark's timestamp text) names. */
-  def read(spark: SparkSession, catalogName: String, table: String, version: String, timestamp: String): DataFrame = {
+  /** The table's rows (of `branch`, null: main): the latest snapshot, or the one `version` (a snapshot
+   *  id or a tag name) or `timestamp` (Spark's timestamp text) names. */
+  def read(spark: SparkSession, catalogName: String, table: String, version: String, timestamp: String,
+      branch: String): DataFrame = {
     require(spark, catalogName, table)
+    if (branch != null) load(spark, catalogName, table).branchManager.requireExists(branch)
     val reader = spark.read
     if (version != null) reader.option("versionAsOf", version)
     if (timestamp != null) reader.option("timestampAsOf", timestamp)
-    reader.table(qualified(catalogName, table))
+    reader.table(qualified(catalogName, table, Option(branch).map("$" + BranchManager.SuffixPrefix + _).getOrElse("")))
   }
 
   /** The table's snapshots, newest first (`limit` < 1: all). */
@@ -166,6 +169,29 @@ object TableApi {
   def tags(spark: SparkSession, catalogName: String, table: String): DataFrame = {
     require(spark, catalogName, table)
     spark.table(qualified(catalogName, table, "$tags"))
+  }
+
+  /** `sys.create_branch`: from tag `tag`, or empty with the current schema when `tag` is null. */
+  def createBranch(spark: SparkSession, catalogName: String, table: String, branch: String, tag: String): Unit = {
+    require(spark, catalogName, table)
+    Branching.create(warehouse(spark, catalogName), table, branch, Option(tag))
+  }
+
+  def deleteBranch(spark: SparkSession, catalogName: String, table: String, branch: String): Unit = {
+    require(spark, catalogName, table)
+    Branching.delete(warehouse(spark, catalogName), table, branch)
+  }
+
+  /** `sys.fast_forward`: the main branch becomes `branch`. */
+  def fastForward(spark: SparkSession, catalogName: String, table: String, branch: String): Unit = {
+    require(spark, catalogName, table)
+    Branching.fastForward(warehouse(spark, catalogName), table, branch)
+  }
+
+  /** The table's branches (the `$branches` system table). */
+  def branches(spark: SparkSession, catalogName: String, table: String): DataFrame = {
+    require(spark, catalogName, table)
+    spark.table(qualified(catalogName, table, "$branches"))
   }
 
   /** Removes (or with `dryRun` counts) the files no snapshot or tag refers to, last modified before

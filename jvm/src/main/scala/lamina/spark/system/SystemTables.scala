@@ -21,16 +21,11 @@ import lamina.types.{DataType => LaminaType, DataTypeJson, SparkTypes}
 /** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
 object SystemTables {
   val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions", "buckets",
-    "table_indexes", "audit_log", "ro", "tags")
+    "table_indexes", "audit_log", "ro", "tags", "branches")
 
-  def split(name: String): (String, Option[String]) = {
-    val i = name.indexOf('$')
-    if (i < 0) (name, None) else (name.substring(0, i), Some(name.substring(i + 1).toLowerCase))
-  }
+  def isKnown(kind: String): Boolean = Kinds.contains(kind.toLowerCase)
 
-  def isKnown(kind: String): Boolean = Kinds.contains(kind)
-
-  def load(kind: String, table: FileStoreTable, pinned: Option[Long], display: String): Table = kind match {
+  def load(kind: String, table: FileStoreTable, pinned: Option[Long], display: String): Table = kind.toLowerCase match {
     case "snapshots" => simple(display, SnapshotsSchema, () => table.snapshotManager.all().map(snapshotRow(table, _)))
     case "schemas" => simple(display, SchemasSchema,
         () =>
@@ -61,6 +56,11 @@ object SystemTables {
               t.createTime.map(c => Long.box(DateTimeUtils.localDateTimeToMicros(c))).orNull,
               t.timeRetained.map(d => str(d.toString)).orNull)
           })
+    case "branches" => simple(display, BranchesSchema,
+        () => {
+          val branches = table.branchManager
+          branches.names().map(n => row(str(n), micros(branches.createTimeMillis(n))))
+        })
     case "table_indexes" => simple(display, TableIndexesSchema, () => tableIndexesRows(table, pinned))
     case "audit_log" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display)
     case "ro" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.ReadOptimized, display)
@@ -202,6 +202,7 @@ object SystemTables {
     ("tag_name", StringType, false), ("snapshot_id", LongType, false), ("schema_id", LongType, false),
     ("commit_time", TimestampNTZType, false), ("record_count", LongType, true), ("create_time", TimestampNTZType, true),
     ("time_retained", StringType, true))
+  val BranchesSchema: StructType = schema(("branch_name", StringType, false), ("create_time", TimestampNTZType, false))
   val SchemasSchema: StructType = schema(
     ("schema_id", LongType, false), ("fields", StringType, false), ("partition_keys", StringType, false),
     ("primary_keys", StringType, false), ("options", StringType, false), ("comment", StringType, true),

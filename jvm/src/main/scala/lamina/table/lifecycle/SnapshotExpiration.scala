@@ -7,7 +7,8 @@ import org.slf4j.LoggerFactory
 import lamina.table.FileStoreTable
 import lamina.table.options.CoreOptions
 
-/** Expires the oldest snapshots of one table, with the files no kept snapshot or tag uses, in the
+/** Expires the oldest snapshots of one table (of one branch), with the files no kept snapshot, tag or
+ *  other branch ([[OtherBranches]]) uses, in the
  *  order Paimon's expiration follows, so that a crash at any point leaves every kept snapshot and tag
  *  readable and a rerun finishes the job:
  *  1. data files that the deltas of the expired snapshots and of the first kept one remove for good
@@ -41,16 +42,17 @@ final class SnapshotExpiration(table: FileStoreTable) {
     val tagged = snapshots.tags.all().map(_._2.snapshot)
     val keptTags = RetentionPolicy.tagsToKeep(tagged.map(_.id), begin, endExclusive).flatMap(id => tagged.find(_.id == id))
 
-    // 1. data files: what the deltas of (begin, end] remove, unless a tag holds it
-    val tagFiles = keptTags.flatMap(refs.liveDataFiles).toSet
+    // 1. data files: what the deltas of (begin, end] remove, unless a tag or another branch holds it
+    val branches = OtherBranches.of(table)
+    val tagFiles = keptTags.flatMap(refs.liveDataFiles).toSet ++ branches.data
     range.filter(_.id > begin).foreach { s =>
       refs.deltaEntries(s).foreach(delta =>
         FileReferences.removedBy(delta).flatMap(refs.dataPaths).filterNot(tagFiles.contains).foreach(table.fileIO.deleteQuietly))
     }
-    expiring.foreach(s => refs.changelogFiles(s).foreach(table.fileIO.deleteQuietly))
+    expiring.foreach(s => refs.changelogFiles(s).filterNot(branches.data.contains).foreach(table.fileIO.deleteQuietly))
 
-    // 2. metadata that the first kept snapshot and the tags do not refer to
-    val keptMetadata = (end +: keptTags).flatMap(refs.metadataFiles(_, strict = true)).toSet
+    // 2. metadata that the first kept snapshot, the tags and the other branches do not refer to
+    val keptMetadata = (end +: keptTags).flatMap(refs.metadataFiles(_, strict = true)).toSet ++ branches.metadata
     expiring.foreach(s => (refs.metadataFiles(s, strict = false) -- keptMetadata).foreach(table.fileIO.deleteQuietly))
 
     // 3. snapshot files last

@@ -87,6 +87,8 @@ object CoreOptions {
     "How many times a commit retries after losing a snapshot-id race before it fails.")
   val ScanSnapshotId: OptionDef[Long] = define("scan.snapshot-id", LongKind, null, PerQuery,
     "Read the table as of this snapshot id (time travel).")
+  val Branch: OptionDef[String] = define("branch", StringKind, "main", PerQuery,
+    "The branch a read or write goes to (as naming the table `t$branch_<name>` does); main is the table itself.")
   val ScanTimestampMillis: OptionDef[Long] = define("scan.timestamp-millis", LongKind, null, PerQuery,
     "Read the latest snapshot committed at or before this epoch-millisecond timestamp.")
 

@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 50)
+    assert(CoreOptions.all.size === 51)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -163,7 +163,8 @@ class CoreOptionsTest extends AnyFunSuite {
     assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set(
       "target-file-size", "file.compression", "file.compression.zstd-level", "parquet.writer.version",
       "metadata.stats-mode", "manifest.compression", "manifest.target-file-size", "manifest.merge-min-count",
-      "commit.max-retries", "scan.snapshot-id", "scan.timestamp-millis", "write-buffer-size", "write-buffer-spillable",
+      "commit.max-retries", "scan.snapshot-id", "scan.timestamp-millis", "branch", "write-buffer-size",
+      "write-buffer-spillable",
       "write-only", "compaction.max-size-amplification-percent", "compaction.size-ratio",
       "num-sorted-run.compaction-trigger", "num-sorted-run.stop-trigger", "cache-page-size",
       "lookup.bloom-filter.enabled", "lookup.bloom-filter.fpp", "lookup.local-file-type", "lookup.cache-max-memory-size",
