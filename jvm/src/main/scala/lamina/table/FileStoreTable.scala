@@ -6,6 +6,7 @@ import lamina.errors.{CorruptFileException, NotFoundException}
 import lamina.format.DataFileFormat
 import lamina.io.FileIO
 import lamina.table.branch.BranchManager
+import lamina.table.lease.LeaseManager
 import lamina.table.manifest.{ManifestStore, SnapshotEntries}
 import lamina.table.options.{CoreOptions, TableOperation, UnsupportedFeatures}
 import lamina.table.schema.{SchemaManager, TableSchema}
@@ -27,6 +28,7 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   def snapshotManager: SnapshotManager = new SnapshotManager(fileIO, branchPath, name)
   def schemaManager: SchemaManager = new SchemaManager(fileIO, branchPath, name)
   def branchManager: BranchManager = new BranchManager(fileIO, path, baseName)
+  def leaseManager: LeaseManager = new LeaseManager(fileIO, branchPath)
 
   /** The table's name without its branch suffix. */
   def baseName: String = name.split('$').head

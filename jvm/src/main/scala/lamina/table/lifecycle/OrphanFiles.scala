@@ -9,7 +9,7 @@ import lamina.table.branch.BranchManager
  *  compaction that failed before its commit, or by a crash of an expiration): found by walking the
  *  table's data, manifest and index directories, and removed when last modified before a safety
  *  margin, so that the files of a write still running are never touched. The table's own metadata
- *  (`snapshot/`, `schema/`, `tag/`, `consumer/`, `branch/`) is not walked. Every live snapshot and tag is
+ *  (`snapshot/`, `schema/`, `tag/`, `consumer/`, `branch/`, `lease/`) is not walked. Every live snapshot and tag is
  *  read strictly: a damaged or missing metadata file stops the clean-up, naming the file, before
  *  anything is deleted. */
 final class OrphanFiles(table: FileStoreTable) {
@@ -58,7 +58,7 @@ final class OrphanFiles(table: FileStoreTable) {
 object OrphanFiles {
 
   /** The table's own metadata directories: never walked. */
-  val Protected: Set[String] = Set("snapshot", "schema", "tag", "consumer", "branch")
+  val Protected: Set[String] = Set("snapshot", "schema", "tag", "consumer", "branch", "lease")
 
   /** Paimon's safety margin: files younger than a day may belong to a write still running. */
   val DefaultMarginMillis: Long = 24L * 60 * 60 * 1000

@@ -5,6 +5,7 @@ import scala.util.control.NonFatal
 import org.slf4j.LoggerFactory
 
 import lamina.table.FileStoreTable
+import lamina.table.lease.LeaseKeeper
 import lamina.table.options.CoreOptions
 
 /** Expires the oldest snapshots of one table (of one branch), with the files no kept snapshot, tag or
@@ -22,11 +23,18 @@ final class SnapshotExpiration(table: FileStoreTable) {
   private val snapshots = table.snapshotManager
   private val refs = new FileReferences(table)
 
-  /** Expires what `policy` allows at time `now`; returns how many snapshots were expired. */
+  /** Expires what `policy` allows at time `now`, never a snapshot from the oldest one a running
+   *  reader holds a lease on ([[lamina.table.lease.LeaseManager]], judged by the wall clock) on;
+   *  returns how many snapshots were expired. Lease files lapsed long ago are removed. */
   def expire(policy: RetentionPolicy, now: Long = System.currentTimeMillis()): Int = {
     val latest = snapshots.latestId().getOrElse(return 0)
     val earliest = snapshots.earliestId().getOrElse(return 0)
-    val end = policy.firstRetained(earliest, latest, now, id => snapshots.read(id).map(_.timeMillis))
+    val leases = table.leaseManager
+    LeaseKeeper.Default.sweep() // this JVM's finished readers let go at once
+    val wall = System.currentTimeMillis()
+    val leased = leases.oldestLeased(wall).getOrElse(Long.MaxValue)
+    leases.removeLapsed(wall, SnapshotExpiration.LapsedLeaseGraceMillis)
+    val end = math.min(policy.firstRetained(earliest, latest, now, id => snapshots.read(id).map(_.timeMillis)), leased)
     expireUntil(earliest, end)
   }
 
@@ -64,6 +72,9 @@ final class SnapshotExpiration(table: FileStoreTable) {
 
 object SnapshotExpiration {
   private val log = LoggerFactory.getLogger(getClass)
+
+  /** How long after it lapsed a lease's file stays (for people looking into a stuck reader). */
+  val LapsedLeaseGraceMillis: Long = 60L * 60 * 1000
 
   /** The maintenance a commit runs once it landed, with the table's options, unless `write-only` is
    *  set (as Paimon's writers do): automatic tags, snapshot expiration, tags past their retention. The
