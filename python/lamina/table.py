@@ -326,6 +326,29 @@ class LaminaTable:
         count, size = self._call("removeOrphanFiles", older_than, dry_run)
         return {"deleted_file_count": int(count), "deleted_file_total_bytes": int(size)}
 
+    def expire_partitions(self, expiration_time: Optional[str] = None, timestamp_formatter: Optional[str] = None,
+                          timestamp_pattern: Optional[str] = None, expire_strategy: Optional[str] = None,
+                          max_expires: Optional[int] = None) -> List[str]:
+        """Drops the partitions older than `expiration_time` ('7 d'), as `CALL sys.expire_partitions`
+        does; each argument left None takes the table's `partition.*` option. A partition is dated by
+        its values (`timestamp_pattern` such as '$dt' or '$year-$month-$day', read with
+        `timestamp_formatter` such as 'yyyyMMdd'), or with `expire_strategy='update-time'` by its newest
+        file. Returns the partitions dropped, as 'dt=2024-01-01'.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").expire_partitions("90 d", timestamp_formatter="yyyyMMdd")
+        """
+        for argument, value in (("expiration_time", expiration_time), ("timestamp_formatter", timestamp_formatter),
+                                ("timestamp_pattern", timestamp_pattern)):
+            if value is not None:
+                _sql_text(value, argument)
+        if expire_strategy is not None and expire_strategy not in ("values-time", "update-time"):
+            raise ValueError(f"expire_strategy must be 'values-time' or 'update-time', got {expire_strategy!r}")
+        if max_expires is not None and (isinstance(max_expires, bool) or not isinstance(max_expires, int)
+                                        or max_expires < 1):
+            raise ValueError(f"max_expires must be a positive int, got {max_expires!r}")
+        return [str(p) for p in self._call("expirePartitions", expiration_time, timestamp_formatter,
+                                           timestamp_pattern, expire_strategy, max_expires)]
+
     def create_tag(self, tag: str, snapshot_id: Optional[int] = None, time_retained: Optional[str] = None) -> int:
         """Tags the snapshot `snapshot_id` (the latest when None), kept for `time_retained` ('7 d';
         None: until deleted); returns the tagged snapshot's id. Read it with `to_df(tag=...)`.

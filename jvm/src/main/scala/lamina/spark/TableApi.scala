@@ -7,7 +7,7 @@ import org.apache.spark.sql.connector.catalog.{Identifier, TableChange}
 import org.apache.spark.sql.functions.{col, desc}
 import org.apache.spark.sql.types.{DataType, StringType, StructField, StructType}
 
-import lamina.api.{Branching, Snapshots, Tagging}
+import lamina.api.{Branching, Partitions, Snapshots, Tagging}
 import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException}
 import lamina.table.branch.BranchManager
 import lamina.table.options.{CoreOptions, MergeEngine}
@@ -169,6 +169,15 @@ object TableApi {
   def tags(spark: SparkSession, catalogName: String, table: String): DataFrame = {
     require(spark, catalogName, table)
     spark.table(qualified(catalogName, table, "$tags"))
+  }
+
+  /** `sys.expire_partitions`: each null argument takes the table's option; the partitions dropped. */
+  def expirePartitions(spark: SparkSession, catalogName: String, table: String, expirationTime: String,
+      timestampFormatter: String, timestampPattern: String, expireStrategy: String,
+      maxExpires: java.lang.Integer): java.util.List[String] = {
+    require(spark, catalogName, table)
+    Partitions.expire(warehouse(spark, catalogName), table, Option(expirationTime), Option(timestampFormatter),
+      Option(timestampPattern), Option(expireStrategy), optInt(maxExpires)).asJava
   }
 
   /** `sys.create_branch`: from tag `tag`, or empty with the current schema when `tag` is null. */

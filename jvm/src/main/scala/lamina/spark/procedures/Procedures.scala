@@ -22,7 +22,8 @@ object Procedures {
     "remove_orphan_files" -> (c => new RemoveOrphanFilesProcedure(c)),
     "create_branch" -> (c => new CreateBranchProcedure(c)),
     "delete_branch" -> (c => new DeleteBranchProcedure(c)),
-    "fast_forward" -> (c => new FastForwardProcedure(c)))
+    "fast_forward" -> (c => new FastForwardProcedure(c)),
+    "expire_partitions" -> (c => new ExpirePartitionsProcedure(c)))
 
   def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
     val ns = ident.namespace().mkString(".")

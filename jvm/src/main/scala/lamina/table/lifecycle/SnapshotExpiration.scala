@@ -77,11 +77,13 @@ object SnapshotExpiration {
   val LapsedLeaseGraceMillis: Long = 60L * 60 * 1000
 
   /** The maintenance a commit runs once it landed, with the table's options, unless `write-only` is
-   *  set (as Paimon's writers do): automatic tags, snapshot expiration, tags past their retention. The
-   *  commit stands whatever happens here: a failure is logged and the next commit tries again. */
+   *  set (as Paimon's writers do): partition expiration, automatic tags, snapshot expiration, tags past
+   *  their retention. The commit stands whatever happens here: a failure is logged and the next commit
+   *  tries again. */
   def afterCommit(table: FileStoreTable): Unit = {
     if (CoreOptions.WriteOnly.getOrDefault(table.options)) return
     try {
+      PartitionExpiration.afterCommit(table)
       AutomaticTags.afterCommit(table)
       new SnapshotExpiration(table).expire(RetentionPolicy.of(table.options))
       Tags.expireRetained(table, java.time.LocalDateTime.now())

@@ -16,9 +16,7 @@ object HarmlessOptions {
         "changelogs than asked is never wrong for a reader.",
       Seq("snapshot.expire.execution-mode", "snapshot.clean-empty-directories",
         "changelog.num-retained.min", "changelog.num-retained.max", "changelog.time-retained",
-        "partition.expiration-strategy", "partition.expiration-time", "partition.expiration-check-interval",
-        "partition.expiration-max-num", "partition.expiration-batch-size", "partition.timestamp-formatter",
-        "partition.timestamp-pattern", "partition.timestamp-format.strict", "end-input.check-partition-expire",
+        "partition.expiration-batch-size", "partition.timestamp-format.strict", "end-input.check-partition-expire",
         "consumer-id", "consumer.expiration-time", "consumer.mode", "consumer.ignore-progress", "consumer.changelog-only"),
       Seq("tag.")),
     Group(

@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 51)
+    assert(CoreOptions.all.size === 57)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -67,7 +67,7 @@ class CoreOptionsTest extends AnyFunSuite {
       CoreOptions.all.collect { case d if d.kind.isInstanceOf[EnumKind[_]] => d.key -> d.kind.asInstanceOf[EnumKind[Any]] }
     assert(enums.map(_._1).sorted === Seq("changelog-producer", "file.compression", "file.format",
       "lookup.cache-spill-compression", "lookup.local-file-type", "manifest.compression", "merge-engine",
-      "parquet.writer.version", "tag.automatic-creation", "tag.creation-period"))
+      "parquet.writer.version", "partition.expiration-strategy", "tag.automatic-creation", "tag.creation-period"))
     for ((key, kind) <- enums; value <- kind.values) {
       val text = kind.textOf(value)
       assert(kind.parse(text) === Right(value), key)
@@ -93,6 +93,7 @@ class CoreOptionsTest extends AnyFunSuite {
     assert(texts("lookup.cache-spill-compression") === Seq("none", "zstd", "lz4"))
     assert(texts("tag.automatic-creation") === Seq("none", "process-time"))
     assert(texts("tag.creation-period") === Seq("daily", "hourly", "two-hours"))
+    assert(texts("partition.expiration-strategy") === Seq("values-time", "update-time"))
   }
 
   test("validate accepts known keys with good values and pattern keys") {
