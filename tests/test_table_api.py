@@ -181,6 +181,12 @@ def test_create_builders_give_what_create_table_gives(spark, db):
         LaminaTable.create(spark, f"{db}.orders").add_column("id", "INT").execute()
     again = LaminaTable.create_if_not_exists(spark, f"{db}.orders").add_column("x", "INT").execute()
     assert [f.name for f in again.to_df().schema.fields] == ["id", "status", "day"]
+    spark.sql(f"INSERT INTO {t.name} VALUES (1, 'open', DATE'2024-01-01')")
+    replaced = LaminaTable.create_or_replace(spark, f"{db}.orders").add_column("x", "INT").property("file.format", "orc").execute()
+    assert [f.name for f in replaced.to_df().schema.fields] == ["x"]
+    assert replaced.to_df().count() == 0 and replaced.history().count() == 0
+    fresh = LaminaTable.create_or_replace(spark, f"{db}.fresh").add_column("y", "STRING").execute()
+    assert [f.name for f in fresh.to_df().schema.fields] == ["y"]
     with pytest.raises(lamina.BadInputException) as excinfo:
         LaminaTable.create(spark, f"{db}.bad").add_column("x", "NOT_A_TYPE").execute()
     assert "'x'" in error_text(excinfo)

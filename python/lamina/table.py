@@ -127,7 +127,7 @@ class LaminaTable:
         """
         if not isinstance(spark, SparkSession):
             raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
-        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), if_not_exists=False)
+        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), mode="create")
 
     @classmethod
     def create_if_not_exists(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTableBuilder":
@@ -137,7 +137,19 @@ class LaminaTable:
         """
         if not isinstance(spark, SparkSession):
             raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
-        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), if_not_exists=True)
+        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), mode="if_not_exists")
+
+    @classmethod
+    def create_or_replace(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTableBuilder":
+        """A builder of CREATE OR REPLACE TABLE `name`: `execute()` drops an existing table, with its
+        snapshots, tags and branches, and creates it anew from the builder's definition.
+
+        >>> (LaminaTable.create_or_replace(spark, "shop.staging")
+        ...    .add_column("id", "BIGINT", nullable=False).primary_key("id").execute())
+        """
+        if not isinstance(spark, SparkSession):
+            raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
+        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), mode="replace")
 
     @property
     def name(self) -> str:
@@ -521,11 +533,11 @@ class LaminaMergeBuilder:
 class LaminaTableBuilder:
     """Columns, keys, partitioning and options of a table to create; `execute()` creates it."""
 
-    def __init__(self, spark: SparkSession, name: str, catalog: str, if_not_exists: bool):
+    def __init__(self, spark: SparkSession, name: str, catalog: str, mode: str):
         self._spark = spark
         self._name = name
         self._catalog = catalog
-        self._if_not_exists = if_not_exists
+        self._mode = mode
         self._columns: List[tuple] = []
         self._primary_key: List[str] = []
         self._partitioned_by: List[str] = []
@@ -602,5 +614,5 @@ class LaminaTableBuilder:
             properties.put(key, value)
         jvm.lamina.spark.TableApi.create(self._spark._jsparkSession, self._catalog, self._name, columns,
                                          java_list(self._primary_key), java_list(self._partitioned_by), properties,
-                                         self._comment, self._if_not_exists)
+                                         self._comment, self._mode)
         return LaminaTable(self._spark, self._name, self._catalog)

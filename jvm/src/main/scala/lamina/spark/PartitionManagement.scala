@@ -57,9 +57,10 @@ trait PartitionManagement extends SupportsPartitionManagement {
     livePartitions(readTable, pinnedSnapshotId).filter(p => same(p, ident, readTable, names)).toArray
   }
 
-  override def createPartition(ident: InternalRow, properties: util.Map[String, String]): Unit =
-    throw new BadInputException(s"Table $displayName: a partition exists while it holds rows; ADD PARTITION is not " +
-      "needed (write rows into the partition to create it)")
+  /** ADD PARTITION succeeds and changes nothing, as with Paimon's filesystem catalog: a partition
+   *  exists while it holds rows (Paimon's format has no empty partitions), so it appears once rows are
+   *  written into it. */
+  override def createPartition(ident: InternalRow, properties: util.Map[String, String]): Unit = checkWritable()
 
   override def dropPartition(ident: InternalRow): Boolean = {
     checkWritable()

@@ -224,17 +224,22 @@ object TableApi {
     Snapshots.rollbackToTimestamp(warehouse(spark, catalogName), table, timestampMillis)._2
   }
 
-  /** CREATE TABLE (IF NOT EXISTS when `ifNotExists`): `columns` are (name, Spark SQL type, nullable,
-   *  comment or null); `primaryKey` and `partitionedBy` name columns; `properties` are table options.
-   *  Checked as the SQL statement is. Whether the table was created (false: it existed). */
+  /** CREATE TABLE, by `mode`: `create` (fails when the table exists), `if_not_exists` (leaves it), or
+   *  `replace` (CREATE OR REPLACE TABLE: drops it, with its history, first). `columns` are (name, Spark
+   *  SQL type, nullable, comment or null); `primaryKey` and `partitionedBy` name columns; `properties`
+   *  are table options. Checked as the SQL statement is. Whether the table was created (false: it
+   *  existed and was left). */
   def create(spark: SparkSession, catalogName: String, table: String, columns: java.util.List[java.util.List[Object]],
       primaryKey: java.util.List[String], partitionedBy: java.util.List[String],
-      properties: java.util.Map[String, String], comment: String, ifNotExists: Boolean): Boolean = {
+      properties: java.util.Map[String, String], comment: String, mode: String): Boolean = {
     val catalog = SessionApi.catalog(spark, catalogName)
     val id = identifier(table)
-    if (catalog.tableExists(id)) {
-      if (ifNotExists) return false
-      throw new AlreadyExistsException(s"Table $catalogName.$table already exists")
+    if (!Set("create", "if_not_exists", "replace").contains(mode))
+      throw new BadInputException(s"mode must be create, if_not_exists or replace, got '$mode'")
+    if (catalog.tableExists(id)) mode match {
+      case "if_not_exists" => return false
+      case "replace" => catalog.dropTable(id)
+      case _ => throw new AlreadyExistsException(s"Table $catalogName.$table already exists")
     }
     if (columns.isEmpty) throw new BadInputException(s"Table $catalogName.$table needs at least one column")
     val fields = columns.asScala.toSeq.map { c =>
