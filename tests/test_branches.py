@@ -60,6 +60,11 @@ def test_empty_branch_has_the_current_schema_and_fast_forward_moves_main(spark, 
     assert sql_rows(spark, f"SELECT * FROM {empty}") == []
     assert [f.name for f in spark.table(empty).schema.fields] == ["id", "v", "extra"]
     spark.sql(f"INSERT INTO {empty} VALUES (7, 'seven', 70)")
+    # a branch's schema evolves on its own
+    spark.sql(f"ALTER TABLE {empty} ADD COLUMN more STRING")
+    assert [f.name for f in spark.table(empty).schema.fields] == ["id", "v", "extra", "more"]
+    assert [f.name for f in spark.table(name).schema.fields] == ["id", "v", "extra"]
+    spark.sql(f"ALTER TABLE {empty} DROP COLUMN more")
     spark.sql(f"CALL {CAT}.sys.fast_forward(table => '{db}.t', branch => 'empty')")
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(7, "seven", 70)]
 

@@ -140,9 +140,11 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     new LaminaTable(table, None, show(ident))
   }
 
+  /** ALTER TABLE `t` or `t$branch_b` (the branch's own schema, as in Paimon). */
   override def alterTable(ident: Identifier, changes: TableChange*): Table = {
+    val (base, branch, _) = BranchManager.splitName(ident.name())
     val table =
-      try warehouse.loadTable(dbOf(ident), ident.name())
+      try branch.foldLeft(warehouse.loadTable(dbOf(ident), base))(_.onBranch(_))
       catch {
         case _: NotFoundException => throw new NoSuchTableException(ident)
       }
