@@ -40,9 +40,9 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     while (!settled) snapshot match {
       case None => settled = true
       case Some(s) =>
-        val held = LeaseKeeper.Default.hold(table.leaseManager, s.id, alive)
-        if (snapshotId.nonEmpty || table.snapshotManager.exists(s.id)) { lease = Some(held); settled = true }
-        else { held.release(); snapshot = resolve() }
+        val held = LeaseKeeper.Default.tryHold(table.leaseManager, s.id, alive)
+        if (snapshotId.nonEmpty || table.snapshotManager.exists(s.id)) { lease = held; settled = true }
+        else { held.foreach(_.release()); snapshot = resolve() }
     }
     snapshot
   }

@@ -67,6 +67,16 @@ final class LeaseKeeper(val durationMillis: Long, val renewEveryMillis: Long,
     h
   }
 
+  /** [[hold]], or None when the lease cannot be written (a warehouse this process may read but not
+   *  write): a reader never fails for want of a lease; it reads unprotected, as Paimon's readers do. */
+  def tryHold(manager: LeaseManager, snapshotId: Long, alive: () => Boolean): Option[Held] =
+    try Some(hold(manager, snapshotId, alive))
+    catch {
+      case NonFatal(e) =>
+        log.warn(s"Could not write a lease on snapshot $snapshotId in ${manager.dir}; reading without one", e)
+        None
+    }
+
   /** One round of the keeper's thread (public for tests): releases ended leases, renews the others. */
   def renewAll(): Unit = {
     sweep()

@@ -31,6 +31,14 @@ class LeaseKeeperTest extends AnyFunSuite {
     assert(leases.all().isEmpty && k.heldCount === 0)
   }
 
+  test("a lease that cannot be written is no lease, and no failure") {
+    val f = LifecycleFixture()
+    val blocked = new org.apache.hadoop.fs.Path(f.table.path, "blocked")
+    f.table.fileIO.writeBytes(blocked, Array.emptyByteArray) // a file where the lease directory would go
+    val leases = new LeaseManager(f.table.fileIO, new org.apache.hadoop.fs.Path(f.table.path, "blocked"))
+    assert(keeper.tryHold(leases, 3L, () => true).isEmpty)
+  }
+
   test("expiration keeps every snapshot from the oldest live lease on; a lapsed lease holds nothing") {
     val f = LifecycleFixture()
     val leases = f.table.leaseManager
