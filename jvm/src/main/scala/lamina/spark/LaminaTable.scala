@@ -22,6 +22,7 @@ import lamina.errors.BadInputException
 import lamina.spark.read.{LaminaScanBuilder, ScanMode}
 import lamina.spark.write.{LaminaWriteBuilder, WriteModes}
 import lamina.table.FileStoreTable
+import lamina.table.commit.CommitOperation
 import lamina.table.branch.BranchManager
 import lamina.table.options.{CoreOptions, TableOperation}
 import lamina.table.predicate.PredicateEval
@@ -108,7 +109,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
 
   override def truncateTable(): Boolean = {
     requireWritable()
-    TableWriter.commitOverwrite(table, Seq.empty, None)
+    TableWriter.commitOverwrite(table, Seq.empty, None, operation = CommitOperation.Truncate)
     true
   }
 
@@ -126,7 +127,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
     requireWritable()
     TableWriter.commitOverwrite(table, Seq.empty,
       WriteModes.partitionFilter(
-        table, filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])))
+        table, filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])), operation = CommitOperation.Delete)
   }
 
   /** Primary-key tables: delta-based (records written into the LSM tree); append tables:

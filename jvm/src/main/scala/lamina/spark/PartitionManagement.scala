@@ -8,6 +8,7 @@ import org.apache.spark.sql.types.StructType
 
 import lamina.errors.BadInputException
 import lamina.table.FileStoreTable
+import lamina.table.commit.CommitOperation
 import lamina.table.options.TableOperation
 import lamina.table.sink.TableWriter
 import lamina.types.SparkTypes
@@ -69,7 +70,8 @@ trait PartitionManagement extends SupportsPartitionManagement {
     if (exists) {
       val types = sparkTypes(managedTable)
       val target = InternalRow.fromSeq(types.indices.map(i => ident.get(i, types(i))))
-      TableWriter.commitOverwrite(managedTable, Seq.empty, Some(row => same(row, target, managedTable, names)))
+      TableWriter.commitOverwrite(managedTable, Seq.empty, Some(row => same(row, target, managedTable, names)),
+        operation = CommitOperation.DropPartition)
     }
     exists
   }

@@ -13,6 +13,7 @@ import lamina.format.BinaryRowCodec
 import lamina.spark.LaminaTable
 import lamina.spark.read.ScanMode
 import lamina.table.{FileStoreTable, PartitionValues}
+import lamina.table.commit.CommitOperation
 import lamina.table.manifest.ManifestEntry
 import lamina.table.scan.FileStoreScan
 import lamina.table.snapshot.Snapshot
@@ -176,7 +177,7 @@ object SystemTables {
       str(s.baseManifestList), str(s.deltaManifestList), s.changelogManifestList.map(str).orNull,
       s.totalRecordCount.map(Long.box).orNull, s.deltaRecordCount, s.changelogRecordCount.map(Long.box).orNull,
       s.watermark.map(Long.box).orNull, added.size.toLong, removed.size.toLong, added.map(_.file.rowCount).sum,
-      removed.map(_.file.rowCount).sum)
+      removed.map(_.file.rowCount).sum, str(CommitOperation.of(s.properties, s.commitKind)))
   }
 
   private def row(values: Any*): InternalRow = new GenericInternalRow(values.map {
@@ -197,7 +198,8 @@ object SystemTables {
     ("base_manifest_list", StringType, false), ("delta_manifest_list", StringType, false),
     ("changelog_manifest_list", StringType, true), ("total_record_count", LongType, true), ("delta_record_count", LongType, true),
     ("changelog_record_count", LongType, true), ("watermark", LongType, true), ("added_files", LongType, false),
-    ("removed_files", LongType, false), ("added_records", LongType, false), ("removed_records", LongType, false))
+    ("removed_files", LongType, false), ("added_records", LongType, false), ("removed_records", LongType, false),
+    ("operation", StringType, false))
   val TagsSchema: StructType = schema(
     ("tag_name", StringType, false), ("snapshot_id", LongType, false), ("schema_id", LongType, false),
     ("commit_time", TimestampNTZType, false), ("record_count", LongType, true), ("create_time", TimestampNTZType, true),

@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory
 
 import lamina.errors.BadInputException
 import lamina.table.{FileStoreTable, PartitionValues}
-import lamina.table.commit.FileStoreCommit
+import lamina.table.commit.{CommitOperation, FileStoreCommit}
 import lamina.table.options.{CoreOptions, PartitionExpireStrategy}
 import lamina.table.scan.FileStoreScan
 
@@ -59,8 +59,9 @@ final class PartitionExpiration(table: FileStoreTable, strategy: PartitionExpire
   /** Drops the partitions dated before `now` minus `expirationMillis`; their `key=value` texts. */
   def expire(now: LocalDateTime, expirationMillis: Long): Seq[Seq[(String, String)]] = {
     val doomed = expired(now.minus(java.time.Duration.ofMillis(expirationMillis)))
-    if (doomed.nonEmpty) new FileStoreCommit(table, java.util.UUID.randomUUID().toString)
-      .overwritePartitions(Seq.empty, doomed.map(_._1).toSet)
+    if (doomed.nonEmpty)
+      new FileStoreCommit(table, java.util.UUID.randomUUID().toString, CommitOperation.ExpirePartitions.properties)
+        .overwritePartitions(Seq.empty, doomed.map(_._1).toSet)
     doomed.map(_._2)
   }
 }
