@@ -14,7 +14,7 @@ COLUMNS = {
                   "commit_time", "base_manifest_list", "delta_manifest_list",
                   "changelog_manifest_list", "total_record_count", "delta_record_count",
                   "changelog_record_count", "watermark", "added_files", "removed_files", "added_records",
-                  "removed_records"],
+                  "removed_records", "operation"],
     "schemas": ["schema_id", "fields", "partition_keys", "primary_keys", "options", "comment",
                 "update_time"],
     "options": ["key", "value"],
@@ -66,6 +66,25 @@ def test_snapshots_show_what_each_commit_added_and_removed(spark, db, table):
     last = system(spark, db, "snapshots").orderBy("snapshot_id").collect()[-1].asDict()
     assert last["commit_kind"] == "OVERWRITE"
     assert (last["removed_files"], last["removed_records"], last["added_records"]) == (files_before, 4, 4)
+
+
+def test_snapshots_show_lamina_operations(spark, warehouse, db):
+    name = f"{CAT}.{db}.ops"
+    spark.sql(f"CREATE TABLE {name} (id INT, p STRING) PARTITIONED BY (p)")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    spark.sql(f"UPDATE {name} SET id = 10 WHERE id = 1")
+    spark.sql(f"DELETE FROM {name} WHERE id = 2")
+    spark.sql(f"MERGE INTO {name} t USING (SELECT 3 AS id, 'c' AS p) s ON t.id = s.id WHEN MATCHED THEN DELETE")
+    spark.sql(f"INSERT OVERWRITE {name} VALUES (4, 'a')")
+    spark.sql(f"ALTER TABLE {name} DROP PARTITION (p = 'a')")
+    spark.sql(f"TRUNCATE TABLE {name}")
+    got = sql_rows(spark, f"SELECT snapshot_id, commit_kind, operation FROM {CAT}.{db}.`ops$snapshots`")
+    assert [r[1:] for r in sorted(got)] == [
+        ("APPEND", "WRITE"), ("OVERWRITE", "UPDATE"), ("OVERWRITE", "DELETE"), ("OVERWRITE", "MERGE"),
+        ("OVERWRITE", "OVERWRITE"), ("OVERWRITE", "DROP PARTITION"), ("OVERWRITE", "TRUNCATE")]
+    # Paimon's field, which its readers carry
+    assert read_snapshot(warehouse, db, "ops", 2)["properties"] == {"lamina.operation": "UPDATE"}
+    assert read_snapshot(warehouse, db, "ops", 1)["properties"] == {"lamina.operation": "WRITE"}
 
 
 def test_schemas(spark, db, table):

@@ -115,7 +115,10 @@ def test_finding_tables(spark, db):
     (lambda spark, t: t.to_df(version=0), "version"),
     (lambda spark, t: t.to_df(version=1, tag="x"), "at most one of version"),
     (lambda spark, t: t.to_df(tag="12"), "tag"),
-    (lambda spark, t: t.to_df(branch="dev"), "branch"),
+    (lambda spark, t: t.to_df(branch="12"), "branch"),
+    (lambda spark, t: t.create_branch("main"), "branch"),
+    (lambda spark, t: t.create_branch("dev", tag="12"), "tag"),
+    (lambda spark, t: t.delete_branch(""), "branch"),
     (lambda spark, t: t.history(limit=0), "limit"),
     (lambda spark, t: t.delete(""), "condition"),
     (lambda spark, t: t.update("id = 1", {}), "set"),
@@ -178,6 +181,12 @@ def test_create_builders_give_what_create_table_gives(spark, db):
         LaminaTable.create(spark, f"{db}.orders").add_column("id", "INT").execute()
     again = LaminaTable.create_if_not_exists(spark, f"{db}.orders").add_column("x", "INT").execute()
     assert [f.name for f in again.to_df().schema.fields] == ["id", "status", "day"]
+    spark.sql(f"INSERT INTO {t.name} VALUES (1, 'open', DATE'2024-01-01')")
+    replaced = LaminaTable.create_or_replace(spark, f"{db}.orders").add_column("x", "INT").property("file.format", "orc").execute()
+    assert [f.name for f in replaced.to_df().schema.fields] == ["x"]
+    assert replaced.to_df().count() == 0 and replaced.history().count() == 0
+    fresh = LaminaTable.create_or_replace(spark, f"{db}.fresh").add_column("y", "STRING").execute()
+    assert [f.name for f in fresh.to_df().schema.fields] == ["y"]
     with pytest.raises(lamina.BadInputException) as excinfo:
         LaminaTable.create(spark, f"{db}.bad").add_column("x", "NOT_A_TYPE").execute()
     assert "'x'" in error_text(excinfo)

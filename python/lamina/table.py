@@ -63,6 +63,12 @@ def _tag_name(value, argument: str = "tag") -> str:
     return value
 
 
+def _branch_name(value, argument: str = "branch") -> str:
+    if not isinstance(value, str) or not value.strip() or value.isdigit() or "$" in value:
+        raise ValueError(f"{argument} must be a branch name (not a number), got {value!r}")
+    return value
+
+
 def _assignments(values, argument: str) -> Dict[str, str]:
     if not isinstance(values, Mapping) or not values:
         raise ValueError(f"{argument} must be a non-empty mapping of column name to expression, got {values!r}")
@@ -121,7 +127,7 @@ class LaminaTable:
         """
         if not isinstance(spark, SparkSession):
             raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
-        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), if_not_exists=False)
+        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), mode="create")
 
     @classmethod
     def create_if_not_exists(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTableBuilder":
@@ -131,7 +137,19 @@ class LaminaTable:
         """
         if not isinstance(spark, SparkSession):
             raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
-        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), if_not_exists=True)
+        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), mode="if_not_exists")
+
+    @classmethod
+    def create_or_replace(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTableBuilder":
+        """A builder of CREATE OR REPLACE TABLE `name`: `execute()` drops an existing table, with its
+        snapshots, tags and branches, and creates it anew from the builder's definition.
+
+        >>> (LaminaTable.create_or_replace(spark, "shop.staging")
+        ...    .add_column("id", "BIGINT", nullable=False).primary_key("id").execute())
+        """
+        if not isinstance(spark, SparkSession):
+            raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
+        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), mode="replace")
 
     @property
     def name(self) -> str:
@@ -146,26 +164,27 @@ class LaminaTable:
     def to_df(self, version: Optional[int] = None, timestamp: Union[None, str, datetime.datetime] = None,
               tag: Optional[str] = None, branch: Optional[str] = None) -> DataFrame:
         """The table's rows: the latest snapshot, or the snapshot `version`, the latest one committed at
-        or before `timestamp` (a datetime, or text such as '2024-05-01 12:00:00'), or the tag `tag`.
+        or before `timestamp` (a datetime, or text such as '2024-05-01 12:00:00'), or the tag `tag`;
+        of the branch `branch` when given (the main branch otherwise).
 
         >>> LaminaTable.for_name(spark, "shop.orders").to_df(version=3).count()
+        >>> LaminaTable.for_name(spark, "shop.orders").to_df(branch="dev").count()
         """
-        chosen = [n for n, v in (("version", version), ("timestamp", timestamp), ("tag", tag), ("branch", branch))
-                  if v is not None]
+        chosen = [n for n, v in (("version", version), ("timestamp", timestamp), ("tag", tag)) if v is not None]
         if len(chosen) > 1:
-            raise ValueError(f"give at most one of version, timestamp, tag and branch, got {', '.join(chosen)}")
+            raise ValueError(f"give at most one of version, timestamp and tag, got {', '.join(chosen)}")
         if version is not None:
             _snapshot_id(version, "version")
         if tag is not None:
             _tag_name(tag)
         if branch is not None:
-            raise ValueError("branch: branches are not implemented yet; read the main branch")
+            _branch_name(branch)
         if timestamp is not None:
             if isinstance(timestamp, datetime.datetime):
                 timestamp = timestamp.isoformat(sep=" ")
             _sql_text(timestamp, "timestamp")
         version_text = str(version) if version is not None else tag
-        return DataFrame(self._call("read", version_text, timestamp), self._spark)
+        return DataFrame(self._call("read", version_text, timestamp, branch), self._spark)
 
     def history(self, limit: Optional[int] = None) -> DataFrame:
         """The table's snapshots (the `$snapshots` system table), newest first; at most `limit`.
@@ -319,6 +338,29 @@ class LaminaTable:
         count, size = self._call("removeOrphanFiles", older_than, dry_run)
         return {"deleted_file_count": int(count), "deleted_file_total_bytes": int(size)}
 
+    def expire_partitions(self, expiration_time: Optional[str] = None, timestamp_formatter: Optional[str] = None,
+                          timestamp_pattern: Optional[str] = None, expire_strategy: Optional[str] = None,
+                          max_expires: Optional[int] = None) -> List[str]:
+        """Drops the partitions older than `expiration_time` ('7 d'), as `CALL sys.expire_partitions`
+        does; each argument left None takes the table's `partition.*` option. A partition is dated by
+        its values (`timestamp_pattern` such as '$dt' or '$year-$month-$day', read with
+        `timestamp_formatter` such as 'yyyyMMdd'), or with `expire_strategy='update-time'` by its newest
+        file. Returns the partitions dropped, as 'dt=2024-01-01'.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").expire_partitions("90 d", timestamp_formatter="yyyyMMdd")
+        """
+        for argument, value in (("expiration_time", expiration_time), ("timestamp_formatter", timestamp_formatter),
+                                ("timestamp_pattern", timestamp_pattern)):
+            if value is not None:
+                _sql_text(value, argument)
+        if expire_strategy is not None and expire_strategy not in ("values-time", "update-time"):
+            raise ValueError(f"expire_strategy must be 'values-time' or 'update-time', got {expire_strategy!r}")
+        if max_expires is not None and (isinstance(max_expires, bool) or not isinstance(max_expires, int)
+                                        or max_expires < 1):
+            raise ValueError(f"max_expires must be a positive int, got {max_expires!r}")
+        return [str(p) for p in self._call("expirePartitions", expiration_time, timestamp_formatter,
+                                           timestamp_pattern, expire_strategy, max_expires)]
+
     def create_tag(self, tag: str, snapshot_id: Optional[int] = None, time_retained: Optional[str] = None) -> int:
         """Tags the snapshot `snapshot_id` (the latest when None), kept for `time_retained` ('7 d';
         None: until deleted); returns the tagged snapshot's id. Read it with `to_df(tag=...)`.
@@ -356,6 +398,47 @@ class LaminaTable:
         >>> LaminaTable.for_name(spark, "shop.orders").tags().show()
         """
         return DataFrame(self._call("tags"), self._spark)
+
+    def create_branch(self, branch: str, tag: Optional[str] = None) -> None:
+        """Creates the branch `branch` from the tag `tag`, or, without a tag, an empty branch with the
+        table's current schema, as `CALL sys.create_branch` does. Read it with `to_df(branch=...)` or
+        as `db.t$branch_<name>` in SQL, where INSERT writes it.
+
+        >>> t = LaminaTable.for_name(spark, "shop.orders")
+        >>> t.create_tag("v1")
+        >>> t.create_branch("dev", tag="v1")
+        """
+        _branch_name(branch)
+        if branch == "main":
+            raise ValueError("branch must not be 'main': that is the table itself")
+        if tag is not None:
+            _tag_name(tag)
+        self._call("createBranch", branch, tag)
+
+    def delete_branch(self, branch: str) -> None:
+        """Deletes the branch (its snapshots, schemas and tags; data files only it wrote go with
+        `remove_orphan_files`).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").delete_branch("dev")
+        """
+        _branch_name(branch)
+        self._call("deleteBranch", branch)
+
+    def fast_forward(self, branch: str) -> None:
+        """Makes the main branch the branch `branch`, as `CALL sys.fast_forward` does: main's snapshots
+        from the branch's first one on are replaced by the branch's. Run it while no one writes to main.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").fast_forward("dev")
+        """
+        _branch_name(branch)
+        self._call("fastForward", branch)
+
+    def branches(self) -> DataFrame:
+        """The table's branches (the `$branches` system table: branch_name, create_time).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").branches().show()
+        """
+        return DataFrame(self._call("branches"), self._spark)
 
     def rollback_to(self, version: Optional[int] = None, tag: Optional[str] = None,
                     timestamp: Union[None, datetime.datetime, int] = None) -> int:
@@ -450,11 +533,11 @@ class LaminaMergeBuilder:
 class LaminaTableBuilder:
     """Columns, keys, partitioning and options of a table to create; `execute()` creates it."""
 
-    def __init__(self, spark: SparkSession, name: str, catalog: str, if_not_exists: bool):
+    def __init__(self, spark: SparkSession, name: str, catalog: str, mode: str):
         self._spark = spark
         self._name = name
         self._catalog = catalog
-        self._if_not_exists = if_not_exists
+        self._mode = mode
         self._columns: List[tuple] = []
         self._primary_key: List[str] = []
         self._partitioned_by: List[str] = []
@@ -531,5 +614,5 @@ class LaminaTableBuilder:
             properties.put(key, value)
         jvm.lamina.spark.TableApi.create(self._spark._jsparkSession, self._catalog, self._name, columns,
                                          java_list(self._primary_key), java_list(self._partitioned_by), properties,
-                                         self._comment, self._if_not_exists)
+                                         self._comment, self._mode)
         return LaminaTable(self._spark, self._name, self._catalog)

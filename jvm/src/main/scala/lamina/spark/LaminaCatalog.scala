@@ -14,6 +14,7 @@ import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.table.{DeletionVectorRules, Identifiers, Warehouse}
+import lamina.table.branch.BranchManager
 import lamina.errors.{BadInputException, NotFoundException}
 import lamina.spark.procedures.Procedures
 import lamina.spark.system.SystemTables
@@ -104,10 +105,10 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     loadAt(ident, None, Some(timestamp / 1000))
 
   private def loadAt(ident: Identifier, version: Option[String], timestampMillis: Option[Long]): Table = {
-    val (base, system) = SystemTables.split(ident.name())
-    val tableIdent = Identifier.of(ident.namespace(), base)
+    val (base, branch, system) = BranchManager.splitName(ident.name())
+    val tableIdent = Identifier.of(ident.namespace(), ident.name().stripSuffix(system.map("$" + _).getOrElse("")))
     val table =
-      try warehouse.loadTable(dbOf(tableIdent), base)
+      try branch.foldLeft(warehouse.loadTable(dbOf(tableIdent), base))(_.onBranch(_))
       catch {
         case _: NotFoundException => throw new NoSuchTableException(ident)
       }
@@ -123,8 +124,10 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
 
   override def tableExists(ident: Identifier): Boolean =
     ident.namespace().length == 1 && {
-      val (base, system) = SystemTables.split(ident.name())
-      warehouse.tableExists(ident.namespace().head, base) && system.forall(SystemTables.isKnown)
+      val (base, branch, system) = BranchManager.splitName(ident.name())
+      val db = ident.namespace().head
+      warehouse.tableExists(db, base) && system.forall(SystemTables.isKnown) &&
+      branch.forall(b => warehouse.loadTable(db, base).branchManager.exists(b))
     }
 
   override def createTable(ident: Identifier, schema: StructType, partitions: Array[Transform],
@@ -137,9 +140,11 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     new LaminaTable(table, None, show(ident))
   }
 
+  /** ALTER TABLE `t` or `t$branch_b` (the branch's own schema, as in Paimon). */
   override def alterTable(ident: Identifier, changes: TableChange*): Table = {
+    val (base, branch, _) = BranchManager.splitName(ident.name())
     val table =
-      try warehouse.loadTable(dbOf(ident), ident.name())
+      try branch.foldLeft(warehouse.loadTable(dbOf(ident), base))(_.onBranch(_))
       catch {
         case _: NotFoundException => throw new NoSuchTableException(ident)
       }

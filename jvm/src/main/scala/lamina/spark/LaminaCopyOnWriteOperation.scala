@@ -31,6 +31,7 @@ class LaminaCopyOnWriteOperation(table: LaminaTable, cmd: Command) extends RowLe
 
   override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = new WriteBuilder {
     override def build(): Write =
-      new LaminaWrite(table.table, info, WriteMode.CopyOnWrite(() => read(), onlyRemovesRows = cmd == Command.DELETE))
+      new LaminaWrite(table.table, info, WriteMode.CopyOnWrite(() => read(), onlyRemovesRows = cmd == Command.DELETE),
+        command = Some(cmd))
   }
 }

@@ -39,7 +39,7 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
   override def newWriteBuilder(info: LogicalWriteInfo): DeltaWriteBuilder = {
     val refusal = if (cmd != Command.DELETE) None else PrimaryKeyWrites.dmlRefusal(table.table, "DELETE")
     new DeltaWriteBuilder {
-      override def build(): DeltaWrite = new LaminaWrite(table.table, info, WriteMode.Append, refusal)
+      override def build(): DeltaWrite = new LaminaWrite(table.table, info, WriteMode.Append, refusal, Some(cmd))
     }
   }
 

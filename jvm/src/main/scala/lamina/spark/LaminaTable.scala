@@ -22,6 +22,8 @@ import lamina.errors.BadInputException
 import lamina.spark.read.{LaminaScanBuilder, ScanMode}
 import lamina.spark.write.{LaminaWriteBuilder, WriteModes}
 import lamina.table.FileStoreTable
+import lamina.table.commit.CommitOperation
+import lamina.table.branch.BranchManager
 import lamina.table.options.{CoreOptions, TableOperation}
 import lamina.table.predicate.PredicateEval
 import lamina.table.sink.TableWriter
@@ -67,6 +69,14 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = {
     val dynamic = OptionScopes.dynamic(displayName, options.asCaseSensitiveMap().asScala.toMap, "read")
+    val branch = CoreOptions.Branch.explicit(dynamic).map(BranchManager.normalize).filter(_ != table.branch)
+    if (branch.nonEmpty) {
+      if (pinnedSnapshot.nonEmpty)
+        throw new BadInputException(s"Table $displayName is read as of snapshot ${pinnedSnapshot.get}; " +
+          s"time travel and the '${CoreOptions.Branch.key}' option cannot be combined (read ${table.baseName}$$branch_<name> " +
+          "with VERSION AS OF)")
+      return new LaminaTable(table.onBranch(branch.get), None, displayName).newScanBuilder(options)
+    }
     val scanKeys = LaminaTable.ScanKeys
     // a query or session that names a scan option overrides both the table's and the time travel's
     val explicit = dynamic.filter { case (k, _) => scanKeys.contains(k) }
@@ -91,14 +101,17 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
       schema(), ScanMode.CopyOnWrite)
   }
 
+  /** A write option `branch` writes that branch (the table's own name names it too: `t$branch_b`). */
   override def newWriteBuilder(info: LogicalWriteInfo): WriteBuilder = {
     requireWritable()
-    new LaminaWriteBuilder(table, info)
+    val branch = CoreOptions.Branch.explicit(OptionScopes.dynamic(displayName, info.options().asCaseSensitiveMap().asScala.toMap,
+        "write"))
+    new LaminaWriteBuilder(branch.fold(table)(table.onBranch), info)
   }
 
   override def truncateTable(): Boolean = {
     requireWritable()
-    TableWriter.commitOverwrite(table, Seq.empty, None)
+    TableWriter.commitOverwrite(table, Seq.empty, None, operation = CommitOperation.Truncate)
     true
   }
 
@@ -116,7 +129,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
     requireWritable()
     TableWriter.commitOverwrite(table, Seq.empty,
       WriteModes.partitionFilter(
-        table, filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])))
+        table, filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])), operation = CommitOperation.Delete)
   }
 
   /** Primary-key tables: delta-based (records written into the LSM tree); append tables:

@@ -8,6 +8,7 @@ import org.apache.spark.sql.types.StructType
 
 import lamina.errors.BadInputException
 import lamina.table.FileStoreTable
+import lamina.table.commit.CommitOperation
 import lamina.table.options.TableOperation
 import lamina.table.sink.TableWriter
 import lamina.types.SparkTypes
@@ -57,9 +58,10 @@ trait PartitionManagement extends SupportsPartitionManagement {
     livePartitions(readTable, pinnedSnapshotId).filter(p => same(p, ident, readTable, names)).toArray
   }
 
-  override def createPartition(ident: InternalRow, properties: util.Map[String, String]): Unit =
-    throw new BadInputException(s"Table $displayName: a partition exists while it holds rows; ADD PARTITION is not " +
-      "needed (write rows into the partition to create it)")
+  /** ADD PARTITION succeeds and changes nothing, as with Paimon's filesystem catalog: a partition
+   *  exists while it holds rows (Paimon's format has no empty partitions), so it appears once rows are
+   *  written into it. */
+  override def createPartition(ident: InternalRow, properties: util.Map[String, String]): Unit = checkWritable()
 
   override def dropPartition(ident: InternalRow): Boolean = {
     checkWritable()
@@ -68,7 +70,8 @@ trait PartitionManagement extends SupportsPartitionManagement {
     if (exists) {
       val types = sparkTypes(managedTable)
       val target = InternalRow.fromSeq(types.indices.map(i => ident.get(i, types(i))))
-      TableWriter.commitOverwrite(managedTable, Seq.empty, Some(row => same(row, target, managedTable, names)))
+      TableWriter.commitOverwrite(managedTable, Seq.empty, Some(row => same(row, target, managedTable, names)),
+        operation = CommitOperation.DropPartition)
     }
     exists
   }

@@ -7,8 +7,9 @@ import org.apache.spark.sql.connector.catalog.{Identifier, TableChange}
 import org.apache.spark.sql.functions.{col, desc}
 import org.apache.spark.sql.types.{DataType, StringType, StructField, StructType}
 
-import lamina.api.{Snapshots, Tagging}
+import lamina.api.{Branching, Partitions, Snapshots, Tagging}
 import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException}
+import lamina.table.branch.BranchManager
 import lamina.table.options.{CoreOptions, MergeEngine}
 
 /** What the Python package's `LaminaTable` calls through py4j: one call per Python method, plain
@@ -41,14 +42,16 @@ object TableApi {
   def require(spark: SparkSession, catalogName: String, table: String): Unit =
     if (!exists(spark, catalogName, table)) throw new NotFoundException(s"Table $catalogName.$table does not exist")
 
-  /** The table's rows: the latest snapshot, or the one `version` (a snapshot id or a tag name) or
-   *  `timestamp` (Spark's timestamp text) names. */
-  def read(spark: SparkSession, catalogName: String, table: String, version: String, timestamp: String): DataFrame = {
+  /** The table's rows (of `branch`, null: main): the latest snapshot, or the one `version` (a snapshot
+   *  id or a tag name) or `timestamp` (Spark's timestamp text) names. */
+  def read(spark: SparkSession, catalogName: String, table: String, version: String, timestamp: String,
+      branch: String): DataFrame = {
     require(spark, catalogName, table)
+    if (branch != null) load(spark, catalogName, table).branchManager.requireExists(branch)
     val reader = spark.read
     if (version != null) reader.option("versionAsOf", version)
     if (timestamp != null) reader.option("timestampAsOf", timestamp)
-    reader.table(qualified(catalogName, table))
+    reader.table(qualified(catalogName, table, Option(branch).map("$" + BranchManager.SuffixPrefix + _).getOrElse("")))
   }
 
   /** The table's snapshots, newest first (`limit` < 1: all). */
@@ -168,6 +171,38 @@ object TableApi {
     spark.table(qualified(catalogName, table, "$tags"))
   }
 
+  /** `sys.expire_partitions`: each null argument takes the table's option; the partitions dropped. */
+  def expirePartitions(spark: SparkSession, catalogName: String, table: String, expirationTime: String,
+      timestampFormatter: String, timestampPattern: String, expireStrategy: String,
+      maxExpires: java.lang.Integer): java.util.List[String] = {
+    require(spark, catalogName, table)
+    Partitions.expire(warehouse(spark, catalogName), table, Option(expirationTime), Option(timestampFormatter),
+      Option(timestampPattern), Option(expireStrategy), optInt(maxExpires)).asJava
+  }
+
+  /** `sys.create_branch`: from tag `tag`, or empty with the current schema when `tag` is null. */
+  def createBranch(spark: SparkSession, catalogName: String, table: String, branch: String, tag: String): Unit = {
+    require(spark, catalogName, table)
+    Branching.create(warehouse(spark, catalogName), table, branch, Option(tag))
+  }
+
+  def deleteBranch(spark: SparkSession, catalogName: String, table: String, branch: String): Unit = {
+    require(spark, catalogName, table)
+    Branching.delete(warehouse(spark, catalogName), table, branch)
+  }
+
+  /** `sys.fast_forward`: the main branch becomes `branch`. */
+  def fastForward(spark: SparkSession, catalogName: String, table: String, branch: String): Unit = {
+    require(spark, catalogName, table)
+    Branching.fastForward(warehouse(spark, catalogName), table, branch)
+  }
+
+  /** The table's branches (the `$branches` system table). */
+  def branches(spark: SparkSession, catalogName: String, table: String): DataFrame = {
+    require(spark, catalogName, table)
+    spark.table(qualified(catalogName, table, "$branches"))
+  }
+
   /** Removes (or with `dryRun` counts) the files no snapshot or tag refers to, last modified before
    *  `olderThan` (null: a day ago); [count, total bytes]. */
   def removeOrphanFiles(spark: SparkSession, catalogName: String, table: String, olderThan: String,
@@ -189,17 +224,22 @@ object TableApi {
     Snapshots.rollbackToTimestamp(warehouse(spark, catalogName), table, timestampMillis)._2
   }
 
-  /** CREATE TABLE (IF NOT EXISTS when `ifNotExists`): `columns` are (name, Spark SQL type, nullable,
-   *  comment or null); `primaryKey` and `partitionedBy` name columns; `properties` are table options.
-   *  Checked as the SQL statement is. Whether the table was created (false: it existed). */
+  /** CREATE TABLE, by `mode`: `create` (fails when the table exists), `if_not_exists` (leaves it), or
+   *  `replace` (CREATE OR REPLACE TABLE: drops it, with its history, first). `columns` are (name, Spark
+   *  SQL type, nullable, comment or null); `primaryKey` and `partitionedBy` name columns; `properties`
+   *  are table options. Checked as the SQL statement is. Whether the table was created (false: it
+   *  existed and was left). */
   def create(spark: SparkSession, catalogName: String, table: String, columns: java.util.List[java.util.List[Object]],
       primaryKey: java.util.List[String], partitionedBy: java.util.List[String],
-      properties: java.util.Map[String, String], comment: String, ifNotExists: Boolean): Boolean = {
+      properties: java.util.Map[String, String], comment: String, mode: String): Boolean = {
     val catalog = SessionApi.catalog(spark, catalogName)
     val id = identifier(table)
-    if (catalog.tableExists(id)) {
-      if (ifNotExists) return false
-      throw new AlreadyExistsException(s"Table $catalogName.$table already exists")
+    if (!Set("create", "if_not_exists", "replace").contains(mode))
+      throw new BadInputException(s"mode must be create, if_not_exists or replace, got '$mode'")
+    if (catalog.tableExists(id)) mode match {
+      case "if_not_exists" => return false
+      case "replace" => catalog.dropTable(id)
+      case _ => throw new AlreadyExistsException(s"Table $catalogName.$table already exists")
     }
     if (columns.isEmpty) throw new BadInputException(s"Table $catalogName.$table needs at least one column")
     val fields = columns.asScala.toSeq.map { c =>

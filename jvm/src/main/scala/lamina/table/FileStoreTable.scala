@@ -5,6 +5,8 @@ import org.apache.hadoop.fs.Path
 import lamina.errors.{CorruptFileException, NotFoundException}
 import lamina.format.DataFileFormat
 import lamina.io.FileIO
+import lamina.table.branch.BranchManager
+import lamina.table.lease.LeaseManager
 import lamina.table.manifest.{ManifestStore, SnapshotEntries}
 import lamina.table.options.{CoreOptions, TableOperation, UnsupportedFeatures}
 import lamina.table.schema.{SchemaManager, TableSchema}
@@ -14,12 +16,34 @@ import lamina.table.snapshot.{Snapshot, SnapshotManager}
  *  serializable so executors can write and read its files. `dynamicOptions` are the options one read
  *  or write sets on top of the table's own (session conf and query options, checked by the Spark
  *  layer); they are never stored, and survive [[withSchema]].
- *  Invariant: `schema` is a committed schema file of this table. */
+ *  `branch` picks whose `snapshot/`, `schema/` and `tag/` directories the managers read
+ *  ([[BranchManager]]); data files and manifests are the table directory's whatever the branch.
+ *  Invariant: `schema` is a committed schema file of this table's branch. */
 final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema: TableSchema,
-    dynamicOptions: Map[String, String] = Map.empty) {
+    dynamicOptions: Map[String, String] = Map.empty, branch: String = BranchManager.Main) {
   def options: Map[String, String] = if (dynamicOptions.isEmpty) schema.options else schema.options ++ dynamicOptions
-  def snapshotManager: SnapshotManager = new SnapshotManager(fileIO, path, name)
-  def schemaManager: SchemaManager = new SchemaManager(fileIO, path, name)
+
+  /** The directory of this branch's metadata: the table's for main, `branch/branch-<name>` otherwise. */
+  def branchPath: Path = BranchManager.branchPath(path, branch)
+  def snapshotManager: SnapshotManager = new SnapshotManager(fileIO, branchPath, name)
+  def schemaManager: SchemaManager = new SchemaManager(fileIO, branchPath, name)
+  def branchManager: BranchManager = new BranchManager(fileIO, path, baseName)
+  def leaseManager: LeaseManager = new LeaseManager(fileIO, branchPath)
+
+  /** The table's name without its branch suffix. */
+  def baseName: String = name.split('$').head
+
+  /** The same table on branch `b` at that branch's latest schema (`main`: the table itself); the name
+   *  becomes `db.t$branch_b`, as Paimon names it. A branch that does not exist is a [[NotFoundException]]. */
+  def onBranch(b: String): FileStoreTable = {
+    val target = BranchManager.normalize(b)
+    if (target == branch) return this
+    if (!BranchManager.isMain(target)) branchManager.requireExists(target)
+    val named = if (BranchManager.isMain(target)) baseName else s"$baseName$$branch_$target"
+    val s = new SchemaManager(fileIO, BranchManager.branchPath(path, target), named).latest()
+      .getOrElse(throw new NotFoundException(s"Branch '$target' of table $baseName has no schema"))
+    copy(name = named, schema = s, branch = target)
+  }
   def paths: FileStorePaths = new FileStorePaths(path, schema.partitionKeys, schema.partitionTypes,
     CoreOptions.PartitionDefaultName.getOrDefault(options), CoreOptions.PartitionLegacyName.getOrDefault(options))
   def manifestStore: ManifestStore = new ManifestStore(fileIO, paths,

@@ -7,6 +7,7 @@ import org.apache.hadoop.fs.Path
 
 import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException}
 import lamina.io.{FileIO, StorageFailure}
+import lamina.table.branch.BranchManager
 import lamina.table.schema.{SchemaManager, TableSchema}
 
 /** The filesystem metastore: `<warehouse>/<db>.db/<table>/`. A directory is a table when it holds
@@ -49,11 +50,17 @@ final case class Warehouse(root: Path, fileIO: FileIO) {
     FileStoreTable(fileIO, path, name, schema)
   }
 
-  /** The table a procedure or job names as `database.table`. */
+  /** The table a procedure or job names as `database.table`, or one of its branches as
+   *  `database.table$branch_b`. */
   def loadTable(qualified: String): FileStoreTable = {
     val parts = qualified.split("\\.", -1)
     if (parts.length != 2) throw new BadInputException(s"Table '$qualified' must be given as database.table")
-    loadTable(parts(0), parts(1))
+    BranchManager.splitName(parts(1)) match {
+      case (t, branch, None) => branch.foldLeft(loadTable(parts(0), t))(_.onBranch(_))
+      case (_, _, Some(rest)) =>
+        throw new BadInputException(s"Table '$qualified' must be given as database.table or database.table$$branch_name, " +
+          s"not with '$$$rest'")
+    }
   }
 
   def createTable(db: String, table: String, schema: TableSchema): FileStoreTable = {

@@ -19,7 +19,11 @@ object Procedures {
     "rename_tag" -> (c => new RenameTagProcedure(c)),
     "rollback" -> (c => new RollbackProcedure(c)),
     "rollback_to_timestamp" -> (c => new RollbackToTimestampProcedure(c)),
-    "remove_orphan_files" -> (c => new RemoveOrphanFilesProcedure(c)))
+    "remove_orphan_files" -> (c => new RemoveOrphanFilesProcedure(c)),
+    "create_branch" -> (c => new CreateBranchProcedure(c)),
+    "delete_branch" -> (c => new DeleteBranchProcedure(c)),
+    "fast_forward" -> (c => new FastForwardProcedure(c)),
+    "expire_partitions" -> (c => new ExpirePartitionsProcedure(c)))
 
   def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
     val ns = ident.namespace().mkString(".")

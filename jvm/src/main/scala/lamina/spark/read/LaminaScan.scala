@@ -13,7 +13,9 @@ import lamina.spark.stream.LaminaMicroBatchStream
 import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
+import lamina.table.lease.LeaseKeeper
 import lamina.table.scan.{ChangeScan, DataSplit, DiffScan, DiffSplit, FileStoreScan, IncrementalRange, SnapshotDeletionFiles}
+import lamina.table.snapshot.Snapshot
 
 /** The planned scan of one snapshot: one input partition per (partition, bucket) split, or per
  *  file group when a split is large. An empty table plans no partitions. With an incremental read's
@@ -52,10 +54,34 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
         new LaminaScan(table, None, required, filters, None, mode, fixed = Some(FixedSplits(splits, changes)))
           .createReaderFactory())
 
-  private def snapshotSplits: Seq[DataSplit] = {
+  /** The lease on the snapshot read, held from planning until the query that planned it ends (or this
+   *  scan is garbage-collected, when planned outside a query) ([[LeaseKeeper]], [[QueryLifetime]]), so
+   *  that snapshot expiration never removes files its tasks have yet to read. */
+  @transient @volatile private var lease: Option[LeaseKeeper#Held] = None
+
+  /** The snapshot to read, leased; the latest one is looked up again if it expired before the lease
+   *  was written. */
+  private def leasedSnapshot(): Option[Snapshot] = {
     // a copy-on-write scan is pinned when built: an empty table then stays empty to it
-    val snapshot = snapshotId.map(table.snapshotManager.snapshot)
+    def resolve() = snapshotId.map(table.snapshotManager.snapshot)
       .orElse(if (mode == ScanMode.CopyOnWrite) None else table.snapshotManager.latest())
+    val self = new java.lang.ref.WeakReference(this)
+    val running = QueryLifetime.current(SparkSession.active)
+    val alive = () => self.get() != null && running()
+    var snapshot = resolve()
+    var settled = false
+    while (!settled) snapshot match {
+      case None => settled = true
+      case Some(s) =>
+        val held = LeaseKeeper.Default.tryHold(table.leaseManager, s.id, alive)
+        if (snapshotId.nonEmpty || table.snapshotManager.exists(s.id)) { lease = held; settled = true }
+        else { held.foreach(_.release()); snapshot = resolve() }
+    }
+    snapshot
+  }
+
+  private def snapshotSplits: Seq[DataSplit] = {
+    val snapshot = leasedSnapshot()
     snapshot match {
       case None => Seq.empty
       case Some(s) =>

@@ -13,6 +13,7 @@ import lamina.format.BinaryRowCodec
 import lamina.spark.LaminaTable
 import lamina.spark.read.ScanMode
 import lamina.table.{FileStoreTable, PartitionValues}
+import lamina.table.commit.CommitOperation
 import lamina.table.consumer.ConsumerManager
 import lamina.table.manifest.ManifestEntry
 import lamina.table.scan.{FileStoreScan, SnapshotDeletionFiles}
@@ -22,16 +23,11 @@ import lamina.types.{DataType => LaminaType, DataTypeJson, SparkTypes}
 /** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
 object SystemTables {
   val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions", "buckets",
-    "table_indexes", "audit_log", "ro", "tags", "consumers")
+    "table_indexes", "audit_log", "ro", "tags", "consumers", "branches")
 
-  def split(name: String): (String, Option[String]) = {
-    val i = name.indexOf('$')
-    if (i < 0) (name, None) else (name.substring(0, i), Some(name.substring(i + 1).toLowerCase))
-  }
+  def isKnown(kind: String): Boolean = Kinds.contains(kind.toLowerCase)
 
-  def isKnown(kind: String): Boolean = Kinds.contains(kind)
-
-  def load(kind: String, table: FileStoreTable, pinned: Option[Long], display: String): Table = kind match {
+  def load(kind: String, table: FileStoreTable, pinned: Option[Long], display: String): Table = kind.toLowerCase match {
     case "snapshots" => simple(display, SnapshotsSchema, () => table.snapshotManager.all().map(snapshotRow(table, _)))
     case "schemas" => simple(display, SchemasSchema,
         () =>
@@ -64,6 +60,11 @@ object SystemTables {
           })
     case "consumers" => simple(display, ConsumersSchema,
         () => ConsumerManager.of(table).all().map { case (id, c, _) => row(str(id), c.nextSnapshot) })
+    case "branches" => simple(display, BranchesSchema,
+        () => {
+          val branches = table.branchManager
+          branches.names().map(n => row(str(n), micros(branches.createTimeMillis(n))))
+        })
     case "table_indexes" => simple(display, TableIndexesSchema, () => tableIndexesRows(table, pinned))
     case "audit_log" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display)
     case "ro" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.ReadOptimized, display)
@@ -187,7 +188,7 @@ object SystemTables {
       str(s.baseManifestList), str(s.deltaManifestList), s.changelogManifestList.map(str).orNull,
       s.totalRecordCount.map(Long.box).orNull, s.deltaRecordCount, s.changelogRecordCount.map(Long.box).orNull,
       s.watermark.map(Long.box).orNull, added.size.toLong, removed.size.toLong, added.map(_.file.rowCount).sum,
-      removed.map(_.file.rowCount).sum)
+      removed.map(_.file.rowCount).sum, str(CommitOperation.of(s.properties, s.commitKind)))
   }
 
   private def row(values: Any*): InternalRow = new GenericInternalRow(values.map {
@@ -208,11 +209,13 @@ object SystemTables {
     ("base_manifest_list", StringType, false), ("delta_manifest_list", StringType, false),
     ("changelog_manifest_list", StringType, true), ("total_record_count", LongType, true), ("delta_record_count", LongType, true),
     ("changelog_record_count", LongType, true), ("watermark", LongType, true), ("added_files", LongType, false),
-    ("removed_files", LongType, false), ("added_records", LongType, false), ("removed_records", LongType, false))
+    ("removed_files", LongType, false), ("added_records", LongType, false), ("removed_records", LongType, false),
+    ("operation", StringType, false))
   val TagsSchema: StructType = schema(
     ("tag_name", StringType, false), ("snapshot_id", LongType, false), ("schema_id", LongType, false),
     ("commit_time", TimestampNTZType, false), ("record_count", LongType, true), ("create_time", TimestampNTZType, true),
     ("time_retained", StringType, true))
+  val BranchesSchema: StructType = schema(("branch_name", StringType, false), ("create_time", TimestampNTZType, false))
   val SchemasSchema: StructType = schema(
     ("schema_id", LongType, false), ("fields", StringType, false), ("partition_keys", StringType, false),
     ("primary_keys", StringType, false), ("options", StringType, false), ("comment", StringType, true),

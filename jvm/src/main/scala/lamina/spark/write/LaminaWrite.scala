@@ -4,6 +4,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.distributions.{Distribution, Distributions}
 import org.apache.spark.sql.connector.expressions.{Expression => ConnectorExpression, Expressions, SortDirection, SortOrder}
 import org.apache.spark.sql.connector.write._
+import org.apache.spark.sql.connector.write.RowLevelOperation.Command
 import org.apache.spark.sql.connector.write.streaming.StreamingWrite
 
 import lamina.errors.{BadInputException, CommitStateUnknownException}
@@ -13,7 +14,7 @@ import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReference
 import lamina.spark.compact.SparkCompactTasks
 import lamina.spark.stream.LaminaStreamingWrite
 import lamina.table.FileStoreTable
-import lamina.table.commit.CommitMessage
+import lamina.table.commit.{CommitMessage, CommitOperation}
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.TableWriter
 import lamina.types.SparkTypes
@@ -22,7 +23,8 @@ import lamina.types.SparkTypes
  *  snapshot (APPEND, or OVERWRITE for INSERT OVERWRITE, TRUNCATE and copy-on-write DML). The write options of the
  *  query and the session's `spark.lamina.*` conf apply on top of the table's options
  *  ([[lamina.spark.OptionScopes]]). */
-class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode, refusal: Option[String] = None)
+class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMode, refusal: Option[String] = None,
+    command: Option[Command] = None)
   extends Write with BatchWrite with RequiresDistributionAndOrdering with DeltaWrite with DeltaBatchWrite {
   private val table: FileStoreTable = {
     import scala.jdk.CollectionConverters._
@@ -30,6 +32,16 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
         info.options().asCaseSensitiveMap().asScala.toMap, "write"))
   }
   private val commitUser = java.util.UUID.randomUUID().toString
+
+  /** What `$snapshots.operation` shows: the row-level command, a MERGE planned as a write, else the mode's. */
+  private def operation(default: CommitOperation): CommitOperation = command match {
+    case Some(Command.DELETE) => CommitOperation.Delete
+    case Some(Command.UPDATE) => CommitOperation.Update
+    case Some(Command.MERGE) => CommitOperation.Merge
+    case _ =>
+      val merge = Seq(MergeShapes.UniqueKeysOption, MergeShapes.RowKindOption, MergeShapes.RowKindColumnOption)
+      if (merge.exists(info.options().containsKey)) CommitOperation.Merge else default
+  }
 
   override def description(): String = s"LaminaWrite ${table.name} $mode"
 
@@ -120,16 +132,20 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
 
   private def commitFiles(msgs: Seq[CommitMessage]): Option[Long] = {
     mode match {
-      case WriteMode.Append => TableWriter.commitAppend(table, msgs, commitUser)
+      case WriteMode.Append => TableWriter.commitAppend(table, msgs, commitUser, operation = operation(CommitOperation.Write))
       case WriteMode.OverwriteByFilter(filters) =>
-        TableWriter.commitOverwrite(table, msgs, WriteModes.partitionFilter(table, filters), commitUser)
+        TableWriter.commitOverwrite(table, msgs, WriteModes.partitionFilter(table, filters), commitUser,
+          operation = operation(CommitOperation.Overwrite))
       case WriteMode.OverwriteDynamic =>
         val touched = msgs.map(m => java.nio.ByteBuffer.wrap(m.partition)).toSet
-        if (table.schema.partitionKeys.isEmpty) TableWriter.commitOverwrite(table, msgs, None, commitUser)
-        else if (touched.nonEmpty) TableWriter.commitOverwrite(table, msgs, Some(_ => false), commitUser, Some(touched))
+        val op = operation(CommitOperation.Overwrite)
+        if (table.schema.partitionKeys.isEmpty) TableWriter.commitOverwrite(table, msgs, None, commitUser, operation = op)
+        else if (touched.nonEmpty)
+          TableWriter.commitOverwrite(table, msgs, Some(_ => false), commitUser, Some(touched), operation = op)
         else None
       case WriteMode.CopyOnWrite(read, onlyRemovesRows) =>
-        val id = TableWriter.commitReplace(table, msgs, read(), onlyRemovesRows, commitUser)
+        val id = TableWriter.commitReplace(table, msgs, read(), onlyRemovesRows, commitUser,
+          operation(CommitOperation.Overwrite))
         // nothing committed (a DELETE that deleted no row): no snapshot refers to the written files
         if (id.isEmpty) TableWriter.deleteFiles(table, msgs)
         id

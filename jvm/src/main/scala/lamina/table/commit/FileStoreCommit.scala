@@ -15,7 +15,7 @@ import lamina.table.snapshot.Snapshot
  *  driver writes manifests and a manifest list, then claims the next snapshot id by creating its
  *  file atomically. Losing that race re-reads the latest snapshot, re-checks conflicts and retries.
  *  A DELETE of a file that is no longer live (another commit removed it) fails with a conflict. */
-final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
+final class FileStoreCommit(table: FileStoreTable, commitUser: String, properties: Map[String, String] = Map.empty) {
   private val store = table.manifestStore
   private val snapshots = table.snapshotManager
 
@@ -138,7 +138,8 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String) {
             totalRecordCount = latest.fold(Option(0L))(_.totalRecordCount).map(_ + delta),
             deltaRecordCount = delta,
             changelogRecordCount = Some(changelog.map(_.file.rowCount).sum),
-            watermark = latest.flatMap(_.watermark))
+            watermark = latest.flatMap(_.watermark),
+            properties = properties)
         } catch {
           case e: Throwable =>
             written.foreach(store.deleteQuietly)

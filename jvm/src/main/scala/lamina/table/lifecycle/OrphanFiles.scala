@@ -3,25 +3,29 @@ package lamina.table.lifecycle
 import org.apache.hadoop.fs.{FileStatus, Path}
 
 import lamina.table.FileStoreTable
+import lamina.table.branch.BranchManager
 
-/** Files under a table's directory that no snapshot and no tag refers to (left by a write or a
+/** Files under a table's directory that no snapshot and no tag of any branch refers to (left by a write or a
  *  compaction that failed before its commit, or by a crash of an expiration): found by walking the
  *  table's data, manifest and index directories, and removed when last modified before a safety
  *  margin, so that the files of a write still running are never touched. The table's own metadata
- *  (`snapshot/`, `schema/`, `tag/`, `consumer/`, `branch/`) is not walked. Every live snapshot and tag is
+ *  (`snapshot/`, `schema/`, `tag/`, `consumer/`, `branch/`, `lease/`) is not walked. Every live snapshot and tag is
  *  read strictly: a damaged or missing metadata file stops the clean-up, naming the file, before
  *  anything is deleted. */
 final class OrphanFiles(table: FileStoreTable) {
   import OrphanFiles._
 
   private val fileIO = table.fileIO
-  private val references = new FileReferences(table)
 
-  /** Every file some live snapshot or tag refers to, as its path without scheme. */
+  /** Every file some live snapshot or tag of any branch refers to, as its path without scheme. */
   def referenced(): Set[String] = {
-    val snapshots = table.snapshotManager.all() ++ table.snapshotManager.tags.all().map(_._2.snapshot)
-    snapshots.distinctBy(_.id).flatMap { s =>
-      references.liveDataFiles(s) ++ references.metadataFiles(s, strict = true) ++ references.changelogFiles(s)
+    val main = table.onBranch(BranchManager.Main)
+    (main +: main.branchManager.names().map(main.onBranch)).flatMap { t =>
+      val references = new FileReferences(t)
+      val snapshots = t.snapshotManager.all() ++ t.snapshotManager.tags.all().map(_._2.snapshot)
+      snapshots.distinctBy(_.id).flatMap { s =>
+        references.liveDataFiles(s) ++ references.metadataFiles(s, strict = true) ++ references.changelogFiles(s)
+      }
     }.map(normal).toSet
   }
 
@@ -54,7 +58,7 @@ final class OrphanFiles(table: FileStoreTable) {
 object OrphanFiles {
 
   /** The table's own metadata directories: never walked. */
-  val Protected: Set[String] = Set("snapshot", "schema", "tag", "consumer", "branch")
+  val Protected: Set[String] = Set("snapshot", "schema", "tag", "consumer", "branch", "lease")
 
   /** Paimon's safety margin: files younger than a day may belong to a write still running. */
   val DefaultMarginMillis: Long = 24L * 60 * 60 * 1000

@@ -72,8 +72,9 @@ object Rollback {
       later.drop(1).flatMap(s => refs.deltaEntries(s).getOrElse(Seq.empty).filter(_.isAdd).flatMap(refs.dataPaths)) ++
       later.flatMap(refs.changelogFiles)
     val keptTags = snapshots.tags.all().map(_._2.snapshot).filter(_.id <= target.id)
-    val keptData = refs.liveDataFiles(target)
-    val keptMetadata = (target +: keptTags).flatMap(refs.metadataFiles(_, strict = true)).toSet
+    val branches = OtherBranches.of(table)
+    val keptData = refs.liveDataFiles(target) ++ branches.data
+    val keptMetadata = (target +: keptTags).flatMap(refs.metadataFiles(_, strict = true)).toSet ++ branches.metadata
     val laterMetadata = (later ++ laterTags.map(_._2.snapshot)).flatMap(refs.metadataFiles(_, strict = false))
 
     later.reverse.foreach(s => snapshots.delete(s.id))

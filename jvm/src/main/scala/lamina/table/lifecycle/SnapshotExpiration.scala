@@ -6,9 +6,11 @@ import org.slf4j.LoggerFactory
 
 import lamina.table.FileStoreTable
 import lamina.table.consumer.ConsumerManager
+import lamina.table.lease.LeaseKeeper
 import lamina.table.options.CoreOptions
 
-/** Expires the oldest snapshots of one table, with the files no kept snapshot or tag uses, in the
+/** Expires the oldest snapshots of one table (of one branch), with the files no kept snapshot, tag or
+ *  other branch ([[OtherBranches]]) uses, in the
  *  order Paimon's expiration follows, so that a crash at any point leaves every kept snapshot and tag
  *  readable and a rerun finishes the job:
  *  1. data files that the deltas of the expired snapshots and of the first kept one remove for good
@@ -23,11 +25,18 @@ final class SnapshotExpiration(table: FileStoreTable) {
   private val refs = new FileReferences(table)
 
   /** Expires what `policy` allows at time `now`, keeping every snapshot a consumer still needs (after
-   *  removing the consumers idle past `consumer.expiration-time`); returns how many snapshots were expired. */
+   *  removing the consumers idle past `consumer.expiration-time`), and never a snapshot from the oldest
+   *  one a running reader holds a lease on ([[lamina.table.lease.LeaseManager]], judged by the wall
+   *  clock) on; returns how many snapshots were expired. Lease files lapsed long ago are removed. */
   def expire(policy: RetentionPolicy, now: Long = System.currentTimeMillis()): Int = {
     val latest = snapshots.latestId().getOrElse(return 0)
     val earliest = snapshots.earliestId().getOrElse(return 0)
-    val end = policy.firstRetained(earliest, latest, now, id => snapshots.read(id).map(_.timeMillis))
+    val leases = table.leaseManager
+    LeaseKeeper.Default.sweep() // this JVM's finished readers let go at once
+    val wall = System.currentTimeMillis()
+    val leased = leases.oldestLeased(wall).getOrElse(Long.MaxValue)
+    leases.removeLapsed(wall, SnapshotExpiration.LapsedLeaseGraceMillis)
+    val end = math.min(policy.firstRetained(earliest, latest, now, id => snapshots.read(id).map(_.timeMillis)), leased)
     expireUntil(earliest, math.min(end, consumedFrom(now)))
   }
 
@@ -49,16 +58,17 @@ final class SnapshotExpiration(table: FileStoreTable) {
     val tagged = snapshots.tags.all().map(_._2.snapshot)
     val keptTags = RetentionPolicy.tagsToKeep(tagged.map(_.id), begin, endExclusive).flatMap(id => tagged.find(_.id == id))
 
-    // 1. data files: what the deltas of (begin, end] remove, unless a tag holds it
-    val tagFiles = keptTags.flatMap(refs.liveDataFiles).toSet
+    // 1. data files: what the deltas of (begin, end] remove, unless a tag or another branch holds it
+    val branches = OtherBranches.of(table)
+    val tagFiles = keptTags.flatMap(refs.liveDataFiles).toSet ++ branches.data
     range.filter(_.id > begin).foreach { s =>
       refs.deltaEntries(s).foreach(delta =>
         FileReferences.removedBy(delta).flatMap(refs.dataPaths).filterNot(tagFiles.contains).foreach(table.fileIO.deleteQuietly))
     }
-    expiring.foreach(s => refs.changelogFiles(s).foreach(table.fileIO.deleteQuietly))
+    expiring.foreach(s => refs.changelogFiles(s).filterNot(branches.data.contains).foreach(table.fileIO.deleteQuietly))
 
-    // 2. metadata that the first kept snapshot and the tags do not refer to
-    val keptMetadata = (end +: keptTags).flatMap(refs.metadataFiles(_, strict = true)).toSet
+    // 2. metadata that the first kept snapshot, the tags and the other branches do not refer to
+    val keptMetadata = (end +: keptTags).flatMap(refs.metadataFiles(_, strict = true)).toSet ++ branches.metadata
     expiring.foreach(s => (refs.metadataFiles(s, strict = false) -- keptMetadata).foreach(table.fileIO.deleteQuietly))
 
     // 3. snapshot files last
@@ -71,12 +81,17 @@ final class SnapshotExpiration(table: FileStoreTable) {
 object SnapshotExpiration {
   private val log = LoggerFactory.getLogger(getClass)
 
+  /** How long after it lapsed a lease's file stays (for people looking into a stuck reader). */
+  val LapsedLeaseGraceMillis: Long = 60L * 60 * 1000
+
   /** The maintenance a commit runs once it landed, with the table's options, unless `write-only` is
-   *  set (as Paimon's writers do): automatic tags, snapshot expiration, tags past their retention. The
-   *  commit stands whatever happens here: a failure is logged and the next commit tries again. */
+   *  set (as Paimon's writers do): partition expiration, automatic tags, snapshot expiration, tags past
+   *  their retention. The commit stands whatever happens here: a failure is logged and the next commit
+   *  tries again. */
   def afterCommit(table: FileStoreTable): Unit = {
     if (CoreOptions.WriteOnly.getOrDefault(table.options)) return
     try {
+      PartitionExpiration.afterCommit(table)
       AutomaticTags.afterCommit(table)
       new SnapshotExpiration(table).expire(RetentionPolicy.of(table.options))
       Tags.expireRetained(table, java.time.LocalDateTime.now())

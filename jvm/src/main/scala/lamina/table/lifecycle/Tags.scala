@@ -92,7 +92,8 @@ object Tags {
   /** Removes the files of `gone` (a snapshot that one tag stops holding) that nothing else holds: when
    *  its snapshot file is gone (expired) and no other tag holds it, its files minus those of its
    *  neighbours (the previous tag, and the earliest snapshot or the next tag, whichever comes first;
-   *  a file used by any other kept snapshot or tag is used by one of them). Data first, then metadata. */
+   *  a file used by any other kept snapshot or tag is used by one of them) and minus what other
+   *  branches hold. Data first, then metadata. */
   private def cleanAfterRemoval(table: FileStoreTable, gone: Snapshot, ignoring: Option[String] = None): Unit = {
     val snapshots = table.snapshotManager
     if (snapshots.exists(gone.id)) return
@@ -103,9 +104,10 @@ object Tags {
     val next = (others.filter(_.id > gone.id) ++ earliest).sortBy(_.id).headOption
     val neighbours = previous.toSeq ++ next
     val refs = new FileReferences(table)
-    val keptData = neighbours.flatMap(refs.liveDataFiles).toSet
+    val branches = OtherBranches.of(table)
+    val keptData = neighbours.flatMap(refs.liveDataFiles).toSet ++ branches.data
     refs.liveDataFilesIfReadable(gone).foreach(files => (files -- keptData).foreach(table.fileIO.deleteQuietly))
-    val keptMetadata = neighbours.flatMap(refs.metadataFiles(_, strict = true)).toSet
+    val keptMetadata = neighbours.flatMap(refs.metadataFiles(_, strict = true)).toSet ++ branches.metadata
     (refs.metadataFiles(gone, strict = false) -- keptMetadata).foreach(table.fileIO.deleteQuietly)
   }
 

@@ -13,6 +13,7 @@ import lamina.table.options.{
   ManifestCompression => ManifestCodec,
   MergeEngine => Engine,
   ParquetWriterVersion => WriterVersion,
+  PartitionExpireStrategy => PartitionStrategy,
   StartupMode => Startup,
   TagCreationPeriod => Period
 }
@@ -89,6 +90,8 @@ object CoreOptions {
     "How many times a commit retries after losing a snapshot-id race before it fails.")
   val ScanSnapshotId: OptionDef[Long] = define("scan.snapshot-id", LongKind, null, PerQuery,
     "Read the table as of this snapshot id (time travel).")
+  val Branch: OptionDef[String] = define("branch", StringKind, "main", PerQuery,
+    "The branch a read or write goes to (as naming the table `t$branch_<name>` does); main is the table itself.")
   val ScanTimestampMillis: OptionDef[Long] = define("scan.timestamp-millis", LongKind, null, PerQuery,
     "Read the latest snapshot committed at or before this epoch-millisecond timestamp.")
 
@@ -156,6 +159,28 @@ object CoreOptions {
   val SnapshotExpireLimit: OptionDef[Int] = define("snapshot.expire.limit", intAtLeast(1), "50", Table,
     "The most snapshots one expiration removes (as in Paimon), so that a commit's clean-up stays short; " +
       "the next commit continues.")
+
+  // Partition expiration: after commits (unless `write-only`) and by CALL sys.expire_partitions.
+
+  val PartitionExpirationTime: OptionDef[Long] = define("partition.expiration-time", DurationKind, null, Table,
+    "How long a partition lives: after a commit, partitions older than this are dropped (an OVERWRITE snapshot " +
+      "that removes their files), dated as partition.expiration-strategy says. No expiration when unset.")
+  val PartitionExpirationCheckInterval: OptionDef[Long] = define("partition.expiration-check-interval", DurationKind,
+    "1 h", Table,
+    "How often commits of one process look for expired partitions (the first commit of a process always looks; " +
+      "Paimon's writers wait a random part of the interval first). 0 looks at every commit.")
+  val PartitionExpirationStrategy: OptionDef[PartitionStrategy] = define("partition.expiration-strategy",
+    enumOf(PartitionStrategy.All)(_.name), PartitionStrategy.ValuesTime, Table,
+    "How a partition is dated: values-time by the time its values spell (see partition.timestamp-pattern), " +
+      "update-time by the creation time of its newest data file.")
+  val PartitionExpirationMaxNum: OptionDef[Int] = define("partition.expiration-max-num", intAtLeast(1), "100", Table,
+    "The most partitions one expiration drops (the oldest first).")
+  val PartitionTimestampFormatter: OptionDef[String] = define("partition.timestamp-formatter", StringKind, null, Table,
+    "Java DateTimeFormatter pattern that reads a partition's time from its text (see partition.timestamp-pattern); " +
+      "by default 'yyyy-MM-dd HH:mm:ss' or 'yyyy-MM-dd'.")
+  val PartitionTimestampPattern: OptionDef[String] = define("partition.timestamp-pattern", StringKind, null, Table,
+    "How a partition's time is spelled from its values: '$dt', '$year-$month-$day $hour:00:00', ...; by default " +
+      "the first partition column's value.")
 
   // Automatic tags, made after commits as in Paimon.
 

@@ -15,9 +15,7 @@ object HarmlessOptions {
         "process-time tags by the options in the table above): keeping more snapshots, partitions, tags and " +
         "changelogs than asked is never wrong for a reader.",
       Seq("snapshot.expire.execution-mode", "snapshot.clean-empty-directories",
-        "partition.expiration-strategy", "partition.expiration-time", "partition.expiration-check-interval",
-        "partition.expiration-max-num", "partition.expiration-batch-size", "partition.timestamp-formatter",
-        "partition.timestamp-pattern", "partition.timestamp-format.strict", "end-input.check-partition-expire",
+        "partition.expiration-batch-size", "partition.timestamp-format.strict", "end-input.check-partition-expire",
         "consumer.mode", "consumer.changelog-only"),
       Seq("tag.")),
     Group(

@@ -16,6 +16,9 @@ final case class OptionDef[T](
   def get(options: Map[String, String]): Option[T] =
     options.get(key).orElse(default).map(v => parseOrFail(v))
 
+  /** The value `options` set for this option, without falling back to the default. */
+  def explicit(options: Map[String, String]): Option[T] = options.get(key).map(v => parseOrFail(v))
+
   def getOrDefault(options: Map[String, String]): T =
     get(options).getOrElse(throw new IllegalStateException(s"option '$key' has no default"))
 

@@ -62,7 +62,6 @@ object UnsupportedFeatures {
     unlessDefault("descending sequence order", "sequence.field.sort-order", "ascending"),
     whenSet("a fallback branch", "scan.fallback-branch"),
     whenSet("a primary branch other than main", "scan.primary-branch"),
-    unlessDefault("a branch other than main", "branch", "main"),
     whenTrue("chain tables", "chain-table.enabled"),
     whenSet("external data paths", "data-file.external-paths"),
     whenSet("a data-file directory", "data-file.path-directory"),

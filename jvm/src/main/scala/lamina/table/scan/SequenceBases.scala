@@ -36,7 +36,7 @@ object SequenceBases {
   def of(table: FileStoreTable): Map[Key, Long] = table.snapshotManager.latest() match {
     case None => Map.empty
     case Some(latest) =>
-      val dir = table.path.toString
+      val dir = table.branchPath.toString
       val before = known.synchronized(Option(known.get(dir)))
       val bases = before
         .filter(k => k.snapshotId <= latest.id && latest.id - k.snapshotId <= MaxDeltaSnapshots)

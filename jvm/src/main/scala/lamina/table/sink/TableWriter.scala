@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.format.{DataFileWriter, DataFileWriters}
 import lamina.table.FileStoreTable
-import lamina.table.commit.{CommitMessage, FileStoreCommit}
+import lamina.table.commit.{CommitMessage, CommitOperation, FileStoreCommit}
 import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.manifest.DataFileMeta
 import lamina.table.scan.DataSplit
@@ -14,16 +14,17 @@ import lamina.table.scan.DataSplit
  *  that lands is followed by snapshot expiration ([[SnapshotExpiration.afterCommit]]). */
 object TableWriter {
   def commitAppend(table: FileStoreTable, msgs: Seq[CommitMessage], user: String = newUser(),
-      identifier: Long = System.currentTimeMillis()): Option[Long] =
-    expireAfter(table, new FileStoreCommit(table, user).append(msgs, identifier))
+      identifier: Long = System.currentTimeMillis(), operation: CommitOperation = CommitOperation.Write): Option[Long] =
+    expireAfter(table, new FileStoreCommit(table, user, operation.properties).append(msgs, identifier))
 
   /** Overwrites the partitions `filter` selects, or (when `partitions` is given) exactly those
    *  serialized partitions. As in Paimon an overwrite commits no changelog: its changelog files are
    *  removed first. */
   def commitOverwrite(table: FileStoreTable, msgs: Seq[CommitMessage], filter: Option[InternalRow => Boolean],
-      user: String = newUser(), partitions: Option[Set[java.nio.ByteBuffer]] = None): Option[Long] = {
+      user: String = newUser(), partitions: Option[Set[java.nio.ByteBuffer]] = None,
+      operation: CommitOperation = CommitOperation.Overwrite): Option[Long] = {
     deleteFiles(table, msgs.map(m => m.copy(newFiles = m.changelogFiles, changelogFiles = Seq.empty)))
-    val commit = new FileStoreCommit(table, user)
+    val commit = new FileStoreCommit(table, user, operation.properties)
     expireAfter(table,
       partitions match {
         case Some(ps) => commit.overwritePartitions(msgs, ps)
@@ -39,8 +40,8 @@ object TableWriter {
   /** Copy-on-write: replaces the files a row-level operation read with the ones it wrote
    *  ([[FileStoreCommit.replace]]). */
   def commitReplace(table: FileStoreTable, msgs: Seq[CommitMessage], read: Seq[DataSplit], onlyRemovesRows: Boolean,
-      user: String): Option[Long] =
-    new FileStoreCommit(table, user).replace(read, msgs, onlyRemovesRows)
+      user: String, operation: CommitOperation): Option[Long] =
+    new FileStoreCommit(table, user, operation.properties).replace(read, msgs, onlyRemovesRows)
 
   /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
    *  ones. Used when a task aborts; nothing committed references these files. */

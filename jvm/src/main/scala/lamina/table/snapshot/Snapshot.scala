@@ -26,7 +26,8 @@ final case class Snapshot(
     deltaRecordCount: Long,
     changelogRecordCount: Option[Long],
     watermark: Option[Long],
-    version: Int = Snapshot.CurrentVersion) {
+    version: Int = Snapshot.CurrentVersion,
+    properties: Map[String, String] = Map.empty) {
 
   def toJson: String = {
     val f = JsonNodeFactory.instance
@@ -50,6 +51,10 @@ final case class Snapshot(
     o.put("deltaRecordCount", deltaRecordCount)
     changelogRecordCount.foreach(o.put("changelogRecordCount", _))
     watermark.foreach(o.put("watermark", _))
+    if (properties.nonEmpty) {
+      val p = o.putObject("properties")
+      properties.toSeq.sortBy(_._1).foreach { case (k, v) => p.put(k, v) }
+    }
     Snapshot.Mapper.writerWithDefaultPrettyPrinter().writeValueAsString(o)
   }
 }
@@ -111,6 +116,18 @@ object Snapshot {
       deltaRecordCount = optLong("deltaRecordCount").getOrElse(0L),
       changelogRecordCount = optLong("changelogRecordCount"),
       watermark = optLong("watermark"),
-      version = version)
+      version = version,
+      properties = properties(n, path))
+  }
+
+  /** Paimon's optional `properties`: an object of strings (null when empty). */
+  private def properties(n: JsonNode, path: String): Map[String, String] = {
+    import scala.jdk.CollectionConverters._
+    Option(n.get("properties")).filterNot(_.isNull) match {
+      case None => Map.empty
+      case Some(o) if o.isObject && o.properties().asScala.forall(_.getValue.isTextual) =>
+        o.properties().asScala.map(e => e.getKey -> e.getValue.asText).toMap
+      case Some(o) => throw new CorruptFileException(path, 0, "field 'properties' to be an object of strings", o.toString)
+    }
   }
 }

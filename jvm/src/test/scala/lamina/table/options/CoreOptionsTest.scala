@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 70)
+    assert(CoreOptions.all.size === 77)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -67,8 +67,8 @@ class CoreOptionsTest extends AnyFunSuite {
       CoreOptions.all.collect { case d if d.kind.isInstanceOf[EnumKind[_]] => d.key -> d.kind.asInstanceOf[EnumKind[Any]] }
     assert(enums.map(_._1).sorted === Seq("changelog-producer", "file.compression", "file.format",
       "incremental-between-scan-mode", "lookup-compact", "lookup.cache-spill-compression", "lookup.local-file-type",
-      "manifest.compression", "merge-engine", "parquet.writer.version", "scan.mode", "tag.automatic-creation",
-      "tag.creation-period"))
+      "manifest.compression", "merge-engine", "parquet.writer.version", "partition.expiration-strategy", "scan.mode",
+      "tag.automatic-creation", "tag.creation-period"))
     for ((key, kind) <- enums; value <- kind.values) {
       val text = kind.textOf(value)
       assert(kind.parse(text) === Right(value), key)
@@ -94,6 +94,7 @@ class CoreOptionsTest extends AnyFunSuite {
     assert(texts("lookup.cache-spill-compression") === Seq("none", "zstd", "lz4"))
     assert(texts("tag.automatic-creation") === Seq("none", "process-time"))
     assert(texts("tag.creation-period") === Seq("daily", "hourly", "two-hours"))
+    assert(texts("partition.expiration-strategy") === Seq("values-time", "update-time"))
   }
 
   test("validate accepts known keys with good values and pattern keys") {
@@ -168,7 +169,8 @@ class CoreOptionsTest extends AnyFunSuite {
       "lookup.cache-file-retention",
       "target-file-size", "file.compression", "file.compression.zstd-level", "parquet.writer.version",
       "metadata.stats-mode", "manifest.compression", "manifest.target-file-size", "manifest.merge-min-count",
-      "commit.max-retries", "scan.snapshot-id", "scan.timestamp-millis", "write-buffer-size", "write-buffer-spillable",
+      "commit.max-retries", "scan.snapshot-id", "scan.timestamp-millis", "branch", "write-buffer-size",
+      "write-buffer-spillable",
       "write-only", "compaction.max-size-amplification-percent", "compaction.size-ratio",
       "num-sorted-run.compaction-trigger", "num-sorted-run.stop-trigger", "cache-page-size",
       "lookup.bloom-filter.enabled", "lookup.bloom-filter.fpp", "lookup.local-file-type", "lookup.cache-max-memory-size",

@@ -1,0 +1,52 @@
+package lamina.table.lease
+
+import scala.util.control.NonFatal
+
+import org.apache.hadoop.fs.Path
+
+import lamina.errors.CorruptFileException
+import lamina.io.FileIO
+
+/** The `lease/` directory of one branch of a table (beside its `snapshot/`): the snapshots running
+ *  readers hold ([[SnapshotLease]]). Snapshot expiration keeps every snapshot from the oldest live
+ *  lease on. A renewal writes the lease's next file before it deletes the previous one, so a listing
+ *  always finds the lease. A lease file that cannot be read holds nothing (a half-written file of a
+ *  process that died; the writer's own copies are always complete). */
+final class LeaseManager(fileIO: FileIO, branchPath: Path) extends Serializable {
+  val dir: Path = new Path(branchPath, "lease")
+
+  /** Writes file `n` of lease `id`; its path. */
+  def write(id: String, n: Long, lease: SnapshotLease): Path = {
+    fileIO.mkdirs(dir)
+    val p = new Path(dir, s"${LeaseManager.Prefix}$id-$n")
+    fileIO.writeBytes(p, lease.toJson.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+    p
+  }
+
+  def delete(p: Path): Unit = fileIO.deleteQuietly(p)
+
+  /** Every readable lease, with its file. */
+  def all(): Seq[(Path, SnapshotLease)] =
+    fileIO.list(dir).filter(st => st.isFile && st.getPath.getName.startsWith(LeaseManager.Prefix)).flatMap { st =>
+      try Some(st.getPath -> SnapshotLease.fromJson(fileIO.readUtf8(st.getPath), st.getPath.toString))
+      catch {
+        case _: java.io.FileNotFoundException | _: CorruptFileException => None // renewed or half-written meanwhile
+      }
+    }
+
+  /** The oldest snapshot id a live lease holds at `nowMillis`. */
+  def oldestLeased(nowMillis: Long): Option[Long] = all().map(_._2).filter(_.isLive(nowMillis)).map(_.snapshotId).minOption
+
+  /** Deletes the files of leases that lapsed more than `graceMillis` before `nowMillis` (their
+   *  holders died). */
+  def removeLapsed(nowMillis: Long, graceMillis: Long): Unit =
+    all().foreach { case (p, l) =>
+      if (l.expireAtMillis + graceMillis < nowMillis)
+        try delete(p)
+        catch { case NonFatal(_) => () }
+    }
+}
+
+object LeaseManager {
+  val Prefix = "lease-"
+}
