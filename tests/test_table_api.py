@@ -120,6 +120,9 @@ def test_finding_tables(spark, db):
     (lambda spark, t: t.create_branch("dev", tag="12"), "tag"),
     (lambda spark, t: t.delete_branch(""), "branch"),
     (lambda spark, t: t.history(limit=0), "limit"),
+    (lambda spark, t: t.read_changes(0, 2), "start"),
+    (lambda spark, t: t.read_changes(1, "7"), "end"),
+    (lambda spark, t: t.read_changes(1, 2, scan_mode="all"), "scan_mode"),
     (lambda spark, t: t.delete(""), "condition"),
     (lambda spark, t: t.update("id = 1", {}), "set"),
     (lambda spark, t: t.update("id = 1", {"v": 3}), "set['v']"),
@@ -223,3 +226,21 @@ def test_tags_rollback_and_expiration_give_what_the_procedures_give(spark, db):
     with pytest.raises(ValueError) as excinfo:
         t.expire_snapshots(retain_max=0)
     assert "retain_max" in str(excinfo.value)
+
+
+def test_read_changes_gives_what_the_incremental_read_gives(spark, db):
+    name = f"{CAT}.{db}.c"
+    spark.sql(f"CREATE TABLE {name} (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
+              "'changelog-producer' = 'input')")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a'), (2, 'b')")
+    spark.sql(f"INSERT INTO {name} VALUES (2, 'B'), (3, 'c')")
+    spark.sql(f"DELETE FROM {name} WHERE id = 1")
+    t = LaminaTable.for_name(spark, f"{db}.c")
+    latest = max(r.snapshot_id for r in t.history().collect())
+    spark.sql(f"CALL {CAT}.sys.create_tag(table => '{db}.c', tag => 'end', snapshot_id => {latest})")
+    changes = sorted(tuple(r) for r in t.read_changes(1, "end").collect())
+    sql = sorted(tuple(r) for r in spark.read.option("incremental-between", f"1,{latest}")
+                 .table(f"{CAT}.{db}.`c$audit_log`").collect())
+    assert changes == sql
+    assert ("+I", 3, "c") in changes and any(k == "-D" and i == 1 for k, i, _ in changes)
+    assert {r[2] for r in changes if r[1] == 2} <= {"b", "B"}

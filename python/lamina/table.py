@@ -186,6 +186,24 @@ class LaminaTable:
         version_text = str(version) if version is not None else tag
         return DataFrame(self._call("read", version_text, timestamp, branch), self._spark)
 
+    def read_changes(self, start: Union[int, str], end: Union[int, str], scan_mode: Optional[str] = None) -> DataFrame:
+        """The changes after snapshot (or tag) `start` up to and including `end`, each row with its
+        `rowkind` (+I, -U, +U, -D), as the `incremental-between` read of `$audit_log`. `scan_mode`: 'auto'
+        (the changelog where the table has one, else each commit's delta), 'delta', 'changelog' or 'diff'
+        (the difference between the two snapshots).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").read_changes(3, 5).groupBy("rowkind").count().show()
+        """
+        bounds = []
+        for value, argument in ((start, "start"), (end, "end")):
+            if isinstance(value, str):
+                bounds.append(_tag_name(value, argument))
+            else:
+                bounds.append(str(_snapshot_id(value, argument)))
+        if scan_mode is not None and scan_mode not in ("auto", "delta", "changelog", "diff"):
+            raise ValueError(f"scan_mode must be one of 'auto', 'delta', 'changelog', 'diff', got {scan_mode!r}")
+        return DataFrame(self._call("readChanges", bounds[0], bounds[1], scan_mode), self._spark)
+
     def history(self, limit: Optional[int] = None) -> DataFrame:
         """The table's snapshots (the `$snapshots` system table), newest first; at most `limit`.
 

@@ -54,6 +54,17 @@ object TableApi {
     reader.table(qualified(catalogName, table, Option(branch).map("$" + BranchManager.SuffixPrefix + _).getOrElse("")))
   }
 
+  /** The changes between two snapshots or tags (`start` exclusive, `end` inclusive, as Paimon's
+   *  `incremental-between`), each row with its `rowkind`: the table's `$audit_log` read incrementally,
+   *  in `scanMode` (auto, delta, changelog, diff; null: auto). */
+  def readChanges(spark: SparkSession, catalogName: String, table: String, start: String, end: String,
+      scanMode: String): DataFrame = {
+    require(spark, catalogName, table)
+    val reader = spark.read.option("incremental-between", s"$start,$end")
+    if (scanMode != null) reader.option("incremental-between-scan-mode", scanMode)
+    reader.table(qualified(catalogName, table, "$audit_log"))
+  }
+
   /** The table's snapshots, newest first (`limit` < 1: all). */
   def history(spark: SparkSession, catalogName: String, table: String, limit: Int): DataFrame = {
     require(spark, catalogName, table)
