@@ -26,6 +26,9 @@ final class StreamScan(table: FileStoreTable, source: ChangeSource) {
       case StartupMode.Default if ts.isDefined => StartupMode.FromTimestamp
       case m => m
     }
+    if (!mode.supported)
+      throw new BadInputException(s"Streaming read of table ${table.name}: scan.mode '${mode.name}' is not supported; " +
+        s"use one of ${StartupMode.All.filter(_.supported).map(_.name).mkString(", ")}")
     def need[T](v: Option[T], key: String): T = v.getOrElse(throw new BadInputException(
         s"Streaming read of table ${table.name}: scan.mode '${mode.name}' needs '$key'"))
     val first = snapshots.earliestId().getOrElse(1L)
