@@ -1,5 +1,7 @@
 package lamina.spark.read
 
+import scala.collection.mutable
+
 import org.apache.spark.sql.types.Decimal
 import org.apache.spark.sql.vectorized.{ColumnarArray, ColumnarMap, ColumnVector}
 import org.apache.spark.unsafe.types.UTF8String
@@ -8,7 +10,7 @@ import org.apache.spark.unsafe.types.UTF8String
  *  without copying: how a batch drops the rows that a deletion vector deletes. Children of a struct
  *  are selected alike, so struct rows, arrays and maps read through it unchanged. */
 final class SelectedColumnVector(base: ColumnVector, selected: Array[Int], count: Int) extends ColumnVector(base.dataType()) {
-  private lazy val children = new Array[ColumnVector](64)
+  private val children = mutable.HashMap.empty[Int, ColumnVector]
 
   override def close(): Unit = () // the reader closes `base`
   override def hasNull: Boolean = base.hasNull
@@ -28,10 +30,8 @@ final class SelectedColumnVector(base: ColumnVector, selected: Array[Int], count
   override def getUTF8String(rowId: Int): UTF8String = base.getUTF8String(selected(rowId))
   override def getBinary(rowId: Int): Array[Byte] = base.getBinary(selected(rowId))
 
+  /** A struct's field (or a variant's or interval's part), selected alike; arrays and maps read their
+   *  elements through `base`'s own children. */
   override def getChild(ordinal: Int): ColumnVector =
-    if (ordinal >= children.length) new SelectedColumnVector(base.getChild(ordinal), selected, count)
-    else {
-      if (children(ordinal) == null) children(ordinal) = new SelectedColumnVector(base.getChild(ordinal), selected, count)
-      children(ordinal)
-    }
+    children.getOrElseUpdate(ordinal, new SelectedColumnVector(base.getChild(ordinal), selected, count))
 }

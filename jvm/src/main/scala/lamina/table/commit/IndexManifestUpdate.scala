@@ -29,6 +29,8 @@ final class IndexManifestUpdate(table: FileStoreTable) {
   def apply(latest: Option[Snapshot], entries: Seq[ManifestEntry], changes: Seq[(Array[Byte], Int, IndexChange)])
       : (Option[String], Boolean) = {
     val previous = latest.flatMap(_.indexManifest)
+    // an append neither changes nor drops vectors: the index manifest is carried over unread
+    if (changes.isEmpty && entries.forall(_.isAdd)) return (previous, false)
     val current = previous.map(store.readIndexManifest).getOrElse(Seq.empty)
     def isDv(e: IndexManifestEntry) = e.indexFile.indexType == DeletionVectorsIndexFile.IndexType
     def key(partition: Array[Byte], bucket: Int): Key = (ByteBuffer.wrap(partition), bucket)
