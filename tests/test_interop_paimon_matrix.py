@@ -248,7 +248,6 @@ KINDS = [
 # Paimon; Lamina refuses what the feature would make wrong and does the rest.
 FEATURE_TABLES = [
     ("f_dynamic", {"primary-key": "id"}, False, True, "bucket"),
-    ("f_producer", {"primary-key": "id", "bucket": "1", "changelog-producer": "lookup"}, False, True, "changelog-producer"),
     ("f_descending", {"primary-key": "id", "bucket": "1", "sequence.field": "v", "sequence.field.sort-order": "descending"},
      True, True, "sequence.field.sort-order"),
     ("f_per_level", {"primary-key": "id", "bucket": "1", "file.format.per.level": "0:avro"}, True, True,

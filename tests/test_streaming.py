@@ -69,11 +69,14 @@ def test_limits_per_trigger_and_scan_modes(spark, warehouse, db, tmp_path):
     assert fresh("fromts", **{"scan.mode": "from-timestamp", "scan.timestamp-millis": str(t2)}) == [3]
 
 
+PRODUCERS = {"input": "", "none": "", "lookup": "", "full-compaction": ", 'full-compaction.delta-commits' = '1'"}
+
+
 def test_primary_key_tables_stream_their_changelog_or_deltas(spark, warehouse, db, tmp_path):
-    for producer in ["input", "none"]:
-        src, dst = f"{CAT}.{db}.src_{producer}", f"{CAT}.{db}.dst_{producer}"
+    for producer, extra in PRODUCERS.items():
+        src, dst = f"{CAT}.{db}.src_{producer.replace('-', '_')}", f"{CAT}.{db}.dst_{producer.replace('-', '_')}"
         spark.sql(f"CREATE TABLE {src} (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', "
-                  f"'changelog-producer' = '{producer}')")
+                  f"'changelog-producer' = '{producer}'{extra})")
         spark.sql(f"CREATE TABLE {dst} (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '3')")
         spark.sql(f"INSERT INTO {src} VALUES (1, 'a'), (2, 'b')")
         ckpt = str(tmp_path / producer)
@@ -85,10 +88,11 @@ def test_primary_key_tables_stream_their_changelog_or_deltas(spark, warehouse, d
             [(1, "a3"), (2, "b"), (3, "c")]
 
 
-def test_audit_log_stream_carries_deletes_into_a_rowkind_table(spark, warehouse, db, tmp_path):
+@pytest.mark.parametrize("producer", ["input", "lookup"])
+def test_audit_log_stream_carries_deletes_into_a_rowkind_table(spark, warehouse, db, tmp_path, producer):
     src, dst = f"{CAT}.{db}.src", f"{CAT}.{db}.dst"
     spark.sql(f"CREATE TABLE {src} (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', "
-              "'changelog-producer' = 'input')")
+              f"'changelog-producer' = '{producer}')")
     spark.sql(f"CREATE TABLE {dst} (rowkind STRING, id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', "
               "'bucket' = '1', 'rowkind.field' = 'rowkind')")
     spark.sql(f"INSERT INTO {src} VALUES (1, 'a'), (2, 'b'), (3, 'c')")

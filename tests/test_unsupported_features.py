@@ -66,10 +66,12 @@ def test_dynamic_bucket_tables_read_but_refuse_writes(spark, warehouse, db, pk_t
 
 
 @pytest.mark.parametrize("producer", ["lookup", "full-compaction"])
-def test_changelog_producers_read_but_refuse_writes(spark, warehouse, db, pk_table, producer):
+def test_tables_with_a_changelog_producer_are_read_and_written(spark, warehouse, db, pk_table, producer):
     _as_paimon_wrote_it(warehouse, db, "t", {"changelog-producer": producer})
     assert sql_rows(spark, f"SELECT * FROM {pk_table}") == [(1, "a"), (2, "b")]
-    _refused(spark, f"INSERT INTO {pk_table} VALUES (3, 'c')", "a changelog producer other than none or input", "changelog-producer")
+    spark.sql(f"INSERT INTO {pk_table} VALUES (3, 'c')")
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")
+    assert sql_rows(spark, f"SELECT id, v FROM {pk_table}") == [(1, "a"), (2, "b"), (3, "c")]
 
 
 @pytest.mark.parametrize("key, value, feature", [

@@ -28,8 +28,9 @@ import lamina.types.SparkTypes
  *  file holds strictly increasing keys. Invariant: each closed file has its [[DataFileMeta]] with
  *  min/max key, key and value statistics, sequence range and delete count. With `uniqueKeys`, a
  *  key that repeats the previous record's key is refused (a write that must hold each key once,
- *  whose rows arrive sorted by key). `prefix` names the files: `data` files of the merge tree, or
- *  `changelog` files (the same layout), which hold a write's records for streaming readers. */
+ *  whose rows arrive sorted by key). With `changelog` the files are `changelog` files (the same
+ *  layout) instead of `data` files of the merge tree: they hold what a write or compaction changed, for
+ *  streaming readers, and a key's records (-U then +U) share a file. */
 final class KeyValueFileWriter(
     table: FileStoreTable,
     writers: DataFileWriters,
@@ -42,7 +43,7 @@ final class KeyValueFileWriter(
     level: Int = 0,
     fileSource: Int = DataFileMeta.FileSourceAppend,
     uniqueKeys: Boolean = false,
-    prefix: String = KeyValueFileWriter.DataPrefix) {
+    changelog: Boolean = false) {
 
   private val layout = KeyValueLayout(table.schema)
   private val types = table.schema.fields.map(_.dataType)
@@ -58,6 +59,11 @@ final class KeyValueFileWriter(
   private val valueStatsOf =
     new ValueStats(StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options)), table.schema.fields, writers)
   private val uuid = FileStorePaths.newUuid()
+
+  /** A key compared with the previous one at or below this starts a new file: 0 for data files (keys
+   *  strictly ascend), -1 for changelog files (keys never descend, and repeat within a key's records). */
+  private val rollAtOrBelow = if (changelog) -1 else 0
+  private val prefix = if (changelog) KeyValueFileWriter.ChangelogPrefix else KeyValueFileWriter.DataPrefix
   private val done = ArrayBuffer.empty[DataFileMeta]
   private val record = new KeyValueRow(layout.keyArity, writers.fileSchema)
 
@@ -101,13 +107,13 @@ final class KeyValueFileWriter(
   def write(row: InternalRow, kind: Byte, sequence: Long): Unit = {
     flip ^= 1
     val key = keyProjections(flip)(row)
-    // a file holds each key once, in ascending order (Paimon's readers rely on it): a repeated or
-    // smaller key starts the next file
+    // a data file holds each key once, in ascending order (Paimon's readers rely on it): a repeated or
+    // smaller key starts the next file; a changelog file holds a key's records together (-U then +U)
     if (uniqueKeys) {
       if (previousKey != null && keyOrdering.compare(key, previousKey) == 0) throw repeatedKey(key)
       previousKey = key
     }
-    if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) <= 0) closeFile()
+    if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) <= rollAtOrBelow) closeFile()
     if (writer == null) openFile(key)
     val seq = if (sequence >= 0) { noteSequence(sequence); sequence }
     else { val s = nextSequence; nextSequence += 1; s }

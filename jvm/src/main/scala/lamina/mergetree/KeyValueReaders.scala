@@ -103,7 +103,8 @@ final case class KeyValueReaders(
       split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, finalKinds: Boolean = false): Iterator[KeyValue] =
     mergeOf(split, skipLevel0, dropDeletes, finalKinds = finalKinds)._2
 
-  /** As [[mergedRecords]], each key merged by `wrap` of the table's merge function (lookup compaction). */
+  /** As [[mergedRecords]] of every level, each key merged by `wrap` of the table's merge function:
+   *  compactions that look keys up or produce changelog. */
   def mergedRecordsWith(split: DataSplit, dropDeletes: Boolean, wrap: MergeFunction => MergeFunction): Iterator[KeyValue] =
     mergeOf(split, skipLevel0 = false, dropDeletes, wrap = wrap)._2
 
@@ -113,14 +114,17 @@ final case class KeyValueReaders(
   private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, sequencesFromRuns: Boolean = false,
       finalKinds: Boolean = false, wrap: MergeFunction => MergeFunction = identity)
       : (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
+    val levelRuns = KeyValueReaders.levels(table, split, skipLevel0).runsOldestFirst
     val mf = wrap(mergeFunctions.create())
     val order = keyOrder
-    val sortedRuns = runs(split, skipLevel0)
+    val sortedRuns = levelRuns.map(_.files)
     val standIns = if (sequencesFromRuns) KeyValueReaders.runSequences(sortedRuns) else None
     val cursors = sortedRuns.indices.map(i => cursor(split, sortedRuns(i), order, standIns.map(_(i))))
     // every run has strictly increasing keys: a level-0 run is one file (Paimon's files hold a key
     // once), a higher level is non-overlapping files
-    (cursors, SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes, finalKinds = finalKinds))
+    (cursors,
+      SortMergeReader.mergeUniqueCursors(cursors, order, mf, dropDelete = dropDeletes, finalKinds = finalKinds,
+        runLevels = levelRuns.map(_.level).toArray))
   }
 }
 

@@ -8,6 +8,14 @@ package lamina.mergetree
  *  value, or None (after marking it) when the merge's result cannot depend on it. */
 final class LookupMergeFunction(inner: MergeFunction, lookup: KeyValue => Option[KeyValue]) extends MergeFunction {
   private var first = true
+  private var level = 0
+
+  override def wantsLevel: Boolean = inner.wantsLevel
+
+  override def atLevel(l: Int): Unit = {
+    level = l
+    inner.atLevel(l)
+  }
 
   override def reset(): Unit = {
     inner.inputsStay = inputsStay
@@ -20,7 +28,11 @@ final class LookupMergeFunction(inner: MergeFunction, lookup: KeyValue => Option
   override def add(kv: KeyValue): Unit = {
     if (first) {
       first = false
-      lookup(kv).foreach(inner.add)
+      lookup(kv).foreach { old =>
+        inner.atLevel(LookupMergeFunction.LookedUpLevel)
+        inner.add(old)
+        inner.atLevel(level)
+      }
     }
     inner.add(kv)
   }
@@ -31,4 +43,11 @@ final class LookupMergeFunction(inner: MergeFunction, lookup: KeyValue => Option
 
   /** Every key is looked up, single inserts too. */
   override def singleInsertIsResult: Boolean = false
+}
+
+object LookupMergeFunction {
+
+  /** The level a looked-up row is said to come from: any level above 0 (it lies in a level the
+   *  compaction leaves alone, all of which are above 0). */
+  val LookedUpLevel: Int = Int.MaxValue
 }

@@ -33,4 +33,11 @@ trait MergeFunction {
   /** Whether a key's only record, an insert, is its result unchanged (so a merge may skip this
    *  function for it). */
   def singleInsertIsResult: Boolean = false
+
+  /** Whether this function is told the level each record comes from ([[atLevel]]). */
+  def wantsLevel: Boolean = false
+
+  /** Called, when [[wantsLevel]] and the merge knows its runs' levels, before each [[add]] with the
+   *  level of the record's sorted run. */
+  def atLevel(level: Int): Unit = ()
 }

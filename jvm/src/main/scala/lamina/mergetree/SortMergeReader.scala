@@ -46,8 +46,8 @@ object SortMergeReader {
    *  it ends deleted; what a read of every level shows (the audit log), where no older level remains
    *  for a kept delete to shadow. */
   def mergeUniqueCursors(runs: Seq[RunCursor], order: KeyOrder, mf: MergeFunction,
-      dropDelete: Boolean, finalKinds: Boolean = false): MergeIterator =
-    new MergeIterator(runs.toArray, order, mf, dropDelete, uniqueKeysPerRun = true, finalKinds)
+      dropDelete: Boolean, finalKinds: Boolean = false, runLevels: Array[Int] = null): MergeIterator =
+    new MergeIterator(runs.toArray, order, mf, dropDelete, uniqueKeysPerRun = true, finalKinds, runLevels)
 
   /** The merge as a [[LoserTree]] of run indices ordered by their heads' (key, sequence number, run
    *  index), where heads of equal keys tie; an exhausted run is out of the tree, after every head.
@@ -61,7 +61,8 @@ object SortMergeReader {
       mf: MergeFunction,
       dropDelete: Boolean,
       uniqueKeysPerRun: Boolean,
-      finalKinds: Boolean = false)
+      finalKinds: Boolean = false,
+      runLevels: Array[Int] = null)
     extends LoserTree(runs.length) with Iterator[KeyValue] {
 
     private val ord = order.ordering
@@ -70,6 +71,7 @@ object SortMergeReader {
     private val keys = if (order.asLong.isDefined) new Array[Long](runs.length) else null
 
     private val passThrough = uniqueKeysPerRun && mf.singleInsertIsResult
+    private val tellsLevel = runLevels != null && mf.wantsLevel
 
     /** How many runs, the first ones of the tree, advance at the next call (unique-key runs only): the
      *  runs of the key just handed out or merged, left unadvanced so that the merged records stay valid
@@ -138,17 +140,17 @@ object SortMergeReader {
               ready = true
               return
             }
-            mf.add(heads(root))
+            addFrom(root)
           } else {
             deferred = winnerAndTies(group)
             var i = 0
-            while (i < deferred) { mf.add(heads(group(i))); i += 1 }
+            while (i < deferred) { addFrom(group(i)); i += 1 }
           }
         } else {
           rememberKey(root)
           var sameKey = true
           while (sameKey) {
-            mf.add(heads(winner))
+            addFrom(winner)
             advanceWinner()
             sameKey = winner >= 0 && hasGroupKey(winner)
           }
@@ -188,6 +190,11 @@ object SortMergeReader {
     def skipBlock(run: Int): Unit = {
       require(winner == run && run >= 0, s"run $run is not the one whose block was taken")
       winnerAdvanced(headMoved(run, runs(run).skipBlock()))
+    }
+
+    private def addFrom(run: Int): Unit = {
+      if (tellsLevel) mf.atLevel(runLevels(run))
+      mf.add(heads(run))
     }
 
     private def rememberKey(run: Int): Unit =

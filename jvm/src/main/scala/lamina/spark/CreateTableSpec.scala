@@ -11,7 +11,7 @@ import org.apache.spark.sql.types.{
 
 import lamina.errors.BadInputException
 import lamina.mergetree.function.MergeFunctions
-import lamina.table.DeletionVectorRules
+import lamina.table.{ChangelogProducerRules, DeletionVectorRules}
 import lamina.table.options.{CoreOptions, UnsupportedFeatures}
 import lamina.table.schema.TableSchema
 import lamina.types.{DataField, SparkTypes}
@@ -117,6 +117,7 @@ object CreateTableSpec {
   def checkMergeEngine(s: TableSchema, table: String): Unit = {
     UnsupportedFeatures.checkDefinition(table, s.options, s.primaryKeys.nonEmpty)
     DeletionVectorRules.check(s, table)
+    ChangelogProducerRules.check(s, table)
     if (s.primaryKeys.nonEmpty) MergeFunctions.create(s.fields, s.primaryKeys, s.options, table)
   }
 }

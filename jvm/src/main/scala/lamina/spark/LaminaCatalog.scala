@@ -13,7 +13,7 @@ import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import lamina.table.{DeletionVectorRules, Identifiers, Warehouse}
+import lamina.table.{ChangelogProducerRules, DeletionVectorRules, Identifiers, Warehouse}
 import lamina.table.branch.BranchManager
 import lamina.errors.{BadInputException, NotFoundException}
 import lamina.spark.procedures.Procedures
@@ -153,6 +153,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     val dryRun = SchemaEvolution(table.schema, schemaChanges, show(ident), System.currentTimeMillis())
     CreateTableSpec.checkMergeEngine(dryRun, show(ident))
     DeletionVectorRules.checkChange(table, dryRun)
+    ChangelogProducerRules.checkChange(table, dryRun)
     val next = table.schemaManager.commitChanges(schemaChanges)
     new LaminaTable(table.withSchema(next), None, show(ident))
   }

@@ -28,7 +28,7 @@ object DeletionVectorRules {
     val was = CoreOptions.DeletionVectorsEnabled.getOrDefault(table.schema.options)
     val will = CoreOptions.DeletionVectorsEnabled.getOrDefault(next.options)
     if (was == will) return
-    val hasData = table.snapshotManager.latest().exists(s => table.snapshotEntries.live(s).nonEmpty)
+    val hasData = table.holdsDataFiles
     val hasVectors = table.snapshotManager.latest().exists(_.indexManifest.isDefined)
     if ((table.isPrimaryKeyTable && hasData) || (was && hasVectors))
       throw new BadInputException(s"Cannot ${if (will) "enable" else "disable"} deletion vectors " +

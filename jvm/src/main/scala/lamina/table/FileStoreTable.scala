@@ -52,6 +52,9 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   /** The checked reader of a snapshot's live files. */
   def snapshotEntries: SnapshotEntries = new SnapshotEntries(manifestStore, snapshotManager.snapshotPath, name)
   def isPrimaryKeyTable: Boolean = schema.primaryKeys.nonEmpty
+
+  /** Whether the latest snapshot has live data files. */
+  def holdsDataFiles: Boolean = snapshotManager.latest().exists(s => snapshotEntries.live(s).nonEmpty)
   def numBuckets: Int = schema.numBuckets
   def fileFormat: DataFileFormat = CoreOptions.FileFormat.getOrDefault(options)
 

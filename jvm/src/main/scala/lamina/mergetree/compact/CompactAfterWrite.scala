@@ -8,7 +8,7 @@ import lamina.errors.CommitConflictException
 import lamina.mergetree.KeyValueReaders
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
-import lamina.table.options.CoreOptions
+import lamina.table.options.{ChangelogProducer, CoreOptions}
 
 /** The compaction a committed write to a primary-key table asks for. */
 object CompactAfterWrite {
@@ -19,10 +19,12 @@ object CompactAfterWrite {
    *  row stays invisible: a compaction that loses a race with a concurrent commit is planned again from
    *  the new snapshot until it lands (or finds nothing left to do), and should it still fail, the write
    *  fails, saying that its rows are committed and what makes them visible. Other tables get universal
-   *  compaction of the touched buckets when their sorted runs call for it, unless `write-only` is set,
-   *  as best effort: their rows are visible either way. */
+   *  compaction of the touched buckets when their sorted runs call for it (lookup compaction with the
+   *  lookup changelog producer; full compaction with the full-compaction producer and
+   *  `full-compaction.delta-commits`, every that many micro-batches of a stream, `batchId`), unless
+   *  `write-only` is set, as best effort: their rows are visible either way. */
   def afterCommit(table: FileStoreTable, msgs: Seq[CommitMessage], commitUser: String, snapshotId: Long,
-      tasks: CompactTasks): Unit = {
+      tasks: CompactTasks, batchId: Option[Long] = None): Unit = {
     val touched = msgs.map(m => (ByteBuffer.wrap(m.partition), m.bucket)).distinct.toSet
     if (touched.isEmpty) return
     val latest = table.withSchema(table.schemaManager.latest().getOrElse(table.schema))
@@ -30,7 +32,7 @@ object CompactAfterWrite {
     // compacts fully, a table with deletion vectors by lookup compaction (unless write-only)
     val lookup = CoreOptions.DeletionVectorsEnabled.getOrDefault(latest.options)
     val mustLand = KeyValueReaders.skipsLevel0(latest) && !(lookup && CoreOptions.WriteOnly.getOrDefault(latest.options))
-    val full = mustLand && !lookup
+    val full = (mustLand && !lookup) || fullChangelogDue(latest.options, batchId)
     if (!mustLand && CoreOptions.WriteOnly.getOrDefault(latest.options)) return
     val attempts = if (mustLand) FullCompactionAttempts else 3
     var attempt = 0
@@ -55,6 +57,12 @@ object CompactAfterWrite {
       }
     }
   }
+
+  /** Whether the full-compaction changelog producer asks this write for a full compaction (as Paimon's
+   *  Spark writers: every batch write, every `full-compaction.delta-commits`-th micro-batch). */
+  def fullChangelogDue(options: Map[String, String], batchId: Option[Long]): Boolean =
+    CoreOptions.ChangelogProducer.getOrDefault(options) == ChangelogProducer.FullCompaction &&
+      CoreOptions.FullCompactionDeltaCommits.get(options).exists(n => batchId.forall(id => (id + 1) % n == 0))
 
   /** Attempts at the compaction that makes a first-row write visible: each loss to a concurrent commit
    *  means that commit landed, so writers racing on a bucket all get through well within this. */

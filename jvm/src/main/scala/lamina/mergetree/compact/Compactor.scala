@@ -7,12 +7,21 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.{BadInputException, CommitConflictException}
 import lamina.format.DataFileWriters
-import lamina.mergetree.{CompactUnit, FileKeyOrder, KeyValueFileWriter, KeyValueReaders, Levels, UniversalCompaction}
+import lamina.mergetree.{
+  ChangelogMergeFunction,
+  CompactUnit,
+  CompactionChangelog,
+  FileKeyOrder,
+  KeyValueFileWriter,
+  KeyValueReaders,
+  Levels,
+  UniversalCompaction
+}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.commit.{CommitMessage, DeletionVectorsIndexWriter, FileStoreCommit}
 import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.manifest.DataFileMeta
-import lamina.table.options.{CoreOptions, LookupCompactMode}
+import lamina.table.options.{ChangelogProducer, CoreOptions, LookupCompactMode}
 import lamina.table.scan.{DataSplit, FileStoreScan}
 
 /** Compaction of primary-key tables: picks, per bucket, the sorted runs to merge (universal or full
@@ -44,7 +53,7 @@ object Compactor {
           // the outputs are referenced by no snapshot: remove them
           results.foreach { m =>
             val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
-            DataFileWriters.discard(table.fileIO, dir, None, m.compactAfter.map(_.fileName))
+            DataFileWriters.discard(table.fileIO, dir, None, (m.compactAfter ++ m.compactChangelog).map(_.fileName))
             m.indexChange.foreach(c => DeletionVectorsIndexWriter.discard(table, c.after))
           }
           throw e
@@ -53,14 +62,16 @@ object Compactor {
     committed
   }
 
-  /** The compaction one split needs, if any. With deletion vectors (lookup compaction), level 0 is
-   *  pushed up when universal compaction picks nothing (`lookup-compact` radical, or gentle once
-   *  `lookup-compact.max-interval` level-0 files wait), and deletes always leave the output: the rows
-   *  they delete in the runs left alone are marked in deletion vectors. */
+  /** The compaction one split needs, if any. With lookup compaction (deletion vectors, or the lookup
+   *  changelog producer), level 0 is pushed up when universal compaction picks nothing
+   *  (`lookup-compact` radical, or gentle once `lookup-compact.max-interval` level-0 files wait). With
+   *  deletion vectors, deletes always leave the output: the rows they delete in the runs left alone are
+   *  marked in deletion vectors. */
   def plan(split: DataSplit, keys: FileKeyOrder, options: Map[String, String], full: Boolean): Option[BucketCompaction] = {
     val runs = Levels(split.files, keys).runs
     val numLevels = CoreOptions.numLevels(options)
-    val lookup = CoreOptions.DeletionVectorsEnabled.getOrDefault(options)
+    val lookup = looksUp(options)
+    val dv = CoreOptions.DeletionVectorsEnabled.getOrDefault(options)
     val sizeRatio = CoreOptions.CompactionSizeRatio.getOrDefault(options)
     def universal = UniversalCompaction.pick(numLevels, runs,
       CoreOptions.CompactionMaxSizeAmplificationPercent.getOrDefault(options), sizeRatio,
@@ -79,33 +90,55 @@ object Compactor {
       val inputs = split.files.filter(f => names.contains(f.fileName))
       // a run left at the output level or above may hold older records of a key that a delete shadows
       val untouchedAtOrAbove = runs.filterNot(r => u.runs.contains(r)).exists(_.level >= u.outputLevel)
-      BucketCompaction(split, inputs, u.outputLevel, dropDeletes = u.outputLevel > 0 && (lookup || !untouchedAtOrAbove))
+      BucketCompaction(split, inputs, u.outputLevel, dropDeletes = u.outputLevel > 0 && (dv || !untouchedAtOrAbove))
     }
   }
 
+  /** Whether the table compacts by [[LookupCompaction]]: it has deletion vectors or the lookup
+   *  changelog producer. */
+  def looksUp(options: Map[String, String]): Boolean =
+    CoreOptions.DeletionVectorsEnabled.getOrDefault(options) ||
+      CoreOptions.ChangelogProducer.getOrDefault(options) == ChangelogProducer.Lookup
+
   /** One compaction task (where [[CompactTasks]] runs it): merges the inputs and writes the output
-   *  files; a table with deletion vectors compacts by [[LookupCompaction]], its local lookup files in
-   *  `localDir`. */
+   *  files; a table that looks keys up ([[looksUp]]) compacts by [[LookupCompaction]], its local lookup
+   *  files in `localDir`. */
   def run(table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction,
       localDir: => File): CommitMessage =
-    if (CoreOptions.DeletionVectorsEnabled.getOrDefault(table.options))
-      LookupCompaction.run(table, readers, writers, w, localDir)
+    if (looksUp(table.options)) LookupCompaction.run(table, readers, writers, w, localDir)
     else merge(table, readers, writers, w)
 
   private def merge(
       table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction): CommitMessage = {
     val split = w.split.copy(files = w.inputs)
     val partitionRow = table.manifestStore.decodePartition(split.partition)
-    val out = new KeyValueFileWriter(table, writers, split.partition, table.paths.bucketDir(partitionRow, split.bucket),
-      split.bucket, 0L, CoreOptions.TargetFileSize.getOrDefault(table.options), 0,
+    val dir = table.paths.bucketDir(partitionRow, split.bucket)
+    val targetSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
+    val out = new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
       level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
+    // the full-compaction producer's changelog, at a compaction into the top level
+    val changelog = CompactionChangelog.of(table, w.outputLevel)
+    val changes = changelog.map(_ =>
+      new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
+        level = w.outputLevel, changelog = true))
     try {
-      readers.mergedRecords(split, skipLevel0 = false, dropDeletes = w.dropDeletes)
-        .foreach(kv => out.write(kv.value, kv.valueKind, kv.sequenceNumber))
+      val merged = (changelog, changes) match {
+        case (Some(mode), Some(c)) =>
+          val equalRows = CompactionChangelog.rowEquality(table)
+          readers.mergedRecordsWith(split, w.dropDeletes,
+            mf =>
+              new ChangelogMergeFunction(mf, mode, None, feedLookedUp = false, equalRows,
+                (kind, kv) => c.write(kv.value, kind, kv.sequenceNumber)))
+        case _ => readers.mergedRecords(split, skipLevel0 = false, dropDeletes = w.dropDeletes)
+      }
+      merged.foreach(kv => out.write(kv.value, kv.valueKind, kv.sequenceNumber))
       CommitMessage(split.partition, split.bucket, split.totalBuckets, Seq.empty,
-        compactBefore = w.inputs, compactAfter = out.finish())
+        compactBefore = w.inputs, compactAfter = out.finish(), compactChangelog = changes.map(_.finish()).getOrElse(Seq.empty))
     } catch {
-      case e: Throwable => out.abort(); throw e
+      case e: Throwable =>
+        out.abort()
+        changes.foreach(_.abort())
+        throw e
     }
   }
 }

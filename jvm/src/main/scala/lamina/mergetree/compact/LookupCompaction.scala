@@ -8,20 +8,34 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.dv.{DeletionVectorsIndexFile, DeletionVectorsMaintainer}
 import lamina.format.DataFileWriters
-import lamina.mergetree.{FileKeyOrder, KeyValueFileWriter, KeyValueReaders, Levels, LookupLevels, LookupMergeFunction}
+import lamina.mergetree.{
+  ChangelogMergeFunction,
+  CompactionChangelog,
+  FileKeyOrder,
+  KeyValue,
+  KeyValueFileWriter,
+  KeyValueReaders,
+  Levels,
+  LookupLevels,
+  LookupMergeFunction,
+  MergeFunction
+}
 import lamina.mergetree.function.MergeFunctions
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.commit.{CommitMessage, DeletionVectorsIndexWriter, IndexChange}
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
 
-/** The compaction task of a table with deletion vectors (seed 002's lookup compaction): the picked
- *  runs (every level-0 file among them) are merged, each key's live row in the levels left alone is
- *  looked up ([[LookupLevels]]) and merged in as the key's oldest record, and its position marked in
- *  its file's deletion vector instead of rewriting that file. Delete records leave the output (its
- *  level is above 0, and the rows they delete are marked). Files left with no live row leave the
- *  table. The bucket's vectors are written as a new index file, which the COMPACT snapshot's index
- *  manifest puts in place of the bucket's old one. */
+/** The compaction task of a table that looks keys up (seed 002's lookup compaction): a table with
+ *  deletion vectors, or with `changelog-producer` = lookup. The picked runs (every level-0 file among
+ *  them) are merged, and each key's live row in the levels left alone is looked up ([[LookupLevels]])
+ *  and merged in as the key's oldest record. With deletion vectors its position is marked in its
+ *  file's vector instead of rewriting that file, delete records leave the output (its level is above
+ *  0, and the rows they delete are marked), files left with no live row leave the table, and the
+ *  bucket's vectors are written as a new index file, which the COMPACT snapshot's index manifest puts
+ *  in place of the bucket's old one. With the lookup producer, each key of a level-0 file gets its
+ *  changelog ([[ChangelogMergeFunction]]), written to changelog files that the COMPACT snapshot
+ *  lists. */
 object LookupCompaction {
 
   /** The inputs in groups of files whose key ranges chain by overlap, in key order: files of one group
@@ -42,27 +56,44 @@ object LookupCompaction {
       localDir: File): CommitMessage = {
     val split = w.split
     val inputs = w.inputs.map(_.fileName).toSet
+    val dv = CoreOptions.DeletionVectorsEnabled.getOrDefault(table.options)
     val existing = split.deletionFiles.map { case (name, file) => name -> DeletionVectorsIndexFile.read(table.fileIO, file) }
+    // without deletion vectors the marks only keep one lookup from finding a row twice; they are not written
     val vectors = new DeletionVectorsMaintainer(existing, CoreOptions.DeletionVectorsBitmap64.getOrDefault(table.options))
     val kept = split.files.filterNot(f => inputs.contains(f.fileName))
     val order = FileKeyOrder.of(KeyValueLayout(table.schema))
     val keptRuns = Levels(kept, order).runs
     if (keptRuns.exists(_.level == 0))
       throw new IllegalStateException(s"a lookup compaction of ${table.name} leaves level-0 files behind")
-    val withValue = !MergeFunctions.ignoresOlderRows(table.options, table.name)
-    val levels = new LookupLevels(readers, split.bucketPath, keptRuns, vectors, withValue, localDir)
+    val changelog = CompactionChangelog.of(table, w.outputLevel)
+    val olderRowsMatter = !MergeFunctions.ignoresOlderRows(table.options, table.name)
+    val levels = new LookupLevels(readers, split.bucketPath, keptRuns, vectors, olderRowsMatter || changelog.isDefined,
+      localDir)
     val partitionRow = table.manifestStore.decodePartition(split.partition)
-    def writer() = new KeyValueFileWriter(table, writers, split.partition, table.paths.bucketDir(partitionRow, split.bucket),
-      split.bucket, 0L, CoreOptions.TargetFileSize.getOrDefault(table.options), 0,
+    val dir = table.paths.bucketDir(partitionRow, split.bucket)
+    val targetSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
+    def writer() = new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
       level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
+    val changes = changelog.map(_ =>
+      new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
+        level = w.outputLevel, changelog = true))
+    val equalRows = changelog.map(_ => CompactionChangelog.rowEquality(table))
+    val lookup = (kv: KeyValue) => levels.lookupAndDelete(kv.key)
+    def merging(mf: MergeFunction): MergeFunction = (changelog, changes) match {
+      case (Some(mode), Some(out)) =>
+        new ChangelogMergeFunction(mf, mode, Some(lookup), feedLookedUp = olderRowsMatter, equalRows.get,
+          (kind, kv) => out.write(kv.value, kind, kv.sequenceNumber))
+      case _ => new LookupMergeFunction(mf, kv => lookup(kv).filter(_ => olderRowsMatter))
+    }
     // a file that no other input overlaps, without deletes or a vector, keeps its bytes: it moves to the
-    // output level (Paimon's upgrade), its keys looked up only to mark their older rows; not where the
-    // merge engine changes a key's only record (sequence groups, some aggregates)
+    // output level (Paimon's upgrade), its keys looked up only to mark their older rows (and for their
+    // changelog); not where the merge engine changes a key's only record (sequence groups, some
+    // aggregates) or its older row would merge in
     val singleInsertIsResult = readers.mergeFunctions.create().singleInsertIsResult
     def upgradable(section: Seq[DataFileMeta]) = singleInsertIsResult && section.size == 1 && {
       val f = section.head
       f.level != w.outputLevel && f.deleteRowCount.contains(0L) && !split.deletionFiles.contains(f.fileName) &&
-      (keptRuns.isEmpty || !withValue)
+      (keptRuns.isEmpty || !olderRowsMatter)
     }
     val written = ArrayBuffer.empty[DataFileMeta]
     var index: Option[IndexChange] = None
@@ -71,31 +102,43 @@ object LookupCompaction {
       LookupCompaction.sections(w.inputs, order).foreach { section =>
         if (upgradable(section)) {
           val f = section.head
-          if (keptRuns.nonEmpty) readers.readFile(split.bucketPath, f).foreach(kv => levels.lookupAndDelete(kv.key))
+          if (keptRuns.nonEmpty || changelog.isDefined) {
+            val mf = merging(readers.mergeFunctions.create())
+            readers.readFile(split.bucketPath, f).foreach { kv =>
+              mf.reset()
+              mf.atLevel(f.level)
+              mf.add(kv)
+              mf.result()
+            }
+          }
           written += f.copy(level = w.outputLevel)
         } else {
           val out = writer()
           open = Some(out)
-          readers.mergedRecordsWith(split.copy(files = section), dropDeletes = true,
-            mf => new LookupMergeFunction(mf, kv => levels.lookupAndDelete(kv.key).filter(_ => withValue)))
+          readers.mergedRecordsWith(split.copy(files = section), dropDeletes = dv || w.dropDeletes, merging)
             .foreach(kv => out.write(kv.value, kv.valueKind, kv.sequenceNumber))
           written ++= out.finish()
           open = None
         }
       }
-      w.inputs.foreach(f => vectors.removeFile(f.fileName))
-      val emptied = kept.filter(f => vectors.deletedCount(f.fileName) >= f.rowCount)
-      emptied.foreach(f => vectors.removeFile(f.fileName))
-      if (vectors.changed) {
-        val before = split.deletionFiles.values.map(f => f.indexFilePath.substring(f.indexFilePath.lastIndexOf('/') + 1))
-        index = Some(IndexChange(before.toSet, DeletionVectorsIndexWriter.write(table, vectors.vectors).toSeq))
+      val emptied = if (!dv) Seq.empty
+      else {
+        w.inputs.foreach(f => vectors.removeFile(f.fileName))
+        val gone = kept.filter(f => vectors.deletedCount(f.fileName) >= f.rowCount)
+        gone.foreach(f => vectors.removeFile(f.fileName))
+        if (vectors.changed) {
+          val before = split.deletionFiles.values.map(f => f.indexFilePath.substring(f.indexFilePath.lastIndexOf('/') + 1))
+          index = Some(IndexChange(before.toSet, DeletionVectorsIndexWriter.write(table, vectors.vectors).toSeq))
+        }
+        gone
       }
       CommitMessage(split.partition, split.bucket, split.totalBuckets, Seq.empty,
-        compactBefore = w.inputs ++ emptied, compactAfter = written.toSeq, indexChange = index)
+        compactBefore = w.inputs ++ emptied, compactAfter = written.toSeq, indexChange = index,
+        compactChangelog = changes.map(_.finish()).getOrElse(Seq.empty))
     } catch {
       case e: Throwable =>
         open.foreach(_.abort())
-        val dir = table.paths.bucketDir(partitionRow, split.bucket)
+        changes.foreach(_.abort())
         DataFileWriters.discard(table.fileIO, dir, None,
           written.filterNot(f => inputs.contains(f.fileName)).map(_.fileName).toSeq)
         index.foreach(c => DeletionVectorsIndexWriter.discard(table, c.after))

@@ -2,7 +2,7 @@ package lamina.mergetree.function
 
 import lamina.errors.BadInputException
 import lamina.mergetree.{MergeFunction, MergeFunctionFactory}
-import lamina.table.options.{CoreOptions, MergeEngine}
+import lamina.table.options.{ChangelogProducer, CoreOptions, MergeEngine}
 import lamina.types.{CharType, DataField, VarCharType}
 
 /** Builds the merge function of a primary-key table from its schema and options, and decides which
@@ -52,9 +52,18 @@ object MergeFunctions {
       case MergeEngine.PartialUpdate => partialUpdate(fields, primaryKeys, options, table, ignoreDelete)
       case MergeEngine.Aggregation => aggregation(fields, primaryKeys, options, table, ignoreDelete)
     }
-    if (seqFields.isEmpty) base
-    else () => new SequenceFieldMergeFunction(base(), seqFields)
+    val ordered: () => MergeFunction =
+      if (seqFields.isEmpty) base else () => new SequenceFieldMergeFunction(base(), seqFields)
+    if (mergesOnlyNewestRowAbove0(options, table)) () => new MergedRowsMergeFunction(ordered()) else ordered
   }
+
+  /** Whether a key's rows above level 0 are each its whole merged row, older ones left in their files,
+   *  so that merges take only the newest ([[MergedRowsMergeFunction]]): lookup compaction without
+   *  deletion vectors (`changelog-producer` = lookup), where the merge depends on older rows. */
+  def mergesOnlyNewestRowAbove0(options: Map[String, String], table: String): Boolean =
+    CoreOptions.ChangelogProducer.getOrDefault(options) == ChangelogProducer.Lookup &&
+      !CoreOptions.DeletionVectorsEnabled.getOrDefault(options) && !ignoresOlderRows(options, table) &&
+      MergeEngine.of(options, table) != MergeEngine.FirstRow
 
   /** Whether a key's merged row never depends on its older rows, given newer records of it (a
    *  deduplicate table without sequence field or ignore-delete): lookup compaction then needs an older

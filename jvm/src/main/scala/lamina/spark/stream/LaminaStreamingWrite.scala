@@ -15,9 +15,9 @@ import lamina.table.sink.TableWriter
  *  in the checkpoint, so it is the same after a restart. A batch that Spark replays after a restart
  *  (committed, but not yet recorded in the checkpoint) is recognised ([[CommitReplay]]) and its
  *  files are discarded: each batch lands exactly once. `afterCommit` runs the write's follow-up
- *  (compaction of the buckets it touched) once a snapshot landed. */
+ *  (compaction of the buckets it touched) once a snapshot landed, given the snapshot and batch ids. */
 class LaminaStreamingWrite(table: FileStoreTable, commitUser: String, factory: () => LaminaDataWriterFactory,
-    afterCommit: (Seq[CommitMessage], Long) => Unit)
+    afterCommit: (Seq[CommitMessage], Long, Long) => Unit)
   extends StreamingWrite {
 
   override def createStreamingWriterFactory(info: PhysicalWriteInfo): StreamingDataWriterFactory =
@@ -38,7 +38,7 @@ class LaminaStreamingWrite(table: FileStoreTable, commitUser: String, factory: (
       try TableWriter.commitAppend(table, msgs, commitUser, identifier = epochId)
       catch { case e: CommitStateUnknownException => filesMayBeReferenced = true; throw e }
     filesMayBeReferenced = committed.isDefined
-    committed.foreach(id => afterCommit(msgs, id))
+    committed.foreach(id => afterCommit(msgs, id, epochId))
   }
 
   override def abort(epochId: Long, messages: Array[WriterCommitMessage]): Unit =

@@ -57,11 +57,11 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       throw new BadInputException(s"Streaming write into table ${table.name}: output mode complete is not supported " +
         "(each micro-batch would replace the whole table); use output mode append")
     new LaminaStreamingWrite(table, info.queryId(), () => createBatchWriterFactory(null),
-      (msgs, id) => compactAfter(msgs, s"${info.queryId()}-compact", id))
+      (msgs, id, batch) => compactAfter(msgs, s"${info.queryId()}-compact", id, Some(batch)))
   }
 
-  private def compactAfter(msgs: Seq[CommitMessage], user: String, id: Long): Unit =
-    if (table.isPrimaryKeyTable) CompactAfterWrite.afterCommit(table, msgs, user, id, SparkCompactTasks)
+  private def compactAfter(msgs: Seq[CommitMessage], user: String, id: Long, batchId: Option[Long]): Unit =
+    if (table.isPrimaryKeyTable) CompactAfterWrite.afterCommit(table, msgs, user, id, SparkCompactTasks, batchId)
 
   override def createBatchWriterFactory(physical: PhysicalWriteInfo): LaminaDataWriterFactory =
     new LaminaDataWriterFactory(table, DataFileFormats.writers(SparkSession.active, table),
@@ -127,7 +127,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
         case e: CommitStateUnknownException => filesMayBeReferenced = true; throw e
       }
     filesMayBeReferenced = committed.isDefined
-    committed.foreach(id => compactAfter(msgs, commitUser, id))
+    committed.foreach(id => compactAfter(msgs, commitUser, id, None))
   }
 
   private def commitFiles(msgs: Seq[CommitMessage]): Option[Long] = {

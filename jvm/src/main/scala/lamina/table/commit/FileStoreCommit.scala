@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.{CommitConflictException, CommitStateUnknownException}
 import lamina.table.FileStoreTable
-import lamina.table.manifest.{ManifestEntry, ManifestFileMeta}
+import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta}
 import lamina.table.options.CoreOptions
 import lamina.table.scan.DataSplit
 import lamina.table.snapshot.Snapshot
@@ -26,12 +26,14 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
       m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
         m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
     val indexChanges = messages.flatMap(m => m.indexChange.map(c => (m.partition, m.bucket, c)))
-    val changelog = messages.flatMap(m =>
-      m.changelogFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    def changelogOf(files: CommitMessage => Seq[DataFileMeta]) = messages.flatMap(m =>
+      files(m).map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
     var last: Option[Long] = None
-    if (entries.nonEmpty) last = tryCommit(_ => entries, Snapshot.Kind.Append, identifier, changelog = changelog)
+    if (entries.nonEmpty)
+      last = tryCommit(_ => entries, Snapshot.Kind.Append, identifier, changelog = changelogOf(_.changelogFiles))
     if (compact.nonEmpty || indexChanges.nonEmpty)
-      last = tryCommit(_ => compact, Snapshot.Kind.Compact, identifier, indexChanges = indexChanges)
+      last = tryCommit(_ => compact, Snapshot.Kind.Compact, identifier, indexChanges = indexChanges,
+        changelog = changelogOf(_.compactChangelog))
     last
   }
 

@@ -141,7 +141,16 @@ object CoreOptions {
   val ChangelogRowDeduplicate: OptionDef[Boolean] = define("changelog-producer.row-deduplicate", BooleanKind, "false",
     Table,
     "Whether an update that leaves a row unchanged produces no -U/+U changelog records. As in Paimon it " +
-      "applies to the lookup and full-compaction producers; the input producer writes the records as given.")
+      "applies to the lookup producer (full-compaction always drops such pairs); the input producer writes the " +
+      "records as given.")
+  val ChangelogRowDeduplicateIgnoreFields: OptionDef[Seq[String]] = define(
+    "changelog-producer.row-deduplicate-ignore-fields", ListKind, null, Table,
+    "Comma-separated columns that changelog-producer.row-deduplicate (and the full-compaction producer) leave " +
+      "out when comparing a row before and after an update.")
+  val FullCompactionDeltaCommits: OptionDef[Int] = define("full-compaction.delta-commits", intAtLeast(1), null, Table,
+    "With changelog-producer full-compaction: a batch write compacts the buckets it wrote fully after it commits " +
+      "(whatever the value), a streaming write after every this many micro-batches; unset, only CALL sys.compact " +
+      "with full compaction produces the changelog (as Paimon's Spark writers). Refused with the lookup producer.")
 
   // Snapshot expiration: after each commit (unless `write-only`) and by CALL sys.expire_snapshots.
 

@@ -41,8 +41,6 @@ object UnsupportedFeatures {
 
   /** Values of `scan.mode` whose batch read is the latest snapshot, or the one `scan.snapshot-id` /
    *  `scan.timestamp-millis` name, which Lamina implements. */
-  private val ProducersImplemented: Set[ChangelogProducer] = Set(ChangelogProducer.None, ChangelogProducer.Input)
-
   private val BatchScanModes = Set("default", "latest", "latest-full", "full", "from-snapshot", "from-snapshot-full",
     "from-timestamp")
 
@@ -51,8 +49,6 @@ object UnsupportedFeatures {
       (o, pk) => pk && CoreOptions.Bucket.getOrDefault(o) == -1),
     when("postponed buckets", CoreOptions.Bucket.key, TableOperation.All)(o =>
       o.get(CoreOptions.Bucket.key).exists(_.trim == "-2")),
-    Feature("a changelog producer other than none or input", CoreOptions.ChangelogProducer.key, Set(Write, Compact),
-      (o, _) => !ProducersImplemented.contains(CoreOptions.ChangelogProducer.getOrDefault(o))),
     Feature("a changelog producer on a table without a primary key", CoreOptions.ChangelogProducer.key,
       TableOperation.All, (o, pk) => !pk && CoreOptions.ChangelogProducer.getOrDefault(o) != ChangelogProducer.None,
       "which Paimon does not allow either (an append table's files are its changelog)"),

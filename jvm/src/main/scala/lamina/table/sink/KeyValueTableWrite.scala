@@ -78,7 +78,7 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
         if (inputChangelog)
           changelogs.put(w,
             new KeyValueFileWriter(table, writers, bytes, dir, bucket, base + 1, targetFileSize, taskId,
-              prefix = KeyValueFileWriter.ChangelogPrefix))
+              changelog = true))
         w
     }
 

@@ -27,8 +27,9 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
     assert(blocked(dynamic, pk = true, Write) === Seq("bucket"))
     assert(blocked(dynamic, pk = false, Write).isEmpty) // an append table with bucket -1 is unaware
     val producer = Map("bucket" -> "1", "changelog-producer" -> "lookup")
-    assert(blocked(producer, pk = true, Read).isEmpty)
-    assert(blocked(producer, pk = true, Compact) === Seq("changelog-producer"))
+    // every producer is implemented on primary-key tables; append tables take none (as in Paimon)
+    assert(Seq(Read, Write, Compact).map(blocked(producer, pk = true, _)) === Seq.fill(3)(Seq.empty))
+    assert(blocked(producer, pk = false, Write) === Seq("changelog-producer"))
     assert(blocked(Map("sequence.field.sort-order" -> "descending", "bucket" -> "1"), pk = true, Read) === Seq(
       "sequence.field.sort-order"))
     assert(blocked(Map("sequence.field.sort-order" -> "ascending", "bucket" -> "1"), pk = true, Read).isEmpty)
@@ -45,10 +46,11 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
     assert(r.getMessage === "Table db.t uses descending sequence order ('sequence.field.sort-order' = 'descending'), " +
       "which Lamina does not implement: reading it is refused, so that the table stays right for Paimon's readers")
     val d = intercept[BadInputException](
-      UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "lookup", "bucket" -> "1"), primaryKeyTable = true))
-    assert(d.getMessage === "Table db.t: 'changelog-producer' = 'lookup' asks for a changelog producer other than " +
-      "none or input, which Lamina does not implement")
-    UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "input", "bucket" -> "1"), primaryKeyTable = true)
+      UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "lookup", "bucket" -> "1"),
+        primaryKeyTable = false))
+    assert(d.getMessage.startsWith("Table db.t: 'changelog-producer' = 'lookup' asks for a changelog producer on a " +
+        "table without a primary key"))
+    UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "lookup", "bucket" -> "1"), primaryKeyTable = true)
   }
 }
 
