@@ -176,3 +176,26 @@ def test_pypaimon_streams_the_lookup_changelog(spark, warehouse, db, paimon_cata
 
     got = asyncio.run(asyncio.wait_for(changes(), 60))
     assert got == [("+I", 1, "a"), ("+I", 2, "b"), ("-U", 1, "a"), ("+U", 1, "a2"), ("-D", 2, "b")]
+
+
+def test_binlog_packs_updates(spark, warehouse, db, tmp_path):
+    name = _create(spark, db, "k INT, v STRING", "'changelog-producer' = 'lookup'")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a'), (2, 'b')")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a2')")
+    spark.sql(f"DELETE FROM {name} WHERE k = 2")
+    binlog = f"{CAT}.{db}.`t$binlog`"
+    assert spark.table(binlog).schema.simpleString() == "struct<rowkind:string,k:array<int>,v:array<string>>"
+    expected = [("+I", [1], ["a"]), ("+I", [2], ["b"]), ("+U", [1, 1], ["a", "a2"]), ("-D", [2], ["b"])]
+    got = spark.read.option("incremental-between", f"0,{_latest(warehouse, db)}").table(binlog).collect()
+    assert [tuple(r) for r in got] == expected
+    # a batch read is $audit_log's (the merged records, a delete still kept in the levels included)
+    assert sorted(tuple(r) for r in spark.table(binlog).collect()) == sorted(
+        tuple(r[:1]) + tuple([x] for x in r[1:]) for r in spark.table(f"{CAT}.{db}.`t$audit_log`").collect())
+    # as a stream, from the first snapshot on
+    spark.sql(f"CREATE TABLE {CAT}.{db}.bl (rowkind STRING, k ARRAY<INT>, v ARRAY<STRING>)")
+    q = (spark.readStream.option("scan.mode", "from-snapshot").option("scan.snapshot-id", "1").table(binlog)
+         .writeStream.option("checkpointLocation", str(tmp_path / "bl")).trigger(availableNow=True)
+         .toTable(f"{CAT}.{db}.bl"))
+    q.awaitTermination(120)
+    assert q.exception() is None
+    assert sorted(tuple(r) for r in spark.table(f"{CAT}.{db}.bl").collect()) == sorted(expected)

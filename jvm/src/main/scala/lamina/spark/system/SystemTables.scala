@@ -23,7 +23,7 @@ import lamina.types.{DataType => LaminaType, DataTypeJson, SparkTypes}
 /** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
 object SystemTables {
   val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions", "buckets",
-    "table_indexes", "audit_log", "ro", "tags", "consumers", "branches")
+    "table_indexes", "audit_log", "binlog", "ro", "tags", "consumers", "branches")
 
   def isKnown(kind: String): Boolean = Kinds.contains(kind.toLowerCase)
 
@@ -67,6 +67,8 @@ object SystemTables {
         })
     case "table_indexes" => simple(display, TableIndexesSchema, () => tableIndexesRows(table, pinned))
     case "audit_log" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display)
+    case "binlog" =>
+      new BinlogTable(new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display), display)
     case "ro" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.ReadOptimized, display)
     case other => throw new NotFoundException(
         s"Unknown system table '$other' of ${table.name}; known: ${Kinds.mkString(", ")}")
