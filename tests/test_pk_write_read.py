@@ -328,3 +328,23 @@ def test_value_stats_of_files_hold_the_bounds_and_null_counts_of_the_rows(spark,
     assert got_min == "{" + ", ".join(mins + ["long_text=null"]) + "}"
     assert got_max == "{" + ", ".join(maxs + ["long_text=null"]) + "}"
     assert got_nulls == "{" + ", ".join(nulls + ["long_text=null"]) + "}"
+
+
+@pytest.mark.parametrize("engine, props, expected", [
+    ("deduplicate", "", None),
+    ("aggregation", ", 'merge-engine' = 'aggregation', 'fields.v.aggregate-function' = 'sum'", "sum"),
+])
+def test_a_write_with_repeated_keys_merges_them_into_one_file(spark, warehouse, db, engine, props, expected):
+    # 20 000 rows of 20 keys in one write: each key's records merge before they reach a file, as Paimon's
+    # write buffer merges them (without it, every repeat would start a new file)
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (k INT, v BIGINT) TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '1', "
+              f"'write-only' = 'true'{props})")
+    spark.range(0, 20000, 1, 2).selectExpr("CAST(id % 20 AS INT) AS k", "id AS v").writeTo(name).append()
+    assert len(data_files(warehouse, db, "t")) <= 2  # one file per writing task
+    got = dict(sql_rows(spark, f"SELECT k, v FROM {name}"))
+    assert sorted(got) == list(range(20))
+    if expected == "sum":
+        assert got == {k: sum(range(k, 20000, 20)) for k in range(20)}
+    else:
+        assert all(v % 20 == k for k, v in got.items())  # one of the key's rows

@@ -101,6 +101,9 @@ final class KeyValueFileWriter(
   /** The sequence number the next record would get. */
   def sequence: Long = nextSequence
 
+  /** Takes the next sequence number for a record written later with it ([[write]] with `sequence`). */
+  def reserveSequence(): Long = { val s = nextSequence; nextSequence += 1; s }
+
   def write(row: InternalRow, kind: Byte): Unit = write(row, kind, -1L)
 
   /** Writes one record; `sequence` >= 0 keeps a given sequence number (compaction rewrites). */

@@ -9,6 +9,7 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 import lamina.errors.BadInputException
 import lamina.format.{BinaryRowCodec, DataFileWriters}
 import lamina.mergetree.KeyValueFileWriter
+import lamina.mergetree.function.MergeFunctions
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
 import lamina.table.options.{ChangelogProducer, CoreOptions}
@@ -17,7 +18,8 @@ import lamina.table.scan.SequenceBases
 /** The writes of one task to a primary-key table: each record goes, with its row kind, to the
  *  [[KeyValueFileWriter]] of its (partition, bucket). `sequenceBases` holds, per serialized partition
  *  and bucket, a number at least the highest sequence number committed there ([[SequenceBases]]).
- *  `uniqueKeys`: a key written twice fails the task. With `changelog-producer` = input every record
+ *  `uniqueKeys`: a key written twice fails the task; otherwise a key's repeated records are merged
+ *  before they reach a file ([[RepeatedKeyMerge]]). With `changelog-producer` = input every record
  *  also goes, with the same sequence number, to a changelog file of its bucket (Paimon's input
  *  producer). Invariant: every file written is either in the commit messages of [[prepareCommit]]
  *  or removed by [[abort]]. */
@@ -31,6 +33,11 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
   private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
   private val changelogs = mutable.HashMap.empty[KeyValueFileWriter, KeyValueFileWriter]
+
+  /** Per writer, the merge of a key's repeated records, where keys may repeat ([[RepeatedKeyMerge]]). */
+  private val merges = mutable.HashMap.empty[KeyValueFileWriter, RepeatedKeyMerge]
+  private lazy val newMergeFunction =
+    MergeFunctions.create(schema.fields, schema.primaryKeys, table.options, table.name)
   private val inputChangelog =
     CoreOptions.ChangelogProducer.getOrDefault(table.options) == ChangelogProducer.Input
   private var cachedPartition: UnsafeRow = _
@@ -60,8 +67,14 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
       w = writerOf(partition, bucket)
       cachedWriters(bucket) = w
     }
-    if (inputChangelog) changelogs(w).write(row, kind, w.sequence)
-    w.write(row, kind)
+    if (uniqueKeys) {
+      if (inputChangelog) changelogs(w).write(row, kind, w.sequence)
+      w.write(row, kind)
+    } else {
+      val sequence = w.reserveSequence()
+      if (inputChangelog) changelogs(w).write(row, kind, sequence)
+      merges(w).write(row, kind, sequence)
+    }
   }
 
   private def writerOf(partition: UnsafeRow, bucket: Int): KeyValueFileWriter =
@@ -75,6 +88,7 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
         val w = new KeyValueFileWriter(table, writers, bytes, dir, bucket, base + 1, targetFileSize, taskId,
           uniqueKeys = uniqueKeys)
         open.put((key, bucket), w)
+        if (!uniqueKeys) merges.put(w, new RepeatedKeyMerge(table, w, newMergeFunction()))
         if (inputChangelog)
           changelogs.put(w,
             new KeyValueFileWriter(table, writers, bytes, dir, bucket, base + 1, targetFileSize, taskId,
@@ -84,12 +98,14 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
 
   /** Closes every file and returns one message per (partition, bucket) that has files. */
   def prepareCommit(): Seq[CommitMessage] = {
+    merges.values.foreach(_.flush())
     val msgs = open.values.toSeq.map { w =>
       CommitMessage(w.partition, w.bucket, numBuckets, w.finish(),
         changelogFiles = changelogs.get(w).map(_.finish()).getOrElse(Seq.empty))
     }.filter(_.newFiles.nonEmpty)
     open.clear()
     changelogs.clear()
+    merges.clear()
     cachedPartition = null
     msgs
   }
@@ -100,6 +116,7 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     changelogs.values.foreach(_.abort())
     open.clear()
     changelogs.clear()
+    merges.clear()
     cachedPartition = null
   }
 
