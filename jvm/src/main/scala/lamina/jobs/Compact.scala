@@ -43,7 +43,7 @@ object Compact {
     val spark = SparkSession.builder().appName(s"lamina compact ${a.table}").getOrCreate()
     try {
       val wh = Warehouse(new Path(a.warehouse), SessionHadoopConf(spark))
-      val snapshot = Compaction.compact(wh, a.table, a.partitions, a.full, SparkCompactTasks)
+      val snapshot = Compaction.compact(wh, a.table, a.partitions, a.full, "", "", "", SparkCompactTasks)
       println(snapshot.map(id => s"compacted ${a.table}: snapshot $id").getOrElse(s"compacted ${a.table}: nothing to compact"))
     } finally spark.stop()
   }

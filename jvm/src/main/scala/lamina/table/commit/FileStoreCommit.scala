@@ -68,13 +68,24 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
    *  nothing is committed (None) and the written files are the caller's to discard. */
   def replace(read: Seq[DataSplit], messages: Seq[CommitMessage], onlyRemovesRows: Boolean,
       identifier: Long = System.currentTimeMillis()): Option[Long] = {
-    val removed = read.flatMap(s =>
-      s.files.map(f => ManifestEntry(ManifestEntry.Delete, s.partition, s.bucket, s.totalBuckets, f)))
+    val removed = removes(read)
     val added = adds(messages)
     val unchanged = onlyRemovesRows && added.map(_.file.rowCount).sum == removed.map(_.file.rowCount).sum
     if (unchanged) return None
     tryCommit(_ => removed ++ added, if (removed.isEmpty) Snapshot.Kind.Append else Snapshot.Kind.Overwrite, identifier)
   }
+
+  /** A sort compaction of an append table: removes exactly the files `read` and adds the new files
+   *  (the same rows, reordered), in one snapshot of `kind`; a file read that a concurrent commit
+   *  removed fails the commit with a conflict, as for [[replace]]. */
+  def rewrite(read: Seq[DataSplit], messages: Seq[CommitMessage], kind: String,
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val entries = removes(read) ++ adds(messages)
+    tryCommit(_ => entries, kind, identifier)
+  }
+
+  private def removes(read: Seq[DataSplit]): Seq[ManifestEntry] =
+    read.flatMap(s => s.files.map(f => ManifestEntry(ManifestEntry.Delete, s.partition, s.bucket, s.totalBuckets, f)))
 
   private def adds(messages: Seq[CommitMessage]): Seq[ManifestEntry] =
     messages.flatMap(m => m.newFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
