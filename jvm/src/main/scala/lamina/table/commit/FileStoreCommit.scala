@@ -84,6 +84,11 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     tryCommit(_ => entries, kind, identifier)
   }
 
+  /** Records the statistics file `statistics` (written for the latest snapshot) in an ANALYZE snapshot
+   *  with the same files. */
+  def analyze(statistics: String, identifier: Long = System.currentTimeMillis()): Option[Long] =
+    tryCommit(_ => Seq.empty, Snapshot.Kind.Analyze, identifier, allowEmpty = true, statistics = Some(statistics))
+
   private def removes(read: Seq[DataSplit]): Seq[ManifestEntry] =
     read.flatMap(s => s.files.map(f => ManifestEntry(ManifestEntry.Delete, s.partition, s.bucket, s.totalBuckets, f)))
 
@@ -93,10 +98,11 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
   def liveEntries(s: Snapshot): Seq[ManifestEntry] =
     table.snapshotEntries.live(s)
 
-  /** `changelog`: the changelog files of the commit (ADDs), listed in its changelog manifest list. */
+  /** `changelog`: the changelog files of the commit (ADDs), listed in its changelog manifest list;
+   *  `statistics`: the statistics file of an ANALYZE commit. */
   private def tryCommit(changes: Option[Snapshot] => Seq[ManifestEntry], kind: String, identifier: Long,
       allowEmpty: Boolean = false, indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty,
-      changelog: Seq[ManifestEntry] = Seq.empty): Option[Long] = {
+      changelog: Seq[ManifestEntry] = Seq.empty, statistics: Option[String] = None): Option[Long] = {
     val maxRetries = CoreOptions.CommitMaxRetries.getOrDefault(table.options)
     var attempt = 0
     while (true) {
@@ -150,7 +156,9 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
             deltaRecordCount = delta,
             changelogRecordCount = Some(changelog.map(_.file.rowCount).sum),
             watermark = latest.flatMap(_.watermark),
-            properties = properties)
+            properties = properties,
+            // as in Paimon, a snapshot carries the latest statistics on until the next ANALYZE
+            statistics = statistics.orElse(latest.flatMap(_.statistics)))
         } catch {
           case e: Throwable =>
             written.foreach(store.deleteQuietly)
