@@ -127,3 +127,26 @@ def test_bad_analyze_statements_are_refused(spark, db, events):
         with pytest.raises(Exception) as excinfo:
             spark.sql(statement)
         assert message in error_text(excinfo), statement
+
+
+def test_spark_sees_the_statistics_of_an_analysed_table(spark, db, events):
+    def plan_stats():
+        return spark.table(events).select("id", "name")._jdf.queryExecution().optimizedPlan().stats()
+
+    unknown = plan_stats()
+    assert unknown.rowCount().isEmpty()
+    assert int(str(unknown.sizeInBytes())) == 2**63 - 1  # spark.sql.defaultSizeInBytes
+    spark.sql(f"ANALYZE TABLE {events} COMPUTE STATISTICS FOR COLUMNS id, name")
+    (row,) = spark.sql(f"SELECT mergedRecordCount, mergedRecordSize FROM {CAT}.{db}.`events$statistics`").collect()
+    stats = plan_stats()
+    assert int(str(stats.rowCount().get())) == 4
+    assert 0 < int(str(stats.sizeInBytes())) < 2**63 - 1
+    scan_stats = spark.table(events)._jdf.queryExecution().optimizedPlan().collectLeaves().head().stats()
+    assert int(str(scan_stats.sizeInBytes())) == row.mergedRecordSize
+    entries = stats.attributeStats().iterator()
+    columns = {}
+    while entries.hasNext():
+        entry = entries.next()
+        columns[entry._1().name()] = entry._2()
+    column = columns["name"]
+    assert [int(str(o.get())) for o in (column.distinctCount(), column.nullCount(), column.maxLen())] == [3, 1, 5]
