@@ -4,6 +4,8 @@ with Paimon's `order_strategy` (order, zorder, hilbert), `order_by` and `where`,
 scans plan fewer files."""
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -121,6 +123,30 @@ def test_python_compact_takes_the_same_arguments(spark, db):
     with pytest.raises(Exception) as e:
         table.compact(order_strategy="zorder", order_by="a,nope")
     assert "order_by column 'nope' is not a column of table" in error_text(e)
+
+
+def test_python_cli_sort_compaction_of_partitions_where(spark, warehouse, db):
+    """`python -m lamina compact` (the spark-submit job) with --order-strategy, --order-by and --where."""
+    name = f"{CAT}.{db}.points"
+    spark.sql(f"CREATE TABLE {name} (a INT, b INT, p INT) PARTITIONED BY (p) TBLPROPERTIES ('target-file-size' = '16 kb')")
+    for _ in range(2):
+        spark.sql(f"INSERT INTO {name} SELECT CAST(rand() * 1000 AS INT), CAST(rand() * 1000 AS INT), "
+                  f"CAST(id % 2 AS INT) FROM range(4000)")
+    before = sorted_tuples(spark.table(name).collect())
+    result = subprocess.run(
+        [sys.executable, "-m", "lamina", "compact", "--warehouse", warehouse, "--table", f"{db}.points",
+         "--order-strategy", "zorder", "--order-by", "a,b", "--where", "p = 1", "--master", "local[1]",
+         "--conf", "spark.ui.enabled=false"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-4000:]
+    snapshot = latest_snapshot_id(warehouse, db, "points")
+    assert f"compacted {db}.points: snapshot {snapshot}" in result.stdout
+    assert sql_rows(spark, f"SELECT operation FROM {CAT}.{db}.`points$snapshots` WHERE snapshot_id = {snapshot}") == \
+        [("COMPACT",)]
+    rewritten = sql_rows(spark, f"SELECT DISTINCT partition FROM {CAT}.{db}.`points$files` "
+                                f"WHERE creation_time >= (SELECT max(commit_time) FROM {CAT}.{db}.`points$snapshots`"
+                                f" WHERE snapshot_id < {snapshot})")
+    assert rewritten == [("{p=1}",)]
+    assert sorted_tuples(spark.table(name).collect()) == before
 
 
 def test_bad_arguments_are_refused_naming_them(spark, db):
