@@ -115,16 +115,30 @@ def session_conf(spark, key, value):
         spark.conf.unset(key)
 
 
-def scan_output_rows(df) -> int:
-    """The rows the table's scan handed Spark in the last run of `df` (the scan node's
-    `numOutputRows`), after Spark's adaptive execution settled the plan."""
+def _batch_scans(df):
+    """The table scan nodes of `df`'s executed plan, after Spark's adaptive execution settled it."""
     plan = df._jdf.queryExecution().executedPlan()
     if plan.nodeName() == "AdaptiveSparkPlan":
         plan = plan.executedPlan()
     leaves = plan.collectLeaves().iterator()
-    total = 0
     while leaves.hasNext():
         node = leaves.next()
         if node.nodeName().startswith("BatchScan"):
-            total += node.metrics().apply("numOutputRows").value()
+            yield node
+
+
+def scan_output_rows(df) -> int:
+    """The rows the table's scan handed Spark in the last run of `df` (the scan node's
+    `numOutputRows`), after Spark's adaptive execution settled the plan."""
+    return sum(node.metrics().apply("numOutputRows").value() for node in _batch_scans(df))
+
+
+def planned_files(df) -> int:
+    """Runs `df` and returns how many data files the table's scans planned (the splits Lamina's scan
+    handed Spark)."""
+    df.collect()
+    total = 0
+    for node in _batch_scans(df):
+        splits = node.scan().plannedSplits()
+        total += sum(splits.apply(i).files().size() for i in range(splits.size()))
     return total

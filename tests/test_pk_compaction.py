@@ -200,14 +200,13 @@ def test_compact_procedure_missing_table(spark, db):
     assert f"{db}.nope" in error_text(excinfo)
 
 
-def test_compact_procedure_on_append_table(spark, warehouse, db):
+def test_compact_procedure_on_append_table_with_one_file_commits_nothing(spark, warehouse, db):
+    """Append tables are compacted by packing small files (tests/test_append_compaction.py): one file
+    has nothing to pack with."""
     spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT, v STRING)")
     spark.sql(f"INSERT INTO {CAT}.{db}.t VALUES (1, 'a')")
     with unchanged(spark, warehouse, db, "t"):
-        with pytest.raises(Exception) as excinfo:
-            call_compact(spark, db, compact_strategy="full")
-        for word in (f"{db}.t", "primary key"):
-            assert word in error_text(excinfo), error_text(excinfo)[:800]
+        assert call_compact(spark, db, compact_strategy="full") is None
 
 
 # -- compaction racing appends --------------------------------------------------------------------

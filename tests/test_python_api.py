@@ -141,7 +141,8 @@ def test_compact_command_line(fake_jar, tmp_path):
     command = build_command([
         "compact", "--warehouse", str(tmp_path), "--table", "db.events",
         "--partition", "dt=2024-01-01,hr=3", "--partition", "dt=2024-01-02", "--full",
-        "--master", "local[2]", "--conf", "spark.driver.memory=2g",
+        "--master", "local[2]", "--conf", "spark.driver.memory=2g", "--order-strategy", "zorder",
+        "--order-by", "a,b", "--where", "dt > '2024'",
     ])
     assert os.path.basename(command[0]) == "spark-submit"
     assert os.path.isfile(command[0])
@@ -150,6 +151,7 @@ def test_compact_command_line(fake_jar, tmp_path):
         "--conf", "spark.driver.memory=2g", FAKE_JAR,
         "--warehouse", str(tmp_path), "--table", "db.events",
         "--partition", "dt=2024-01-01,hr=3", "--partition", "dt=2024-01-02", "--full",
+        "--order-strategy", "zorder", "--order-by", "a,b", "--where", "dt > '2024'",
     ]
 
 
@@ -170,6 +172,8 @@ def test_compact_command_line_minimal(fake_jar, tmp_path):
      "partition key 'a' given twice"),
     (["compact", "--warehouse", "", "--table", "db.t"], "warehouse must not be empty"),
     (["vacuum"], "invalid choice: 'vacuum'"),
+    (["compact", "--warehouse", "/w", "--table", "db.t", "--order-strategy", "morton"],
+     "argument --order-strategy: invalid choice: 'morton'"),
 ])
 def test_cli_rejects_bad_arguments(args, needle):
     result = subprocess.run([sys.executable, "-m", "lamina", *args], capture_output=True, text=True)

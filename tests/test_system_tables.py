@@ -1,4 +1,5 @@
-"""System tables `t$snapshots`, `$schemas`, `$options`, `$files`, `$manifests`, `$partitions`."""
+"""System tables `t$snapshots`, `$schemas`, `$options`, `$files`, `$manifests`, `$partitions`, and the
+catalog-wide `sys.all_table_options` and `sys.catalog_options`."""
 
 import json
 import os
@@ -154,3 +155,30 @@ def test_unknown_system_table_names_it(spark, db, table):
     with pytest.raises(Exception) as excinfo:
         spark.sql(f"SELECT * FROM {CAT}.{db}.`t$bogus`").collect()
     assert "bogus" in error_text(excinfo)
+
+
+def test_all_table_options_lists_every_tables_options(spark, warehouse, db, table):
+    spark.sql(f"CREATE TABLE {CAT}.{db}.u (id INT) TBLPROPERTIES ('bucket' = '2', 'bucket-key' = 'id')")
+    got = spark.sql(f"SELECT * FROM {CAT}.sys.all_table_options WHERE database_name = '{db}'")
+    assert got.columns == ["database_name", "table_name", "key", "value"]
+    assert [tuple(r) for r in got.collect()] == [
+        (db, "t", "file.compression", "zstd"), (db, "u", "bucket", "2"), (db, "u", "bucket-key", "id")]
+    spark.sql(f"ALTER TABLE {CAT}.{db}.u SET TBLPROPERTIES ('target-file-size' = '64 mb')")
+    assert sql_rows(spark, f"SELECT value FROM {CAT}.sys.all_table_options WHERE database_name = '{db}' "
+                           f"AND table_name = 'u' AND key = 'target-file-size'") == [("64 mb",)]
+    assert ("all_table_options",) in [(r.tableName,) for r in spark.sql(f"SHOW TABLES IN {CAT}.sys").collect()]
+
+
+def test_catalog_options(spark, warehouse):
+    got = spark.sql(f"SELECT * FROM {CAT}.sys.catalog_options")
+    assert got.columns == ["key", "value"]
+    assert dict(sql_rows(spark, f"SELECT key, value FROM {CAT}.sys.catalog_options"))["warehouse"] == warehouse
+
+
+def test_sys_database_is_reserved(spark):
+    for statement, message in [
+            (f"CREATE NAMESPACE {CAT}.sys", "Cannot create schema `sys` because it already exists"),
+            (f"DROP NAMESPACE {CAT}.sys", "Database 'sys' is reserved for the catalog's system tables")]:
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(statement)
+        assert message in error_text(excinfo), statement

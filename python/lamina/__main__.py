@@ -1,4 +1,5 @@
-"""Command line: `python -m lamina compact --warehouse W --table db.t [--partition k=v[,k2=v2]] [--full]`.
+"""Command line: `python -m lamina compact --warehouse W --table db.t [--partition k=v[,k2=v2]] [--full]
+[--order-strategy order|zorder|hilbert --order-by c1,c2] [--where CONDITION]`.
 
 Runs the JVM job `lamina.jobs.Compact` through the spark-submit that ships with PySpark, with the
 jar inside this package. Arguments are checked here first so that a typo fails in a second, not
@@ -63,6 +64,11 @@ def _parser() -> argparse.ArgumentParser:
         help="a partition to compact; repeat for several (default: all)",
     )
     compact.add_argument("--full", action="store_true", help="rewrite everything into one sorted run")
+    compact.add_argument("--order-strategy", choices=("none", "order", "zorder", "hilbert"),
+                         help="append tables: rewrite the partitions sorted by --order-by")
+    compact.add_argument("--order-by", metavar="C1,C2", help="the columns --order-strategy sorts by")
+    compact.add_argument("--where", metavar="CONDITION",
+                         help="a SQL condition on partition columns selecting the partitions (instead of --partition)")
     compact.add_argument("--master", help="Spark master (spark-submit's default when not given)")
     compact.add_argument(
         "--conf", action="append", default=[], type=_conf, metavar="KEY=VALUE",
@@ -98,6 +104,10 @@ def build_command(argv: List[str]) -> List[str]:
         command += ["--partition", partition]
     if args.full:
         command.append("--full")
+    for flag, value in (("--order-strategy", args.order_strategy), ("--order-by", args.order_by),
+                        ("--where", args.where)):
+        if value is not None:
+            command += [flag, value]
     return command
 
 

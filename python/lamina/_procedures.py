@@ -6,12 +6,20 @@ from typing import Mapping, Optional, Sequence, Union
 PartitionSpec = Mapping[str, object]
 
 
+ORDER_STRATEGIES = ("none", "order", "zorder", "hilbert")
+
+
 def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequence[PartitionSpec]]] = None,
-            full: bool = False, catalog: str = "lamina") -> Optional[int]:
-    """Compact a primary-key table; returns the COMPACT snapshot id, or None when nothing needed it.
+            full: bool = False, catalog: str = "lamina", order_strategy: Optional[str] = None,
+            order_by: Optional[Union[str, Sequence[str]]] = None, where: Optional[str] = None) -> Optional[int]:
+    """Compact a table; returns the snapshot id committed, or None when nothing needed it.
 
     `table` is "db.table"; `partitions` is one mapping of partition column to value, or a list of
-    them (all partitions when omitted); `full=True` merges every sorted run of each bucket into one.
+    them (all partitions when omitted), or `where` a SQL condition on the partition columns;
+    `full=True` merges every sorted run of each bucket into one (append tables: packs any two small
+    files, not only `compaction.min.file-num` of them). `order_strategy` ("order", "zorder" or
+    "hilbert") rewrites an append table's selected partitions sorted by the `order_by` columns (a
+    list, or one comma-separated string), so that filters on them skip files.
     """
     if not isinstance(table, str) or table.count(".") != 1 or not all(table.split(".")):
         raise ValueError(f"table must be 'database.table', got {table!r}")
@@ -19,6 +27,19 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
         raise ValueError(f"catalog must be a non-empty string, got {catalog!r}")
     if not isinstance(full, bool):
         raise ValueError(f"full must be True or False, got {full!r}")
+    if order_strategy is not None and (not isinstance(order_strategy, str)
+                                       or order_strategy.strip().lower() not in ORDER_STRATEGIES):
+        raise ValueError(f"order_strategy must be one of {', '.join(ORDER_STRATEGIES)}, got {order_strategy!r}")
+    if isinstance(order_by, str):
+        order_by = [c.strip() for c in order_by.split(",") if c.strip()]
+    elif order_by is not None:
+        order_by = list(order_by)
+        if not all(isinstance(c, str) and c.strip() for c in order_by):
+            raise ValueError(f"order_by must be column names, got {order_by!r}")
+    if where is not None and (not isinstance(where, str) or not where.strip()):
+        raise ValueError(f"where must be a non-empty SQL condition, got {where!r}")
+    if where is not None and partitions is not None:
+        raise ValueError("give partitions or where, not both")
     specs = [] if partitions is None else ([partitions] if isinstance(partitions, Mapping) else list(partitions))
     for spec in specs:
         if not isinstance(spec, Mapping) or not spec:
@@ -30,5 +51,6 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
         for column, value in spec.items():
             java_spec.put(str(column), str(value))
         java_specs.add(java_spec)
-    snapshot = jvm.lamina.spark.SessionApi.compact(spark._jsparkSession, catalog, table, java_specs, full)
+    snapshot = jvm.lamina.spark.SessionApi.compact(spark._jsparkSession, catalog, table, java_specs, full,
+                                                   order_strategy, ",".join(order_by or []), where)
     return None if snapshot is None else int(snapshot)

@@ -318,13 +318,19 @@ class LaminaTable:
     # --- maintenance ----------------------------------------------------------------------------
 
     def compact(self, partitions: Optional[Union[PartitionSpec, Sequence[PartitionSpec]]] = None,
-                full: bool = False) -> Optional[int]:
-        """Compacts a primary-key table (`full=True`: each bucket into one sorted run); the COMPACT
-        snapshot id, or None when nothing needed compacting.
+                full: bool = False, order_strategy: Optional[str] = None,
+                order_by: Optional[Union[str, Sequence[str]]] = None, where: Optional[str] = None) -> Optional[int]:
+        """Compacts the table as `CALL sys.compact` does: a primary-key table's buckets (`full=True`:
+        each into one sorted run), an append table's small files packed into `target-file-size` files,
+        or, with `order_strategy` ("order", "zorder", "hilbert") and `order_by` columns, an append
+        table's partitions rewritten sorted by them, so that filters on those columns skip files.
+        `partitions` (mappings of partition column to value) or `where` (a SQL condition on partition
+        columns) pick the partitions. The snapshot id committed, or None when nothing needed compacting.
 
-        >>> LaminaTable.for_name(spark, "shop.orders").compact(full=True)
+        >>> LaminaTable.for_name(spark, "shop.events").compact(order_strategy="zorder", order_by=["user", "amount"])
         """
-        return _compact(self._spark, self._name, partitions=partitions, full=full, catalog=self._catalog)
+        return _compact(self._spark, self._name, partitions=partitions, full=full, catalog=self._catalog,
+                        order_strategy=order_strategy, order_by=order_by, where=where)
 
     def expire_snapshots(self, retain_max: Optional[int] = None, retain_min: Optional[int] = None,
                          older_than: Union[None, str, datetime.datetime] = None,

@@ -3,20 +3,30 @@ package lamina.api
 import lamina.errors.BadInputException
 import lamina.mergetree.compact.{CompactRequest, CompactTasks}
 import lamina.table.Warehouse
+import lamina.table.append.AppendCompactTasks
+import lamina.table.sort.OrderStrategy
 
 /** The compaction entry point of `CALL sys.compact`, the `lamina.jobs.Compact` spark-submit job and
- *  the Python API: plain values in (a `db.t` name, partitions as text, a strategy name), the COMPACT
- *  snapshot id out (None when nothing needed compacting). `tasks` is where the merges run. */
+ *  the Python API: plain values in (a `db.t` name, partitions as text, a strategy name, an order), the
+ *  COMPACT snapshot id out (None when nothing needed compacting). `tasks` is where the work runs. */
 object Compaction {
 
-  /** Compacts `table`; `partitions` is `k=v[,k2=v2][;k=v...]` (blank: all); `strategy` is 'full'
-   *  (or blank) or 'minor' (universal compaction picks the runs). */
-  def compact(warehouse: Warehouse, table: String, partitions: String, strategy: String, tasks: CompactTasks): Option[Long] =
-    compact(warehouse, table, CompactRequest.parsePartitions(partitions), isFull(strategy), tasks)
+  /** Where compaction runs: the merges of primary-key buckets and the rewrites of append files. */
+  type Tasks = CompactTasks with AppendCompactTasks
+
+  /** Compacts `table`; `partitions` is `k=v[,k2=v2][;k=v...]` (blank: all) or `where` a SQL condition
+   *  on partition columns (blank: none); `strategy` is 'full' (or blank) or 'minor' (universal
+   *  compaction picks the runs; append tables pack fewer small files); `orderStrategy` ('none', 'order',
+   *  'zorder', 'hilbert'; blank: none) sorts an append table by the comma-separated `orderBy` columns. */
+  def compact(warehouse: Warehouse, table: String, partitions: String, strategy: String, orderStrategy: String,
+      orderBy: String, where: String, tasks: Tasks): Option[Long] =
+    compact(warehouse, table, CompactRequest.parsePartitions(partitions), isFull(strategy), orderStrategy, orderBy,
+      where, tasks)
 
   def compact(warehouse: Warehouse, table: String, partitions: Seq[Map[String, String]], full: Boolean,
-      tasks: CompactTasks): Option[Long] =
-    CompactRequest(table, partitions, full).run(warehouse, tasks)
+      orderStrategy: String, orderBy: String, where: String, tasks: Tasks): Option[Long] =
+    CompactRequest(table, partitions, full, OrderStrategy.parse(orderStrategy), orderBy,
+      Option(where).map(_.trim).filter(_.nonEmpty)).run(warehouse, tasks, tasks)
 
   /** Whether a strategy name asks for full compaction. */
   def isFull(strategy: String): Boolean = strategy.trim.toLowerCase match {

@@ -10,15 +10,18 @@ import lamina.spark.compact.SparkCompactTasks
 import lamina.table.Warehouse
 
 /** `spark-submit --class lamina.jobs.Compact lamina.jar --warehouse W --table db.t
- *  [--partition k=v[,k2=v2]]... [--full]`: compacts a primary-key table and prints the snapshot. */
+ *  [--partition k=v[,k2=v2]]... [--where COND] [--full] [--order-strategy S --order-by c1,c2]`: compacts a table
+ *  (an append table sorted by the columns with an order strategy) and prints the snapshot. */
 object Compact {
-  final case class Args(warehouse: String, table: String, partitions: Seq[Map[String, String]], full: Boolean)
+  final case class Args(warehouse: String, table: String, partitions: Seq[Map[String, String]], full: Boolean,
+      orderStrategy: String = "", orderBy: String = "", where: String = "")
 
   def parse(args: Seq[String]): Args = {
     var warehouse: Option[String] = None
     var table: Option[String] = None
     val partitions = Seq.newBuilder[Map[String, String]]
     var full = false
+    var orderStrategy, orderBy, where = ""
     var rest = args.toList
     def value(flag: String, tail: List[String]): (String, List[String]) = tail match {
       case v :: more if !v.startsWith("--") => (v, more)
@@ -30,12 +33,18 @@ object Compact {
       case "--partition" :: tail =>
         val (v, r) = value("--partition", tail); partitions ++= Compaction.parsePartitions(v); rest = r
       case "--full" :: tail => full = true; rest = tail
+      case "--order-strategy" :: tail => val (v, r) = value("--order-strategy", tail); orderStrategy = v; rest = r
+      case "--order-by" :: tail => val (v, r) = value("--order-by", tail); orderBy = v; rest = r
+      case "--where" :: tail => val (v, r) = value("--where", tail); where = v; rest = r
       case other :: _ =>
-        throw new BadInputException(s"Unknown argument '$other'; usage: --warehouse W --table db.t [--partition k=v]... [--full]")
+        throw new BadInputException(
+          s"Unknown argument '$other'; usage: --warehouse W --table db.t [--partition k=v]... [--full] " +
+            "[--order-strategy order|zorder|hilbert --order-by c1,c2] [--where condition]")
       case Nil =>
     }
     Args(warehouse.getOrElse(throw new BadInputException("--warehouse is required")),
-      table.getOrElse(throw new BadInputException("--table is required")), partitions.result(), full)
+      table.getOrElse(throw new BadInputException("--table is required")), partitions.result(), full, orderStrategy,
+      orderBy, where)
   }
 
   def main(argv: Array[String]): Unit = {
@@ -43,7 +52,8 @@ object Compact {
     val spark = SparkSession.builder().appName(s"lamina compact ${a.table}").getOrCreate()
     try {
       val wh = Warehouse(new Path(a.warehouse), SessionHadoopConf(spark))
-      val snapshot = Compaction.compact(wh, a.table, a.partitions, a.full, SparkCompactTasks)
+      val snapshot = Compaction.compact(wh, a.table, a.partitions, a.full, a.orderStrategy, a.orderBy, a.where,
+        SparkCompactTasks)
       println(snapshot.map(id => s"compacted ${a.table}: snapshot $id").getOrElse(s"compacted ${a.table}: nothing to compact"))
     } finally spark.stop()
   }

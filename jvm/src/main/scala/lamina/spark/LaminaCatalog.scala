@@ -17,7 +17,7 @@ import lamina.table.{ChangelogProducerRules, DeletionVectorRules, Identifiers, W
 import lamina.table.branch.BranchManager
 import lamina.errors.{BadInputException, NotFoundException}
 import lamina.spark.procedures.Procedures
-import lamina.spark.system.SystemTables
+import lamina.spark.system.{GlobalSystemTables, SystemTables}
 import lamina.table.schema.SchemaEvolution
 
 /** The Spark catalog over a filesystem warehouse: namespaces are `<db>.db` directories, tables are
@@ -27,6 +27,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   private var catalogName: String = _
   private var warehouse: Warehouse = _
   private var tableDefaults: Map[String, String] = Map.empty
+  private var catalogOptions: Map[String, String] = Map.empty
 
   override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
     catalogName = name
@@ -34,7 +35,8 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     if (wh == null || wh.trim.isEmpty)
       throw new BadInputException(s"Catalog '$name' needs the option 'warehouse': set spark.sql.catalog.$name.warehouse=PATH")
     CatalogOptions.check(name, options.asCaseSensitiveMap().asScala.toMap)
-    tableDefaults = CatalogOptions.tableDefaults(options.asCaseSensitiveMap().asScala.toMap)
+    catalogOptions = options.asCaseSensitiveMap().asScala.toMap
+    tableDefaults = CatalogOptions.tableDefaults(catalogOptions)
     warehouse = Warehouse(new Path(wh), SessionHadoopConf(SparkSession.active))
   }
 
@@ -54,8 +56,9 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     Array.empty
   }
 
+  /** `sys`, the database of the catalog-wide system tables, always exists (as in Paimon). */
   override def namespaceExists(namespace: Array[String]): Boolean =
-    namespace.length == 1 && warehouse.databaseExists(namespace.head)
+    namespace.length == 1 && (namespace.head == GlobalSystemTables.Database || warehouse.databaseExists(namespace.head))
 
   override def loadNamespaceMetadata(namespace: Array[String]): util.Map[String, String] = {
     requireNamespace(namespace)
@@ -64,6 +67,8 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
 
   override def createNamespace(namespace: Array[String], metadata: util.Map[String, String]): Unit = {
     checkNamespaceShape(namespace)
+    if (namespace.head == GlobalSystemTables.Database)
+      throw new BadInputException(s"Database '${GlobalSystemTables.Database}' is reserved for the catalog's system tables")
     if (warehouse.databaseExists(namespace.head)) throw new NamespaceAlreadyExistsException(namespace)
     warehouse.createDatabase(namespace.head)
   }
@@ -75,6 +80,8 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
 
   override def dropNamespace(namespace: Array[String], cascade: Boolean): Boolean = {
     requireNamespace(namespace)
+    if (namespace.head == GlobalSystemTables.Database)
+      throw new BadInputException(s"Database '${GlobalSystemTables.Database}' is reserved for the catalog's system tables")
     val db = namespace.head
     if (!cascade && warehouse.listTables(db).nonEmpty) throw new NonEmptyNamespaceException(namespace)
     warehouse.dropDatabase(db)
@@ -94,7 +101,9 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
 
   override def listTables(namespace: Array[String]): Array[Identifier] = {
     requireNamespace(namespace)
-    warehouse.listTables(namespace.head).map(t => Identifier.of(namespace, t)).toArray
+    val global = if (namespace.head == GlobalSystemTables.Database) GlobalSystemTables.Names else Seq.empty
+    val tables = if (warehouse.databaseExists(namespace.head)) warehouse.listTables(namespace.head) else Seq.empty
+    (global ++ tables).distinct.map(t => Identifier.of(namespace, t)).toArray
   }
 
   override def loadTable(ident: Identifier): Table = loadAt(ident, None, None)
@@ -105,6 +114,8 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     loadAt(ident, None, Some(timestamp / 1000))
 
   private def loadAt(ident: Identifier, version: Option[String], timestampMillis: Option[Long]): Table = {
+    if (GlobalSystemTables.isGlobal(ident.namespace(), ident.name()))
+      return GlobalSystemTables.load(ident.name(), warehouse, catalogOptions, show(ident))
     val (base, branch, system) = BranchManager.splitName(ident.name())
     val tableIdent = Identifier.of(ident.namespace(), ident.name().stripSuffix(system.map("$" + _).getOrElse("")))
     val table =
@@ -123,7 +134,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   }
 
   override def tableExists(ident: Identifier): Boolean =
-    ident.namespace().length == 1 && {
+    GlobalSystemTables.isGlobal(ident.namespace(), ident.name()) || ident.namespace().length == 1 && {
       val (base, branch, system) = BranchManager.splitName(ident.name())
       val db = ident.namespace().head
       warehouse.tableExists(db, base) && system.forall(SystemTables.isKnown) &&

@@ -29,10 +29,13 @@ object SessionApi {
   }
 
   /** Compacts `table` (`db.t`) of catalog `catalogName`: the given partitions (column -> value as
-   *  text; empty: all), fully or as universal compaction picks. The COMPACT snapshot id, or null when
-   *  nothing needed compacting. */
+   *  text; empty: all) or those `where` selects (null: no condition), fully or as universal compaction
+   *  picks; an append table sorted by `orderBy` when `orderStrategy` asks (null: none). The snapshot id
+   *  committed, or null when nothing needed compacting. */
   def compact(spark: SparkSession, catalogName: String, table: String,
-      partitions: java.util.List[java.util.Map[String, String]], full: Boolean): java.lang.Long =
+      partitions: java.util.List[java.util.Map[String, String]], full: Boolean, orderStrategy: String,
+      orderBy: String, where: String): java.lang.Long =
     Compaction.compact(catalog(spark, catalogName).laminaWarehouse, table,
-      partitions.asScala.map(_.asScala.toMap).toSeq, full, SparkCompactTasks).map(Long.box).orNull
+      partitions.asScala.map(_.asScala.toMap).toSeq, full, Option(orderStrategy).getOrElse(""),
+      Option(orderBy).getOrElse(""), Option(where).getOrElse(""), SparkCompactTasks).map(Long.box).orNull
 }

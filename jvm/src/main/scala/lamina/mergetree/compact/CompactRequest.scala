@@ -6,31 +6,42 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.BadInputException
 import lamina.table.{PartitionValues, Warehouse}
-import lamina.table.options.TableOperation
+import lamina.table.append.{AppendCompactTasks, AppendCompaction}
+import lamina.table.options.{CoreOptions, TableOperation}
+import lamina.table.sort.{OrderStrategy, SortKey}
 
 /** A compaction asked for by `CALL sys.compact`, `lamina.jobs.Compact` or the Python API: the
- *  table (`db.t`), the partitions (each a map of column to value text; empty = all) and whether to
- *  compact fully. */
-final case class CompactRequest(table: String, partitions: Seq[Map[String, String]], full: Boolean) {
-  def run(warehouse: Warehouse, tasks: CompactTasks): Option[Long] = {
+ *  table (`db.t`), the partitions (each a map of column to value text; empty = all) or a `where`
+ *  condition on partition columns (evaluated by the tasks' engine), whether to compact fully, and for
+ *  append tables how to order the rewritten rows (`order_strategy` over `order_by`). A primary-key
+ *  table is compacted by [[Compactor]], an append table by [[AppendCompaction]]. */
+final case class CompactRequest(table: String, partitions: Seq[Map[String, String]], full: Boolean,
+    orderStrategy: OrderStrategy = OrderStrategy.NoOrder, orderBy: String = "", where: Option[String] = None) {
+  def run(warehouse: Warehouse, tasks: CompactTasks, appendTasks: AppendCompactTasks): Option[Long] = {
     val t = warehouse.loadTable(table)
     t.require(TableOperation.Compact)
+    if (partitions.nonEmpty && where.nonEmpty)
+      throw new BadInputException("Arguments 'partitions' and 'where' cannot be used together; give one of them")
     val keys = t.schema.partitionKeys
     partitions.flatMap(_.keys).distinct.foreach { k =>
       if (!keys.contains(k))
         throw new BadInputException(
           s"'$k' is not a partition column of table $table; partition columns are ${keys.mkString(", ")}")
     }
+    val sortKey =
+      SortKey.of(t.schema, table, orderStrategy, orderBy, CoreOptions.ZOrderVarLengthContribution.getOrDefault(t.options))
     val types = t.schema.partitionTypes
     val filter: Option[InternalRow => Boolean] =
-      if (partitions.isEmpty) None
+      if (where.nonEmpty) Some(tasks.partitionsWhere(t, where.get))
+      else if (partitions.isEmpty) None
       else Some(row =>
         partitions.exists(spec =>
           spec.forall { case (k, v) =>
             val i = keys.indexOf(k)
             Option(PartitionValues.toPathString(row, i, types(i))).contains(v)
           }))
-    Compactor.compactBuckets(t, None, full, UUID.randomUUID().toString, tasks, filter)
+    if (t.isPrimaryKeyTable) Compactor.compactBuckets(t, None, full, UUID.randomUUID().toString, tasks, filter)
+    else AppendCompaction.compact(t, sortKey, full, filter, appendTasks)
   }
 }
 

@@ -1,5 +1,7 @@
 package lamina.mergetree.compact
 
+import org.apache.spark.sql.catalyst.InternalRow
+
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
 
@@ -8,4 +10,8 @@ import lamina.table.commit.CommitMessage
  *  [[Compactor.run]] with the table's readers and writers. */
 trait CompactTasks {
   def run(table: FileStoreTable, work: Seq[BucketCompaction]): Seq[CommitMessage]
+
+  /** The partitions (rows of the table's partition columns) that the SQL condition `where` selects;
+   *  a condition on other columns is refused naming the argument. */
+  def partitionsWhere(table: FileStoreTable, where: String): InternalRow => Boolean
 }

@@ -67,7 +67,7 @@ object DataFileReaders {
   }
 
   def factory(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], required: StructType,
-      filters: Seq[Filter]): PartitionReaderFactory = {
+      filters: Seq[Filter]): AppendReaderFactory = {
     val readers = schemaIds.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
       id -> forSchema(spark, table, s, required, filters)

@@ -2,10 +2,12 @@ package lamina.spark.read
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read._
+import org.apache.spark.sql.connector.read.{Statistics => SparkStatistics}
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
+import lamina.errors.CorruptFileException
 import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
 import lamina.spark.{DataFileFormats, SparkFilters}
@@ -16,6 +18,7 @@ import lamina.table.options.CoreOptions
 import lamina.table.lease.LeaseKeeper
 import lamina.table.scan.{ChangeScan, DataSplit, DiffScan, DiffSplit, FileStoreScan, IncrementalRange, SnapshotDeletionFiles}
 import lamina.table.snapshot.Snapshot
+import lamina.table.stats.StatisticsFile
 
 /** The planned scan of one snapshot: one input partition per (partition, bucket) split, or per
  *  file group when a split is large. An empty table plans no partitions. With an incremental read's
@@ -24,7 +27,7 @@ import lamina.table.snapshot.Snapshot
 class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: StructType, filters: Seq[Filter],
     limit: Option[Int], mode: ScanMode = ScanMode.Normal, streamOptions: Map[String, String] = Map.empty,
     fixed: Option[FixedSplits] = None)
-  extends Scan with Batch {
+  extends Scan with Batch with SupportsReportStatistics {
 
   /** The incremental read the options ask for (only of the table's rows and `$audit_log`). */
   private lazy val incremental: Option[IncrementalRange] =
@@ -126,6 +129,19 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   }
 
   override def readSchema(): StructType = required
+
+  /** The statistics of the table's last `ANALYZE TABLE` that the snapshot read names ([[ScanStatistics]]);
+   *  none for reads of changes, `$audit_log` and `$ro`, and none when the statistics file cannot be read
+   *  (it only guides the optimizer: the query itself must not fail on it). */
+  override def estimateStatistics(): SparkStatistics =
+    if (mode != ScanMode.Normal || fixed.nonEmpty || incremental.nonEmpty) ScanStatistics.Unknown
+    else {
+      val stats =
+        try snapshotId.map(table.snapshotManager.snapshot).orElse(table.snapshotManager.latest())
+            .flatMap(new StatisticsFile(table).of)
+        catch { case _: CorruptFileException | _: java.io.IOException => None }
+      ScanStatistics.of(stats, required)
+    }
 
   override def description(): String =
     s"LaminaScan ${table.name}${snapshotId.map(id => s" @ snapshot $id").getOrElse("")}" +

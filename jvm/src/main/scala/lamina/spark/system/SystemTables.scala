@@ -18,12 +18,13 @@ import lamina.table.consumer.ConsumerManager
 import lamina.table.manifest.ManifestEntry
 import lamina.table.scan.{FileStoreScan, SnapshotDeletionFiles}
 import lamina.table.snapshot.Snapshot
+import lamina.table.stats.StatisticsFile
 import lamina.types.{DataType => LaminaType, DataTypeJson, SparkTypes}
 
 /** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
 object SystemTables {
   val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions", "buckets",
-    "table_indexes", "audit_log", "binlog", "ro", "tags", "consumers", "branches")
+    "table_indexes", "audit_log", "binlog", "ro", "tags", "consumers", "branches", "statistics")
 
   def isKnown(kind: String): Boolean = Kinds.contains(kind.toLowerCase)
 
@@ -66,6 +67,12 @@ object SystemTables {
           branches.names().map(n => row(str(n), micros(branches.createTimeMillis(n))))
         })
     case "table_indexes" => simple(display, TableIndexesSchema, () => tableIndexesRows(table, pinned))
+    case "statistics" => simple(display, StatisticsSchema,
+        () =>
+          current(table, pinned).flatMap(new StatisticsFile(table).of).toSeq.map { st =>
+            row(st.snapshotId, st.schemaId, st.mergedRecordCount.map(Long.box).orNull,
+              st.mergedRecordSize.map(Long.box).orNull, str(st.colStatsText))
+          })
     case "audit_log" => new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display)
     case "binlog" =>
       new BinlogTable(new ScanModeTable(new LaminaTable(table, pinned, display), ScanMode.AuditLog, display), display)
@@ -237,6 +244,8 @@ object SystemTables {
   val BucketsSchema: StructType = schema(
     ("partition", StringType, true), ("bucket", IntegerType, false), ("record_count", LongType, false),
     ("file_size_in_bytes", LongType, false), ("file_count", LongType, false), ("last_update_time", TimestampNTZType, true))
+  val StatisticsSchema: StructType = schema(("snapshot_id", LongType, false), ("schema_id", LongType, false),
+    ("mergedRecordCount", LongType, true), ("mergedRecordSize", LongType, true), ("colstat", StringType, true))
   val TableIndexesSchema: StructType = schema(
     ("partition", StringType, true), ("bucket", IntegerType, false), ("index_type", StringType, false),
     ("file_name", StringType, false), ("file_size", LongType, false), ("row_count", LongType, false),

@@ -70,13 +70,29 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
    *  nothing is committed (None) and the written files are the caller's to discard. */
   def replace(read: Seq[DataSplit], messages: Seq[CommitMessage], onlyRemovesRows: Boolean,
       identifier: Long = System.currentTimeMillis()): Option[Long] = {
-    val removed = read.flatMap(s =>
-      s.files.map(f => ManifestEntry(ManifestEntry.Delete, s.partition, s.bucket, s.totalBuckets, f)))
+    val removed = removes(read)
     val added = adds(messages)
     val unchanged = onlyRemovesRows && added.map(_.file.rowCount).sum == removed.map(_.file.rowCount).sum
     if (unchanged) return None
     tryCommit(_ => removed ++ added, if (removed.isEmpty) Snapshot.Kind.Append else Snapshot.Kind.Overwrite, identifier)
   }
+
+  /** A sort compaction of an append table: removes exactly the files `read` and adds the new files
+   *  (the same rows, reordered), in one snapshot of `kind`; a file read that a concurrent commit
+   *  removed fails the commit with a conflict, as for [[replace]]. */
+  def rewrite(read: Seq[DataSplit], messages: Seq[CommitMessage], kind: String,
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val entries = removes(read) ++ adds(messages)
+    tryCommit(_ => entries, kind, identifier)
+  }
+
+  /** Records the statistics file `statistics` (written for the latest snapshot) in an ANALYZE snapshot
+   *  with the same files. */
+  def analyze(statistics: String, identifier: Long = System.currentTimeMillis()): Option[Long] =
+    tryCommit(_ => Seq.empty, Snapshot.Kind.Analyze, identifier, allowEmpty = true, statistics = Some(statistics))
+
+  private def removes(read: Seq[DataSplit]): Seq[ManifestEntry] =
+    read.flatMap(s => s.files.map(f => ManifestEntry(ManifestEntry.Delete, s.partition, s.bucket, s.totalBuckets, f)))
 
   private def adds(messages: Seq[CommitMessage]): Seq[ManifestEntry] =
     messages.flatMap(m => m.newFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
@@ -84,10 +100,11 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
   def liveEntries(s: Snapshot): Seq[ManifestEntry] =
     table.snapshotEntries.live(s)
 
-  /** `changelog`: the changelog files of the commit (ADDs), listed in its changelog manifest list. */
+  /** `changelog`: the changelog files of the commit (ADDs), listed in its changelog manifest list;
+   *  `statistics`: the statistics file of an ANALYZE commit. */
   private def tryCommit(changes: Option[Snapshot] => Seq[ManifestEntry], kind: String, identifier: Long,
       allowEmpty: Boolean = false, indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty,
-      changelog: Seq[ManifestEntry] = Seq.empty): Option[Long] = {
+      changelog: Seq[ManifestEntry] = Seq.empty, statistics: Option[String] = None): Option[Long] = {
     val maxRetries = CoreOptions.CommitMaxRetries.getOrDefault(table.options)
     var attempt = 0
     while (true) {
@@ -141,7 +158,9 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
             deltaRecordCount = delta,
             changelogRecordCount = Some(changelog.map(_.file.rowCount).sum),
             watermark = latest.flatMap(_.watermark),
-            properties = properties)
+            properties = properties,
+            // as in Paimon, a snapshot carries the latest statistics on until the next ANALYZE
+            statistics = statistics.orElse(latest.flatMap(_.statistics)))
         } catch {
           case e: Throwable =>
             written.foreach(store.deleteQuietly)

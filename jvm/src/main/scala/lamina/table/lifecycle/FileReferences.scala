@@ -8,10 +8,12 @@ import lamina.errors.CorruptFileException
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{AvroFiles, ManifestEntry}
 import lamina.table.snapshot.Snapshot
+import lamina.table.stats.StatisticsFile
 
 /** Which files a snapshot (or a tag's snapshot) refers to, as paths: its data files (with their extra
  *  files), and its metadata: manifest lists, manifests, the index manifest and the index files it
- *  lists (`<table>/index/<name>`, read generically by `_FILE_NAME`, whatever the index type).
+ *  lists (`<table>/index/<name>`, read generically by `_FILE_NAME`, whatever the index type), and its
+ *  statistics file.
  *  `strict` reads fail on a missing or damaged file (what must be kept); lenient ones answer what
  *  they could read (what may be deleted: a crashed expiration already removed some of it). */
 final class FileReferences(table: FileStoreTable) {
@@ -48,7 +50,7 @@ final class FileReferences(table: FileStoreTable) {
     val index = s.indexManifest.toSeq.flatMap { im =>
       store.manifestPath(im) +: read(indexFileNames(im)).map(new Path(indexDir, _))
     }
-    ((lists ++ manifests).map(store.manifestPath) ++ index).toSet
+    ((lists ++ manifests).map(store.manifestPath) ++ index ++ s.statistics.map(new StatisticsFile(table).path)).toSet
   }
 
   private def indexDir = new Path(table.path, "index")

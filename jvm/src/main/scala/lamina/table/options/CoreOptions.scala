@@ -239,6 +239,16 @@ object CoreOptions {
     PerQuery, "Number of sorted runs (each level-0 file counts as one) that triggers compaction.")
 
   /** Read through [[numSortedRunStopTrigger]], which gives its default. */
+  val CompactionMinFileNum: OptionDef[Int] = define("compaction.min.file-num", intAtLeast(1), "5", PerQuery,
+    "Append tables: the fewest small files of a bucket that a compaction with compact_strategy 'minor' packs " +
+      "together when they hold less than twice target-file-size (a full compaction packs any two).")
+  val CompactionSmallFileRatio: OptionDef[Double] = define("compaction.small-file-ratio", DoubleKind, "0.7", PerQuery,
+    "Append tables: files smaller than target-file-size times this ratio are small, and packed by compaction; " +
+      "larger ones are left alone.")
+  val ZOrderVarLengthContribution: OptionDef[Int] = define("zorder.var-length-contribution", intAtLeast(1), "8",
+    PerQuery,
+    "Sort compaction by zorder: how many leading bytes of a CHAR, VARCHAR, BINARY or VARBINARY column take part " +
+      "in the Z-value (other columns take 8).")
   val NumSortedRunStopTrigger: OptionDef[Int] = define("num-sorted-run.stop-trigger", intAtLeast(1), null, PerQuery,
     "Number of sorted runs above which Paimon's writers pause until compaction catches up. Lamina " +
       "compacts the buckets a write touched within that write (unless write-only) and does not pause " +

@@ -27,7 +27,8 @@ final case class Snapshot(
     changelogRecordCount: Option[Long],
     watermark: Option[Long],
     version: Int = Snapshot.CurrentVersion,
-    properties: Map[String, String] = Map.empty) {
+    properties: Map[String, String] = Map.empty,
+    statistics: Option[String] = None) {
 
   def toJson: String = {
     val f = JsonNodeFactory.instance
@@ -51,6 +52,7 @@ final case class Snapshot(
     o.put("deltaRecordCount", deltaRecordCount)
     changelogRecordCount.foreach(o.put("changelogRecordCount", _))
     watermark.foreach(o.put("watermark", _))
+    statistics.foreach(o.put("statistics", _))
     if (properties.nonEmpty) {
       val p = o.putObject("properties")
       properties.toSeq.sortBy(_._1).foreach { case (k, v) => p.put(k, v) }
@@ -67,6 +69,7 @@ object Snapshot {
     val Append = "APPEND"
     val Compact = "COMPACT"
     val Overwrite = "OVERWRITE"
+    val Analyze = "ANALYZE"
   }
 
   /** Every field a snapshot file of Paimon's spec (up to version 3) may hold. */
@@ -75,7 +78,7 @@ object Snapshot {
     "indexManifest", "commitUser", "commitIdentifier", "commitKind", "timeMillis", "logOffsets", "totalRecordCount",
     "deltaRecordCount", "changelogRecordCount", "watermark", "statistics", "properties", "nextRowId", "uuid")
 
-  val Kinds: Set[String] = Set(Kind.Append, Kind.Compact, Kind.Overwrite, "ANALYZE")
+  val Kinds: Set[String] = Set(Kind.Append, Kind.Compact, Kind.Overwrite, Kind.Analyze)
 
   /** Parses strictly: a snapshot decides which files a reader sees, so a field that is missing, of
    *  the wrong JSON type, out of range or misnamed (a damaged byte in its name) is a
@@ -117,7 +120,8 @@ object Snapshot {
       changelogRecordCount = optLong("changelogRecordCount"),
       watermark = optLong("watermark"),
       version = version,
-      properties = properties(n, path))
+      properties = properties(n, path),
+      statistics = optText("statistics"))
   }
 
   /** Paimon's optional `properties`: an object of strings (null when empty). */

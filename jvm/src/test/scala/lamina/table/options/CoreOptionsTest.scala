@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 79)
+    assert(CoreOptions.all.size === 82)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -166,7 +166,8 @@ class CoreOptionsTest extends AnyFunSuite {
       "incremental-between", "incremental-between-timestamp", "incremental-between-scan-mode", "scan.mode",
       "read.stream.maxFilesPerTrigger", "read.stream.maxRowsPerTrigger", "consumer-id", "consumer.ignore-progress",
       "deletion-vectors.merge-on-read", "lookup-compact", "lookup-compact.max-interval", "lookup.cache-max-disk-size",
-      "lookup.cache-file-retention",
+      "lookup.cache-file-retention", "compaction.min.file-num", "compaction.small-file-ratio",
+      "zorder.var-length-contribution",
       "target-file-size", "file.compression", "file.compression.zstd-level", "parquet.writer.version",
       "metadata.stats-mode", "manifest.compression", "manifest.target-file-size", "manifest.merge-min-count",
       "commit.max-retries", "scan.snapshot-id", "scan.timestamp-millis", "branch", "write-buffer-size",

@@ -18,18 +18,21 @@ class SnapshotTest extends AnyFunSuite {
     indexManifest = Some("index-manifest-x"),
     commitUser = "user-1", commitIdentifier = 42L, commitKind = Snapshot.Kind.Compact,
     timeMillis = 1795306625877L, totalRecordCount = Some(1000L), deltaRecordCount = -5L,
-    changelogRecordCount = Some(3L), watermark = Some(Long.MinValue), properties = Map("lamina.operation" -> "MERGE"))
+    changelogRecordCount = Some(3L), watermark = Some(Long.MinValue), properties = Map("lamina.operation" -> "MERGE"),
+    statistics = Some("stat-2b1c-0"))
 
   private val minimal = full.copy(baseManifestListSize = None, deltaManifestListSize = None,
     changelogManifestList = None, changelogManifestListSize = None, indexManifest = None,
-    changelogRecordCount = None, watermark = None, properties = Map.empty)
+    changelogRecordCount = None, watermark = None, properties = Map.empty, statistics = None)
 
   test("JSON round trip with every optional field set and with none") {
     assert(Snapshot.fromJson(full.toJson, "mem") === full)
     assert(Snapshot.fromJson(minimal.toJson, "mem") === minimal)
     val tree = mapper.readTree(minimal.toJson)
     assert(mapper.readTree(full.toJson).get("properties").get("lamina.operation").asText === "MERGE")
-    for (absent <- Seq("baseManifestListSize", "changelogManifestList", "indexManifest", "watermark", "properties"))
+    assert(mapper.readTree(full.toJson).get("statistics").asText === "stat-2b1c-0")
+    for (absent <- Seq("baseManifestListSize", "changelogManifestList", "indexManifest", "watermark", "properties",
+        "statistics"))
       assert(!tree.has(absent), absent)
     assert(tree.get("logOffsets").isObject)
   }

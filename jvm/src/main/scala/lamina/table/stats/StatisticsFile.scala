@@ -1,0 +1,50 @@
+package lamina.table.stats
+
+import java.util.UUID
+
+import org.apache.hadoop.fs.Path
+
+import lamina.table.FileStoreTable
+import lamina.table.commit.FileStoreCommit
+import lamina.table.lifecycle.SnapshotExpiration
+import lamina.table.snapshot.Snapshot
+
+/** The statistics files of a table (of its branch): `statistics/stat-<uuid>-0` beside `snapshot/`,
+ *  as Paimon names them, written once and never changed. */
+final class StatisticsFile(table: FileStoreTable) {
+  def dir: Path = new Path(table.branchPath, StatisticsFile.Dir)
+  def path(name: String): Path = new Path(dir, name)
+
+  def read(name: String): Statistics = {
+    val p = path(name)
+    Statistics.fromJson(table.fileIO.readUtf8(p), p.toString)
+  }
+
+  /** Writes `stats` to a new file; its name. */
+  def write(stats: Statistics): String = {
+    val name = s"${StatisticsFile.Prefix}${UUID.randomUUID()}-0"
+    table.fileIO.writeBytes(path(name), stats.toJson.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+    name
+  }
+
+  /** Records `stats` (computed at the latest snapshot, `stats.snapshotId`) in a new ANALYZE snapshot
+   *  with the same files, as Paimon's ANALYZE commits; later snapshots carry the file on until the next
+   *  ANALYZE. None (nothing written) when the table has no snapshot. */
+  def commit(stats: Statistics): Option[Long] = {
+    if (table.snapshotManager.latest().isEmpty) return None
+    val name = write(stats)
+    val id =
+      try new FileStoreCommit(table, UUID.randomUUID().toString).analyze(name)
+      catch { case e: Throwable => table.fileIO.deleteQuietly(path(name)); throw e }
+    if (id.isDefined) SnapshotExpiration.afterCommit(table)
+    id
+  }
+
+  /** The statistics a snapshot carries, if any. */
+  def of(s: Snapshot): Option[Statistics] = s.statistics.map(read)
+}
+
+object StatisticsFile {
+  val Dir = "statistics"
+  val Prefix = "stat-"
+}
