@@ -1,16 +1,18 @@
 package lamina.spark.read
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.{InternalRow, ProjectingInternalRow}
+import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, JoinedRow}
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 import org.apache.spark.sql.vectorized.ColumnarBatch
+import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.dv.DeletionVectorFilter
 import lamina.format.{DataFileFormat, FileSchemaReader}
 import lamina.mergetree.KeyValueReaders
-import lamina.spark.{DataFileFormats, OrcFiles}
+import lamina.spark.{DataFileFormats, OrcFiles, RowPositionColumns}
 import lamina.table.FileStoreTable
 import lamina.table.options.CoreOptions
 import lamina.table.schema.TableSchema
@@ -68,12 +70,17 @@ object DataFileReaders {
 
   def factory(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], required: StructType,
       filters: Seq[Filter]): PartitionReaderFactory = {
-    val readers = schemaIds.map { id =>
+    new AppendReaderFactory(bySchema(spark, table, schemaIds, required, filters), table.name,
+      DeletionVectorFilter(table.fileIO))
+  }
+
+  /** The reader of the files of each schema id ([[forSchema]]). */
+  def bySchema(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], required: StructType,
+      filters: Seq[Filter]): Map[Long, FileSchemaReader] =
+    schemaIds.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
       id -> forSchema(spark, table, s, required, filters)
     }.toMap
-    new AppendReaderFactory(readers, table.name, DeletionVectorFilter(table.fileIO))
-  }
 }
 
 /** Reads append-table splits: the files of a split, one after the other, no merging, each without
@@ -90,6 +97,42 @@ class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Strin
       deletionVectors(split.deletionFiles, f.fileName, f.rowCount, r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName))
         .map(r.projection())
     }
+  }
+}
+
+/** Reads append-table splits saying where each row lives: the requested columns of `required` from
+ *  the file (`readers`, built for the data columns, in order, with no filter pushed: positions are
+ *  counted) and its file name and position ([[RowPositionColumns]]) wherever `required` asks for
+ *  them, without the rows that deletion vectors delete. */
+class RowPositionReaderFactory(readers: Map[Long, FileSchemaReader], required: StructType, tableName: String,
+    deletionVectors: DeletionVectorFilter)
+  extends PartitionReaderFactory {
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val split = partition.asInstanceOf[LaminaInputPartition].split
+    val data = required.fieldNames.filterNot(RowPositionColumns.Names.contains)
+    val ordinals = required.fieldNames.toIndexedSeq.map {
+      case RowPositionColumns.File => data.length
+      case RowPositionColumns.Position => data.length + 1
+      case n => data.indexOf(n)
+    }
+    val out = ProjectingInternalRow(required, ordinals)
+    val joined = new JoinedRow()
+    IteratorReader(split.files.iterator.flatMap { f =>
+      val r = readers(f.schemaId)
+      val project = r.projection()
+      val place = new GenericInternalRow(Array[Any](UTF8String.fromString(f.fileName), 0L))
+      val dv = deletionVectors.vector(split.deletionFiles, f.fileName, f.rowCount)
+      var position = -1L
+      r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName).flatMap { row =>
+        position += 1
+        if (dv.exists(_.isDeleted(position))) None
+        else {
+          place.setLong(1, position)
+          out.project(joined(project(row), place))
+          Some(out)
+        }
+      }
+    })
   }
 }
 

@@ -2,6 +2,7 @@ package lamina.table.commit
 
 import scala.collection.mutable.ArrayBuffer
 
+import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.{CommitConflictException, CommitStateUnknownException}
@@ -16,6 +17,8 @@ import lamina.table.snapshot.Snapshot
  *  file atomically. Losing that race re-reads the latest snapshot, re-checks conflicts and retries.
  *  A DELETE of a file that is no longer live (another commit removed it) fails with a conflict. */
 final class FileStoreCommit(table: FileStoreTable, commitUser: String, properties: Map[String, String] = Map.empty) {
+  import FileStoreCommit.Attempt
+
   private val store = table.manifestStore
   private val snapshots = table.snapshotManager
 
@@ -76,6 +79,24 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     tryCommit(_ => removed ++ added, if (removed.isEmpty) Snapshot.Kind.Append else Snapshot.Kind.Overwrite, identifier)
   }
 
+  /** A DELETE, UPDATE or MERGE of an append table with deletion vectors: marks the `deleted` rows
+   *  of the files the operation `read` in deletion vectors and adds the files it wrote, in one
+   *  snapshot ([[AppendDeletionVectorsUpdate]], planned again on each retry on top of the latest
+   *  snapshot): APPEND, or OVERWRITE when a file loses every row and leaves. A marked file that a
+   *  concurrent commit removed or marked is a conflict. None when nothing was deleted or written. */
+  def markDeleted(read: Seq[DataSplit], deleted: DeletedPositions, messages: Seq[CommitMessage],
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val added = adds(messages)
+    if (deleted.isEmpty) return if (added.isEmpty) None else tryCommit(_ => added, Snapshot.Kind.Append, identifier)
+    val update = new AppendDeletionVectorsUpdate(table, read, deleted)
+    tryAttempts(
+      latest => {
+        val c = update.at(latest)
+        Attempt(c.removed ++ added, if (c.removed.isEmpty) Snapshot.Kind.Append else Snapshot.Kind.Overwrite,
+          c.indexChanges, c.written)
+      }, identifier)
+  }
+
   private def adds(messages: Seq[CommitMessage]): Seq[ManifestEntry] =
     messages.flatMap(m => m.newFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
 
@@ -85,19 +106,24 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
   /** `changelog`: the changelog files of the commit (ADDs), listed in its changelog manifest list. */
   private def tryCommit(changes: Option[Snapshot] => Seq[ManifestEntry], kind: String, identifier: Long,
       allowEmpty: Boolean = false, indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty,
+      changelog: Seq[ManifestEntry] = Seq.empty): Option[Long] =
+    tryAttempts(latest => Attempt(changes(latest), kind, indexChanges), identifier, allowEmpty, changelog)
+
+  private def tryAttempts(plan: Option[Snapshot] => Attempt, identifier: Long, allowEmpty: Boolean = false,
       changelog: Seq[ManifestEntry] = Seq.empty): Option[Long] = {
     val maxRetries = CoreOptions.CommitMaxRetries.getOrDefault(table.options)
     var attempt = 0
     while (true) {
       val latest = snapshots.latest()
-      val entries = changes(latest)
+      val Attempt(entries, kind, indexChanges, attemptFiles) = plan(latest)
+      val index = new IndexManifestUpdate(table)
+      index.writtenIndexFiles ++= attemptFiles
       if (entries.isEmpty && indexChanges.isEmpty && !allowEmpty) return None
       if (entries.isEmpty && latest.isEmpty) return None
-      checkDeletesAreLive(latest, entries)
       val written = ArrayBuffer.empty[String]
-      val index = new IndexManifestUpdate(table)
       val newSnapshot =
         try {
+          checkDeletesAreLive(latest, entries)
           val (indexManifest, newIndexManifest) = index(latest, entries, indexChanges)
           if (newIndexManifest) written ++= indexManifest
           val deltaMetas = store.writeManifests(entries, table.schema.id)
@@ -176,4 +202,12 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
           s"(bucket ${d.bucket}) was already deleted. Retry the operation.")
     }
   }
+}
+
+private object FileStoreCommit {
+
+  /** One attempt's changes on top of the latest snapshot: `writtenIndexFiles` were written for it
+   *  alone, and are removed when it does not land. */
+  final case class Attempt(entries: Seq[ManifestEntry], kind: String,
+      indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty, writtenIndexFiles: Seq[Path] = Seq.empty)
 }

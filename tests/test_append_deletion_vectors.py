@@ -1,0 +1,205 @@
+"""DELETE, UPDATE and MERGE INTO on append tables with `deletion-vectors.enabled`: rows are marked in
+deletion vectors (Paimon's append-table layout: index files of a partition's bucket in its index
+entries), no data file is rewritten, an update's new rows are new files.
+
+Each statement runs on an unpartitioned, a partitioned and a fixed-bucket table and is checked against
+a Python model: the rows read through Lamina and pypaimon, `$files`' deletion-vector cardinalities, the
+files kept, and the snapshot before (time travel) still reading the old rows."""
+
+import threading
+
+import pytest
+
+import lamina
+from _append_rows import BATCHES, expected, pypaimon_rows, rows, values
+from _support import error_text, latest_snapshot_id, read_snapshot, snapshot_ids, sql_rows
+
+CAT = "lamina"
+DV = "'deletion-vectors.enabled' = 'true'"
+
+KINDS = {
+    "unpartitioned": f"TBLPROPERTIES ({DV})",
+    "partitioned": f"PARTITIONED BY (p) TBLPROPERTIES ({DV})",
+    "bucketed": f"TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'id', {DV})",
+}
+
+
+def _insert_one_file(spark, name, rows):
+    """INSERTs `rows` as one data file per partition (one write task)."""
+    spark.sql(f"INSERT INTO {name} SELECT /*+ COALESCE(1) */ * FROM VALUES {values(rows)} AS s(id, v, p)")
+
+
+@pytest.fixture(params=sorted(KINDS))
+def table(spark, db, request):
+    """(name, model) of a seeded append table with deletion vectors of the parametrized kind."""
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) {KINDS[request.param]}")
+    model = {}
+    for batch in BATCHES:
+        spark.sql(f"INSERT INTO {name} VALUES {values(batch)}")
+        model.update({i: (v, p) for i, v, p in batch})
+    return name, model
+
+
+def _files(spark, name, at=""):
+    """{file name: (row count, deletion-vector cardinality or None)} of the live data files."""
+    prefix, table = name.rsplit(".", 1)
+    found = sql_rows(spark, f"SELECT file_path, record_count, deletion_vector_cardinality "
+                            f"FROM {prefix}.`{table}$files` {at}")
+    return {p.rsplit("/", 1)[-1]: (n, dv) for p, n, dv in found}
+
+
+def _check(spark, warehouse, paimon_catalog, name, model, before_rows, before_files, inserted):
+    """The table reads `model` (through pypaimon too); every file live before is still live (none
+    rewritten) unless every row of it is deleted (then the snapshot is an OVERWRITE, else an APPEND),
+    its vector counting its deleted rows; `inserted` rows are in new files; the snapshot before reads
+    `before_rows`."""
+    db = name.split(".")[1]
+    latest = latest_snapshot_id(warehouse, db, "t")
+    assert rows(spark, name) == expected(model)
+    assert pypaimon_rows(paimon_catalog, name) == expected(model)
+    files = _files(spark, name)
+    kept = {f: v for f, v in files.items() if f in before_files}
+    added = {f: v for f, v in files.items() if f not in before_files}
+    assert sum(n for n, _ in added.values()) == inserted and all(dv is None for _, dv in added.values())
+    live_in_kept = sum(n - (dv or 0) for n, dv in kept.values())
+    assert live_in_kept == len(model) - inserted
+    assert all(dv is None or 0 < dv < n for n, dv in kept.values())
+    assert rows(spark, name, latest - 1) == before_rows
+    snapshot = read_snapshot(warehouse, db, "t", latest)
+    assert snapshot["totalRecordCount"] == sum(n for n, _ in files.values())
+    gone = set(before_files) - set(files)
+    assert snapshot["commitKind"] == ("OVERWRITE" if gone else "APPEND")
+    return snapshot
+
+
+def test_delete_marks_rows_and_rewrites_no_file(spark, warehouse, paimon_catalog, table):
+    name, model = table
+    before, before_files = rows(spark, name), _files(spark, name)
+    spark.sql(f"DELETE FROM {name} WHERE id >= 20 AND id % 4 = 0")
+    model = {i: r for i, r in model.items() if not (i >= 20 and i % 4 == 0)}
+    snapshot = _check(spark, warehouse, paimon_catalog, name, model, before, before_files, inserted=0)
+    assert snapshot["indexManifest"]
+    assert _marked(spark, name, before_files) == 3  # 20, 24, 28
+    # a second DELETE of rows of the same files adds to their vectors
+    spark.sql(f"DELETE FROM {name} WHERE id IN (21, 22, 3)")
+    model = {i: r for i, r in model.items() if i not in (21, 22, 3)}
+    assert _marked(spark, name, before_files) == 6
+    assert rows(spark, name) == expected(model) == pypaimon_rows(paimon_catalog, name)
+
+
+def _marked(spark, name, before_files):
+    """Rows deleted from the files of `before_files`: marked in vectors, or gone with their file."""
+    files = _files(spark, name)
+    return sum(dv or 0 for f, (_, dv) in files.items() if f in before_files) + \
+        sum(n for f, (n, _) in before_files.items() if f not in files)
+
+
+def test_update_writes_new_rows_and_marks_old_ones(spark, warehouse, paimon_catalog, table):
+    name, model = table
+    before, before_files = rows(spark, name), _files(spark, name)
+    spark.sql(f"UPDATE {name} SET v = concat(v, '!') WHERE id < 10 AND id % 3 = 1")
+    changed = [i for i in model if i < 10 and i % 3 == 1]
+    model = {i: (v + "!" if i in changed else v, p) for i, (v, p) in model.items()}
+    _check(spark, warehouse, paimon_catalog, name, model, before, before_files, inserted=len(changed))
+    # updating a row again marks its new copy
+    spark.sql(f"UPDATE {name} SET v = 'again' WHERE id = 1")
+    model[1] = ("again", model[1][1])
+    assert rows(spark, name) == expected(model) == pypaimon_rows(paimon_catalog, name)
+
+
+def test_merge_with_every_clause(spark, warehouse, paimon_catalog, table):
+    name, model = table
+    before, before_files = rows(spark, name), _files(spark, name)
+    source = [(11, "D", "x", "b"), (12, "U", "twelve", "a"), (13, "U", "thirteen", "b"), (40, "U", "forty", "b"),
+              (41, "D", "gone", "c")]
+    spark.createDataFrame(source, "id INT, op STRING, v STRING, p STRING").createOrReplaceTempView("src")
+    spark.sql(f"""MERGE INTO {name} t USING src s ON t.id = s.id
+        WHEN MATCHED AND s.op = 'D' THEN DELETE
+        WHEN MATCHED THEN UPDATE SET v = s.v
+        WHEN NOT MATCHED AND s.op = 'U' THEN INSERT (id, v, p) VALUES (s.id, s.v, s.p)
+        WHEN NOT MATCHED BY SOURCE AND t.id >= 10 AND t.id < 13 THEN DELETE""")
+    inserted = 0
+    for i, op, v, p in source:
+        if i in model and op == "D":
+            del model[i]
+        elif i in model:
+            model[i] = (v, model[i][1])
+            inserted += 1
+        elif op == "U":
+            model[i] = (v, p)
+            inserted += 1
+    matched = {i for i, *_ in source}
+    model = {i: r for i, r in model.items() if i in matched or not (10 <= i < 13)}
+    _check(spark, warehouse, paimon_catalog, name, model, before, before_files, inserted)
+
+
+def test_a_file_whose_rows_are_all_deleted_leaves_the_table(spark, warehouse, paimon_catalog, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ({DV})")
+    _insert_one_file(spark, name, BATCHES[0])
+    _insert_one_file(spark, name, BATCHES[1])
+    first = _files(spark, name)
+    spark.sql(f"DELETE FROM {name} WHERE id < 5")
+    spark.sql(f"DELETE FROM {name} WHERE id < 10")
+    after = _files(spark, name)
+    assert len(after) == 1 and set(after) < set(first) and list(after.values())[0] == (10, None)
+    snapshot = read_snapshot(warehouse, db, "t", latest_snapshot_id(warehouse, db, "t"))
+    assert snapshot["commitKind"] == "OVERWRITE" and snapshot["totalRecordCount"] == 10
+    # no vector is left, of the file gone or any other
+    assert sql_rows(spark, f"SELECT count(*) FROM {CAT}.{db}.`t$table_indexes`") == [(0,)]
+    assert rows(spark, name) == sorted(BATCHES[1]) == pypaimon_rows(paimon_catalog, name)
+
+
+def test_delete_of_nothing_commits_nothing_and_partition_deletes_drop_vectors(spark, warehouse, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) PARTITIONED BY (p) TBLPROPERTIES ({DV})")
+    _insert_one_file(spark, name, BATCHES[0])
+    ids = snapshot_ids(warehouse, db, "t")
+    spark.sql(f"DELETE FROM {name} WHERE id = 5 AND v = 'none'")
+    assert snapshot_ids(warehouse, db, "t") == ids
+    spark.sql(f"DELETE FROM {name} WHERE id IN (0, 1, 2)")  # one row of each partition
+    assert sql_rows(spark, f"SELECT count(*) FROM {CAT}.{db}.`t$table_indexes`") == [(3,)]
+    spark.sql(f"DELETE FROM {name} WHERE p = 'a'")  # whole partition, no rows read
+    assert sql_rows(spark, f"SELECT count(*) FROM {CAT}.{db}.`t$table_indexes`") == [(2,)]
+    assert rows(spark, name) == sorted(r for r in BATCHES[0] if r[0] > 2 and r[2] != "a")
+
+
+def test_row_position_columns_can_be_selected(spark, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ({DV})")
+    spark.sql(f"INSERT INTO {name} SELECT /*+ COALESCE(1) */ id, 'v', 'p' FROM range(5) ORDER BY id")
+    spark.sql(f"DELETE FROM {name} WHERE id = 2")
+    placed = sql_rows(spark, f"SELECT id, __lamina_row_position, __lamina_file FROM {name} WHERE id > 0")
+    assert [(i, pos) for i, pos, _ in placed] == [(1, 1), (3, 3), (4, 4)]
+    assert len({f for *_, f in placed}) == 1 and placed[0][2].startswith("data-")
+
+
+def test_concurrent_deletes_of_one_file_never_lose_a_mark(spark, warehouse, db):
+    """Two DELETEs planned on the same snapshot mark rows of the same file: one commits, the other
+    fails with a conflict (its positions were counted before the other's marks), and every mark
+    committed stays."""
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ({DV})")
+    spark.sql(f"INSERT INTO {name} SELECT /*+ COALESCE(1) */ id, 'v', 'p' FROM range(100)")
+    start = threading.Barrier(2)
+    errors, done = [], []
+
+    def delete(low):
+        try:
+            start.wait()
+            spark.sql(f"DELETE FROM {name} WHERE id >= {low} AND id < {low + 10}")
+            done.append(low)
+        except Exception as e:  # noqa: BLE001 - the conflict is the expected outcome
+            errors.append(e)
+
+    threads = [threading.Thread(target=delete, args=(low,)) for low in (0, 50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for e in errors:
+        assert isinstance(e, lamina.CommitConflictException) or "CommitConflictException" in str(e)
+    deleted = {i for low in done for i in range(low, low + 10)}
+    assert done and sorted(r[0] for r in sql_rows(spark, f"SELECT id FROM {name}")) == \
+        sorted(set(range(100)) - deleted)
