@@ -11,7 +11,7 @@ import threading
 import pytest
 
 import lamina
-from _append_rows import BATCHES, expected, pypaimon_rows, rows, values
+from _append_rows import BATCHES, expected, merge_with_every_clause, pypaimon_rows, rows, values
 from _support import error_text, latest_snapshot_id, read_snapshot, snapshot_ids, sql_rows
 
 CAT = "lamina"
@@ -111,26 +111,7 @@ def test_update_writes_new_rows_and_marks_old_ones(spark, warehouse, paimon_cata
 def test_merge_with_every_clause(spark, warehouse, paimon_catalog, table):
     name, model = table
     before, before_files = rows(spark, name), _files(spark, name)
-    source = [(11, "D", "x", "b"), (12, "U", "twelve", "a"), (13, "U", "thirteen", "b"), (40, "U", "forty", "b"),
-              (41, "D", "gone", "c")]
-    spark.createDataFrame(source, "id INT, op STRING, v STRING, p STRING").createOrReplaceTempView("src")
-    spark.sql(f"""MERGE INTO {name} t USING src s ON t.id = s.id
-        WHEN MATCHED AND s.op = 'D' THEN DELETE
-        WHEN MATCHED THEN UPDATE SET v = s.v
-        WHEN NOT MATCHED AND s.op = 'U' THEN INSERT (id, v, p) VALUES (s.id, s.v, s.p)
-        WHEN NOT MATCHED BY SOURCE AND t.id >= 10 AND t.id < 13 THEN DELETE""")
-    inserted = 0
-    for i, op, v, p in source:
-        if i in model and op == "D":
-            del model[i]
-        elif i in model:
-            model[i] = (v, model[i][1])
-            inserted += 1
-        elif op == "U":
-            model[i] = (v, p)
-            inserted += 1
-    matched = {i for i, *_ in source}
-    model = {i: r for i, r in model.items() if i in matched or not (10 <= i < 13)}
+    model, inserted = merge_with_every_clause(spark, name, model)
     _check(spark, warehouse, paimon_catalog, name, model, before, before_files, inserted)
 
 
