@@ -8,6 +8,7 @@ import scala.collection.mutable
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{UnsafeProjection, UnsafeRow}
 import org.apache.spark.unsafe.Platform
+import org.slf4j.LoggerFactory
 
 import lamina.dv.DeletionVectorsMaintainer
 import lamina.errors.CorruptFileException
@@ -55,6 +56,9 @@ final class LookupLevels(
     runs.map(_.files.map(f => (f, order.minKey(f), order.maxKey(f))))
 
   private val acquired = mutable.LinkedHashMap.empty[String, LocalFileCache.Entry]
+
+  /** Data files whose local file this task built again (once each). */
+  private val rebuilt = mutable.HashSet.empty[String]
   private var lookups = 0L
 
   /** The newest live row of `key` in these levels, marked deleted in its file's vector (the
@@ -63,14 +67,27 @@ final class LookupLevels(
   def lookupAndDelete(key: InternalRow): Option[KeyValue] = {
     val k = bytesOf(keyBytes(key))
     lookups += 1
-    ranges.iterator.flatMap(fileOf(_, key)).flatMap { f =>
-      Option(entryOf(f).reader.lookup(k)).map(v => (f, v))
-    }.map { case (f, v) => (f, decode(f, key, v)) }
+    ranges.iterator.flatMap(fileOf(_, key)).flatMap(f => lookupIn(f, k, key).map(f -> _))
       .find { case (f, (position, _)) => !vectors.isDeleted(f.fileName, position) }
       .map { case (f, (position, kv)) =>
         vectors.delete(f.fileName, position)
         kv
       }
+  }
+
+  /** The position and record of `key` in `f`, through its local file. A local file found damaged is
+   *  built again from `f` once ([[LocalFileCache.rebuild]]) and asked again; damaged again, the
+   *  compaction fails naming it. */
+  private def lookupIn(f: DataFileMeta, k: Array[Byte], key: InternalRow): Option[(Long, KeyValue)] = {
+    val entry = entryOf(f)
+    try Option(entry.reader.lookup(k)).map(decode(f, entry.file, key, _))
+    catch {
+      case e: CorruptFileException if !rebuilt.contains(f.fileName) =>
+        LookupLevels.log.warn(s"Local lookup file of $bucketPath/${f.fileName} is damaged; building it again", e)
+        rebuilt += f.fileName
+        acquired(f.fileName) = LocalFileCache.rebuild(entry)
+        lookupIn(f, k, key)
+    }
   }
 
   /** Lookups made, and local files used (built or reused) by this task. */
@@ -100,16 +117,14 @@ final class LookupLevels(
     None
   }
 
-  private def decode(f: DataFileMeta, key: InternalRow, v: Array[Byte]): (Long, KeyValue) = {
+  private def decode(f: DataFileMeta, local: File, key: InternalRow, v: Array[Byte]): (Long, KeyValue) = {
     val expected = if (withValue) 17 else 8
-    if (v.length < expected)
-      throw new CorruptFileException(s"lookup file of $bucketPath/${f.fileName}", -1, s"a value of $expected bytes or more",
-        s"${v.length} bytes")
+    def corrupt(what: String, found: String) =
+      new CorruptFileException(local.getPath, -1, what, found, s"the lookup file of $bucketPath/${f.fileName}")
+    if (v.length < expected) throw corrupt(s"a value of $expected bytes or more", s"${v.length} bytes")
     val b = ByteBuffer.wrap(v)
     val position = b.getLong(0)
-    if (position < 0 || position >= f.rowCount)
-      throw new CorruptFileException(s"lookup file of $bucketPath/${f.fileName}", -1,
-        s"a row position below ${f.rowCount}", position.toString)
+    if (position < 0 || position >= f.rowCount) throw corrupt(s"a row position below ${f.rowCount}", position.toString)
     if (!withValue) (position, new KeyValue(key.copy(), 0L, RowKind.Insert, null))
     else {
       val row = new UnsafeRow(valueTypes.size)
@@ -154,4 +169,8 @@ final class LookupLevels(
         all.foreach { case (k, v) => w.put(k, v) }
     }
   }
+}
+
+object LookupLevels {
+  private val log = LoggerFactory.getLogger(classOf[LookupLevels])
 }
