@@ -184,3 +184,41 @@ def test_concurrent_deletes_of_one_file_never_lose_a_mark(spark, warehouse, db):
     deleted = {i for low in done for i in range(low, low + 10)}
     assert done and sorted(r[0] for r in sql_rows(spark, f"SELECT id FROM {name}")) == \
         sorted(set(range(100)) - deleted)
+
+
+def test_compaction_applies_and_drops_the_vectors_of_the_files_it_rewrites(spark, warehouse, paimon_catalog, table):
+    name, model = table
+    db = name.split(".")[1]
+    spark.sql(f"DELETE FROM {name} WHERE id % 3 = 0")
+    spark.sql(f"UPDATE {name} SET v = 'u' WHERE id % 5 = 0")
+    model = {i: ("u" if i % 5 == 0 else v, p) for i, (v, p) in model.items() if i % 3 != 0}
+    marked_at = latest_snapshot_id(warehouse, db, "t")
+    before_rows = rows(spark, name)
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")
+    snapshot = read_snapshot(warehouse, db, "t", latest_snapshot_id(warehouse, db, "t"))
+    assert snapshot["commitKind"] == "COMPACT" and snapshot["totalRecordCount"] == len(model)
+    files = _files(spark, name)
+    assert all(dv is None for _, dv in files.values()) and sum(n for n, _ in files.values()) == len(model)
+    assert sql_rows(spark, f"SELECT count(*) FROM {CAT}.{db}.`t$table_indexes`") == [(0,)]
+    assert rows(spark, name) == expected(model) == pypaimon_rows(paimon_catalog, name)
+    assert rows(spark, name, marked_at) == before_rows  # time travel: the vectors of the snapshot read
+    # the compacted files take marks again
+    spark.sql(f"DELETE FROM {name} WHERE id = 1")
+    del model[1]
+    assert rows(spark, name) == expected(model) == pypaimon_rows(paimon_catalog, name)
+
+
+def test_minor_compaction_rewrites_files_with_many_deleted_rows(spark, warehouse, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ({DV})")
+    _insert_one_file(spark, name, BATCHES[0])
+    _insert_one_file(spark, name, BATCHES[1])
+    spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('target-file-size' = '1 b')")  # no file is small now
+    spark.sql(f"DELETE FROM {name} WHERE id IN (1, 11, 12, 13)")  # 10% of one file, 30% of the other
+    files = _files(spark, name)
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t', compact_strategy => 'minor')")
+    after = _files(spark, name)
+    kept = [f for f, (_, dv) in files.items() if dv == 1]
+    assert kept and set(kept) < set(after) and after[kept[0]] == (10, 1)
+    assert sum(n for f, (n, _) in after.items() if f not in files) == 7  # the other file's live rows, rewritten
+    assert rows(spark, name) == sorted(r for r in BATCHES[0] + BATCHES[1] if r[0] not in (1, 11, 12, 13))

@@ -8,10 +8,12 @@ PartitionSpec = Mapping[str, object]
 
 def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequence[PartitionSpec]]] = None,
             full: bool = False, catalog: str = "lamina") -> Optional[int]:
-    """Compact a primary-key table; returns the COMPACT snapshot id, or None when nothing needed it.
+    """Compact a table; returns the COMPACT snapshot id, or None when nothing needed it.
 
     `table` is "db.table"; `partitions` is one mapping of partition column to value, or a list of
-    them (all partitions when omitted); `full=True` merges every sorted run of each bucket into one.
+    them (all partitions when omitted); `full=True` merges every sorted run of each bucket of a
+    primary-key table into one, and rewrites every bucket of an append table that holds more than one
+    file or a deletion vector (minor: its small files, and its files with many deleted rows).
     """
     if not isinstance(table, str) or table.count(".") != 1 or not all(table.split(".")):
         raise ValueError(f"table must be 'database.table', got {table!r}")

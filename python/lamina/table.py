@@ -319,8 +319,9 @@ class LaminaTable:
 
     def compact(self, partitions: Optional[Union[PartitionSpec, Sequence[PartitionSpec]]] = None,
                 full: bool = False) -> Optional[int]:
-        """Compacts a primary-key table (`full=True`: each bucket into one sorted run); the COMPACT
-        snapshot id, or None when nothing needed compacting.
+        """Compacts the table (`full=True`: each bucket of a primary-key table into one sorted run,
+        each bucket of an append table into files of about target-file-size without the rows its
+        deletion vectors delete); the COMPACT snapshot id, or None when nothing needed compacting.
 
         >>> LaminaTable.for_name(spark, "shop.orders").compact(full=True)
         """

@@ -5,11 +5,12 @@ import java.io.File
 import org.apache.spark.SparkFiles
 import org.apache.spark.sql.SparkSession
 
-import lamina.mergetree.compact.{BucketCompaction, CompactTasks, Compactor}
+import lamina.mergetree.compact.{AppendCompaction, BucketCompaction, CompactTasks, Compactor}
 import lamina.spark.DataFileFormats
-import lamina.spark.read.KeyValueReaderBuilder
+import lamina.spark.read.{DataFileReaders, KeyValueReaderBuilder}
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
+import lamina.types.SparkTypes
 
 /** Compaction tasks as Spark tasks of the active session: readers and writers prepared once on the
  *  driver, one task per bucket compaction. Local lookup files (tables with deletion vectors) go into
@@ -18,10 +19,17 @@ object SparkCompactTasks extends CompactTasks {
   override def run(table: FileStoreTable, work: Seq[BucketCompaction]): Seq[CommitMessage] = {
     val spark = SparkSession.active
     // lookup compaction also reads the files it leaves alone
-    val readers = KeyValueReaderBuilder.build(spark, table, work.flatMap(_.split.files.map(_.schemaId)).distinct, Seq.empty)
+    val schemaIds = work.flatMap(_.split.files.map(_.schemaId)).distinct
     val writers = DataFileFormats.writers(spark, table)
-    spark.sparkContext.parallelize(work, math.max(1, math.min(work.size, spark.sparkContext.defaultParallelism)))
-      .map(w => Compactor.run(table, readers, writers, w, localLookupDir)).collect().toSeq
+    val tasks = spark.sparkContext.parallelize(work, math.max(1, math.min(work.size, spark.sparkContext.defaultParallelism)))
+    if (table.isPrimaryKeyTable) {
+      val readers = KeyValueReaderBuilder.build(spark, table, schemaIds, Seq.empty)
+      tasks.map(w => Compactor.run(table, readers, writers, w, localLookupDir)).collect().toSeq
+    } else {
+      val readers = DataFileReaders.bySchema(spark, table, schemaIds, SparkTypes.toSparkStruct(table.schema.fields), Seq.empty)
+      tasks.mapPartitionsWithIndex((task, ws) => ws.map(w => AppendCompaction.run(table, readers, writers, w, task)))
+        .collect().toSeq
+    }
   }
 
   /** `lamina-lookup` beside the directory of files added to the Spark application, inside one of the

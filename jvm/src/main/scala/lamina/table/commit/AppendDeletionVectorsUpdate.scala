@@ -33,8 +33,8 @@ final class AppendDeletionVectorsUpdate(table: FileStoreTable, read: Seq[DataSpl
   private type Key = (ByteBuffer, Int)
 
   private val marked = deleted.files
-  private val readFiles: Map[String, DataSplit] = read.flatMap(s => s.files.map(_.fileName -> s)).toMap
-  marked.keys.find(!readFiles.contains(_)).foreach { f =>
+  private val since = new VectorsSinceRead(table, read)
+  marked.keys.find(!since.readFiles.contains(_)).foreach { f =>
     throw new IllegalStateException(s"rows of $f of table ${table.name} were deleted, but the operation read no such file")
   }
   private val bitmap64 = CoreOptions.DeletionVectorsBitmap64.getOrDefault(table.options)
@@ -42,21 +42,9 @@ final class AppendDeletionVectorsUpdate(table: FileStoreTable, read: Seq[DataSpl
   /** The change on top of `latest`: the files that leave, the index change of each bucket marked and
    *  the index files written for it (removed by the caller when the snapshot is not committed). */
   def at(latest: Option[Snapshot]): AppendDeletionVectorsUpdate.Change = {
-    val snapshot = latest.getOrElse(throw conflict(marked.keys.head, "the table has no snapshot any more"))
-    val live = table.snapshotEntries.live(snapshot).map(e => e.file.fileName -> e).toMap
-    marked.keys.toSeq.sorted.find(!live.contains(_)).foreach(f => throw conflict(f, "a concurrent commit removed the file"))
-    val current = SnapshotDeletionFiles.of(table, snapshot, live.values.toSeq, wholeTable = true)
-    def currentFile(f: String): Option[DeletionFile] = {
-      val e = live(f)
-      current.get((ByteBuffer.wrap(e.partition), e.bucket)).flatMap(_.get(f))
-    }
-    marked.keys.toSeq.sorted.foreach { f =>
-      val read = readFiles(f).deletionFiles.get(f)
-      val now = currentFile(f)
-      // an index file rewritten for another file's sake keeps this file's vector: same positions
-      if (read != now && read.map(vector) != now.map(vector))
-        throw conflict(f, "a concurrent commit deleted or updated rows of the file")
-    }
+    val snapshot = latest.getOrElse(throw new CommitConflictException(s"Commit to table ${table.name} conflicts " +
+        "with a concurrent commit: the table has no snapshot any more. Retry the operation."))
+    val (live, _) = since.check(snapshot, marked.keys.toSeq, "rows were marked deleted in")
     val entries = snapshot.indexManifest.map(table.manifestStore.readIndexManifest).getOrElse(Seq.empty)
       .filter(_.indexFile.indexType == DeletionVectorsIndexFile.IndexType)
     val written = ArrayBuffer.empty[Path]
@@ -98,10 +86,6 @@ final class AppendDeletionVectorsUpdate(table: FileStoreTable, read: Seq[DataSpl
   }
 
   private def vector(f: DeletionFile): DeletionVector = DeletionVectorsIndexFile.read(table.fileIO, f)
-
-  private def conflict(dataFile: String, why: String) =
-    new CommitConflictException(s"Commit to table ${table.name} conflicts with a concurrent commit: rows of " +
-      s"$dataFile were marked deleted, but $why since the operation read it. Retry the operation.")
 }
 
 object AppendDeletionVectorsUpdate {

@@ -25,9 +25,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
   /** Appends new files. Returns the committed snapshot id, or None when there was nothing to commit. */
   def append(messages: Seq[CommitMessage], identifier: Long = System.currentTimeMillis()): Option[Long] = {
     val entries = adds(messages)
-    val compact = messages.flatMap(m =>
-      m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
-        m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val compact = compactions(messages)
     val indexChanges = messages.flatMap(m => m.indexChange.map(c => (m.partition, m.bucket, c)))
     val changelog = messages.flatMap(m =>
       m.changelogFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
@@ -96,6 +94,25 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
           c.indexChanges, c.written)
       }, identifier)
   }
+
+  /** An append table's compaction: removes the inputs (their vectors with them) and adds the outputs
+   *  in one COMPACT snapshot. An input that a concurrent commit removed, or whose rows it marked
+   *  deleted since the compaction `read` it, is a conflict: the outputs would bring those rows back. */
+  def compactAppend(messages: Seq[CommitMessage], read: Seq[DataSplit],
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val since = new VectorsSinceRead(table, read)
+    val inputs = messages.flatMap(_.compactBefore.map(_.fileName))
+    val entries = compactions(messages)
+    tryAttempts(latest => {
+        latest.foreach(since.check(_, inputs, "a compaction rewrote"))
+        Attempt(entries, Snapshot.Kind.Compact)
+      }, identifier)
+  }
+
+  private def compactions(messages: Seq[CommitMessage]): Seq[ManifestEntry] =
+    messages.flatMap(m =>
+      m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
+        m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
 
   private def adds(messages: Seq[CommitMessage]): Seq[ManifestEntry] =
     messages.flatMap(m => m.newFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))

@@ -226,6 +226,13 @@ object CoreOptions {
   val CompactionSizeRatio: OptionDef[Int] = define("compaction.size-ratio", intAtLeast(0), "1", PerQuery,
     "Percentage of flexibility when comparing sorted-run sizes: a run joins the compaction when its " +
       "size is at most the candidates' total size times (100 + ratio) percent.")
+  val CompactionMinFileNum: OptionDef[Int] = define("compaction.min.file-num", intAtLeast(1), "5", PerQuery,
+    "Append tables: how many files smaller than target-file-size a bucket must hold before a minor compaction " +
+      "(CALL sys.compact with compact_strategy 'minor') rewrites them into files of about target-file-size.")
+  val CompactionDeleteRatioThreshold: OptionDef[Double] = define("compaction.delete-ratio-threshold",
+    described("Double")(_.toDoubleOption.filter(v => v >= 0 && v <= 1)), "0.2", PerQuery,
+    "Append tables with deletion vectors: a file whose vector deletes more than this share of its rows, in [0, 1], " +
+      "is rewritten without them by a minor compaction.")
   val NumSortedRunCompactionTrigger: OptionDef[Int] = define("num-sorted-run.compaction-trigger", intAtLeast(1), "5",
     PerQuery, "Number of sorted runs (each level-0 file counts as one) that triggers compaction.")
 

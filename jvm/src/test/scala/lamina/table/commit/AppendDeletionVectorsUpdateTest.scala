@@ -1,11 +1,10 @@
 package lamina.table.commit
 
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.dv.DeletionVectorsIndexFile
 import lamina.errors.CommitConflictException
-import lamina.table.{FileStoreTable, TestTables}
+import lamina.table.{FileStoreTable, TempTables, TestTables}
 import lamina.table.TestTables.{file, message}
 import lamina.table.manifest.IndexManifestEntry
 import lamina.table.scan.{DataSplit, FileStoreScan, SnapshotDeletionFiles}
@@ -14,17 +13,12 @@ import lamina.table.snapshot.Snapshot
 /** Deletion-vector DML of append tables ([[FileStoreCommit.markDeleted]], [[AppendDeletionVectorsUpdate]]):
  *  marks land in Paimon's append-table layout, a file losing every row leaves, and concurrent marks of
  *  one file conflict while marks of other files do not, none lost. */
-class AppendDeletionVectorsUpdateTest extends AnyFunSuite with BeforeAndAfterAll {
-  private val root = TestTables.tempDir("append-deletion-vectors")
-  override def afterAll(): Unit = TestTables.deleteRecursively(root)
-
+class AppendDeletionVectorsUpdateTest extends AnyFunSuite with TempTables {
   private val Dv = Map("deletion-vectors.enabled" -> "true")
-  private var n = 0
 
   /** a1, a2 (partition a, 10 rows each) and b1 (partition b) in snapshot 1. */
   private def seeded(options: Map[String, String] = Map.empty): FileStoreTable = {
-    n += 1
-    val t = TestTables.createTable(root.resolve(s"t$n"), TestTables.eventsSchema(Dv ++ options))
+    val t = newTable(TestTables.eventsSchema(Dv ++ options))
     val bucketed = (m: CommitMessage) => if (options.contains("bucket")) m.copy(bucket = 1, totalBuckets = 2) else m
     new FileStoreCommit(t, "seed").append(Seq(message("a", file("a1"), file("a2")), message("b", file("b1"))).map(bucketed))
     t
@@ -114,8 +108,8 @@ class AppendDeletionVectorsUpdateTest extends AnyFunSuite with BeforeAndAfterAll
     new FileStoreCommit(t, "one").markDeleted(read, marks("a1" -> Seq(1L)), Nil)
     val e = intercept[CommitConflictException](
       new FileStoreCommit(t, "two").markDeleted(read, marks("a1" -> Seq(2L)), Seq(message("a", file("a9")))))
-    assert(e.getMessage === s"Commit to table ${t.name} conflicts with a concurrent commit: rows of a1 were marked " +
-      "deleted, but a concurrent commit deleted or updated rows of the file since the operation read it. Retry the operation.")
+    assert(e.getMessage === s"Commit to table ${t.name} conflicts with a concurrent commit: rows were marked " +
+      "deleted in a1, but a concurrent commit deleted or updated rows of the file since the operation read it. Retry the operation.")
     assert(latest(t).id === 2L)
     assert(new FileStoreCommit(t, "three").markDeleted(read, marks("a2" -> Seq(4L), "b1" -> Seq(0L)), Nil) === Some(3L))
     assert(vectors(t) === Map("a1" -> Seq(1L), "a2" -> Seq(4L), "b1" -> Seq(0L)))
@@ -132,7 +126,7 @@ class AppendDeletionVectorsUpdateTest extends AnyFunSuite with BeforeAndAfterAll
     new FileStoreCommit(t, "other").append(Seq(message("a").copy(compactBefore = Seq(file("a1")),
           compactAfter = Seq(file("a8")))))
     val e = intercept[CommitConflictException](new FileStoreCommit(t, "dml").markDeleted(read, marks("a1" -> Seq(0L)), Nil))
-    assert(e.getMessage.contains("rows of a1 were marked deleted, but a concurrent commit removed the file"))
+    assert(e.getMessage.contains("rows were marked deleted in a1, but a concurrent commit removed the file"))
   }
 
   test("an index file rewritten for another file's sake does not conflict: its vectors are the same") {
