@@ -12,7 +12,8 @@ import pytest
 
 import lamina
 from _append_rows import BATCHES, expected, merge_with_every_clause, pypaimon_rows, rows, values
-from _support import error_text, latest_snapshot_id, read_snapshot, snapshot_ids, sql_rows
+from _support import (
+    error_text, latest_snapshot_id, read_snapshot, scan_output_rows, session_conf, snapshot_ids, sql_rows)
 
 CAT = "lamina"
 DV = "'deletion-vectors.enabled' = 'true'"
@@ -146,14 +147,18 @@ def test_delete_of_nothing_commits_nothing_and_partition_deletes_drop_vectors(sp
     assert rows(spark, name) == sorted(r for r in BATCHES[0] if r[0] > 2 and r[2] != "a")
 
 
-def test_row_position_columns_can_be_selected(spark, db):
+@pytest.mark.parametrize("file_format", ["parquet", "orc"])
+def test_row_position_columns_can_be_selected(spark, db, file_format):
+    """Parquet's reader says each row's position; ORC's rows are counted, no filter pushed into them."""
     name = f"{CAT}.{db}.t"
-    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ({DV})")
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ({DV}, 'file.format' = '{file_format}')")
     spark.sql(f"INSERT INTO {name} SELECT /*+ COALESCE(1) */ id, 'v', 'p' FROM range(5) ORDER BY id")
     spark.sql(f"DELETE FROM {name} WHERE id = 2")
     placed = sql_rows(spark, f"SELECT id, __lamina_row_position, __lamina_file FROM {name} WHERE id > 0")
     assert [(i, pos) for i, pos, _ in placed] == [(1, 1), (3, 3), (4, 4)]
     assert len({f for *_, f in placed}) == 1 and placed[0][2].startswith("data-")
+    spark.sql(f"UPDATE {name} SET v = 'u' WHERE id = 3")
+    assert sql_rows(spark, f"SELECT id, v, __lamina_row_position FROM {name} WHERE id >= 3") == [(3, "u", 0), (4, "v", 4)]
 
 
 def test_concurrent_deletes_of_one_file_never_lose_a_mark(spark, warehouse, db):
@@ -222,3 +227,42 @@ def test_minor_compaction_rewrites_files_with_many_deleted_rows(spark, warehouse
     assert kept and set(kept) < set(after) and after[kept[0]] == (10, 1)
     assert sum(n for f, (n, _) in after.items() if f not in files) == 7  # the other file's live rows, rewritten
     assert rows(spark, name) == sorted(r for r in BATCHES[0] + BATCHES[1] if r[0] not in (1, 11, 12, 13))
+
+
+def test_merge_matching_a_row_twice_is_refused(spark, warehouse, db):
+    """Two source rows matching one target row would write two new versions of it: Spark refuses the MERGE
+    (its cardinality check, which its delta-based plan makes too), nothing is committed."""
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ({DV})")
+    _insert_one_file(spark, name, BATCHES[0])
+    ids = snapshot_ids(warehouse, db, "t")
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"MERGE INTO {name} t USING (SELECT 1 AS id, 'x' AS v UNION ALL SELECT 1, 'y') s ON t.id = s.id "
+                  "WHEN MATCHED THEN UPDATE SET v = s.v")
+    assert "MERGE_CARDINALITY_VIOLATION" in error_text(excinfo)
+    assert snapshot_ids(warehouse, db, "t") == ids
+    assert rows(spark, name) == sorted(BATCHES[0])
+
+
+def test_filters_skip_row_groups_and_positions_stay_exact(spark, warehouse, db):
+    """A DELETE's scan pushes its filters into Parquet row groups: the rows it reads carry their
+    positions in the file as the reader says them (Spark's row index), not as counted, so the rows
+    marked are exactly the ones deleted, also after row groups were skipped."""
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ({DV})")
+    with session_conf(spark, "parquet.block.size", "1"), session_conf(spark, "parquet.page.size.row.check.min", "10"), \
+            session_conf(spark, "parquet.page.size.row.check.max", "10"):
+        spark.sql(f"INSERT INTO {name} SELECT /*+ COALESCE(1) */ id, 'v', 'p' FROM range(1000) ORDER BY id")
+    df = spark.sql(f"SELECT * FROM {name} WHERE id = 995")
+    assert df.count() == 1 and scan_output_rows(df) < 1000  # the file has row groups a filter skips
+    spark.sql(f"DELETE FROM {name} WHERE id = 995 OR id = 500")
+    spark.sql(f"UPDATE {name} SET v = 'u' WHERE id > 990")
+    assert sql_rows(spark, f"SELECT count(*), sum(id) FROM {name}") == [(998, sum(range(1000)) - 995 - 500)]
+    assert sql_rows(spark, f"SELECT id FROM {name} WHERE v = 'u' ORDER BY id") == \
+        [(i,) for i in range(991, 1000) if i != 995]
+    placed = sql_rows(spark, f"SELECT id, __lamina_row_position FROM {name} WHERE id BETWEEN 498 AND 502")
+    assert sorted(placed) == [(498, 498), (499, 499), (501, 501), (502, 502)]
+    # the read that says where rows live skips row groups too, as the DELETE's and UPDATE's scans did
+    df = spark.sql(f"SELECT id, __lamina_row_position FROM {name} WHERE id = 700")
+    assert [tuple(r) for r in df.collect()] == [(700, 700)] and scan_output_rows(df) < 1000
+

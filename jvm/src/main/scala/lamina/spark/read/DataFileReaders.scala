@@ -76,10 +76,10 @@ object DataFileReaders {
 
   /** The reader of the files of each schema id ([[forSchema]]). */
   def bySchema(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], required: StructType,
-      filters: Seq[Filter]): Map[Long, FileSchemaReader] =
+      filters: Seq[Filter], withRowIndex: Boolean = false): Map[Long, FileSchemaReader] =
     schemaIds.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
-      id -> forSchema(spark, table, s, required, filters)
+      id -> forSchema(spark, table, s, required, filters, withRowIndex = withRowIndex)
     }.toMap
 }
 
@@ -101,34 +101,39 @@ class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Strin
 }
 
 /** Reads append-table splits saying where each row lives: the requested columns of `required` from
- *  the file (`readers`, built for the data columns, in order, with no filter pushed: positions are
- *  counted) and its file name and position ([[RowPositionColumns]]) wherever `required` asks for
- *  them, without the rows that deletion vectors delete. */
+ *  the file (`readers`, built for the data columns, in order) and its file name and position
+ *  ([[RowPositionColumns]]) wherever `required` asks for them, without the rows that deletion vectors
+ *  delete. `withRowIndex`: the readers append each row's position in its file (Parquet), so filters
+ *  may skip row groups; otherwise they push no filter and positions are counted. */
 class RowPositionReaderFactory(readers: Map[Long, FileSchemaReader], required: StructType, tableName: String,
-    deletionVectors: DeletionVectorFilter)
+    deletionVectors: DeletionVectorFilter, withRowIndex: Boolean)
   extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
     val data = required.fieldNames.filterNot(RowPositionColumns.Names.contains)
-    val ordinals = required.fieldNames.toIndexedSeq.map {
-      case RowPositionColumns.File => data.length
-      case RowPositionColumns.Position => data.length + 1
+    // a reader's rows may keep the row index after the data columns: the place follows the row's width
+    def ordinals(width: Int) = required.fieldNames.toIndexedSeq.map {
+      case RowPositionColumns.File => width
+      case RowPositionColumns.Position => width + 1
       case n => data.indexOf(n)
     }
-    val out = ProjectingInternalRow(required, ordinals)
     val joined = new JoinedRow()
     IteratorReader(split.files.iterator.flatMap { f =>
       val r = readers(f.schemaId)
       val project = r.projection()
       val place = new GenericInternalRow(Array[Any](UTF8String.fromString(f.fileName), 0L))
       val dv = deletionVectors.vector(split.deletionFiles, f.fileName, f.rowCount)
-      var position = -1L
-      r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName).flatMap { row =>
-        position += 1
+      var out: ProjectingInternalRow = null
+      var counted = -1L
+      r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName).flatMap { raw =>
+        counted += 1
+        val position = if (withRowIndex) raw.getLong(raw.numFields - 1) else counted
         if (dv.exists(_.isDeleted(position))) None
         else {
+          val row = project(raw)
+          if (out == null) out = ProjectingInternalRow(required, ordinals(row.numFields))
           place.setLong(1, position)
-          out.project(joined(project(row), place))
+          out.project(joined(row, place))
           Some(out)
         }
       }

@@ -141,8 +141,15 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   def plannedSplits: Seq[DataSplit] = if (planned) splits else Seq.empty
 
   /** Filters the file readers apply (row groups, pages): none where every row of a file read must
-   *  reach Spark, because the file is rewritten or its rows' positions are counted ([[ScanMode.RowLevel]]). */
-  private def readFilters: Seq[Filter] = if (mode == ScanMode.RowLevel || positioned) Seq.empty else filters
+   *  reach Spark, because the file is rewritten ([[ScanMode.RowLevel]]) or its rows' positions are
+   *  counted (a format whose reader does not say them). */
+  private def readFilters: Seq[Filter] =
+    if (positioned) { if (readsRowIndex) filters else Seq.empty }
+    else if (mode == ScanMode.RowLevel) Seq.empty
+    else filters
+
+  /** Whether the format's reader says each row's position in its file (row groups skipped included). */
+  private def readsRowIndex: Boolean = DataFileFormats.fillsRowIndex(table.fileFormat)
 
   /** Whether the rows carry their file and position ([[RowPositionColumns]]): only whole reads of an
    *  append table's snapshot say them. */
@@ -220,8 +227,9 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     val spark = SparkSession.active
     if (positioned) {
       val data = StructType(required.fields.filterNot(f => RowPositionColumns.Names.contains(f.name)))
-      return new RowPositionReaderFactory(DataFileReaders.bySchema(spark, table, schemaIds, data, Seq.empty), required,
-        table.name, DeletionVectorFilter(table.fileIO))
+      return new RowPositionReaderFactory(
+        DataFileReaders.bySchema(spark, table, schemaIds, data, readFilters, withRowIndex = readsRowIndex), required,
+        table.name, DeletionVectorFilter(table.fileIO), withRowIndex = readsRowIndex)
     }
     if (dvColumnar)
       return new DeletionVectorBatchReaderFactory(
