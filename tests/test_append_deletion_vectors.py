@@ -13,7 +13,8 @@ import pytest
 import lamina
 from _append_rows import BATCHES, expected, merge_with_every_clause, pypaimon_rows, rows, values
 from _support import (
-    error_text, latest_snapshot_id, read_snapshot, scan_output_rows, session_conf, snapshot_ids, sql_rows)
+    error_text, latest_snapshot_id, read_snapshot, scan_output_rows, session_conf, snapshot_ids, sql_rows,
+    table_path)
 
 CAT = "lamina"
 DV = "'deletion-vectors.enabled' = 'true'"
@@ -266,3 +267,20 @@ def test_filters_skip_row_groups_and_positions_stay_exact(spark, warehouse, db):
     df = spark.sql(f"SELECT id, __lamina_row_position FROM {name} WHERE id = 700")
     assert [tuple(r) for r in df.collect()] == [(700, 700)] and scan_output_rows(df) < 1000
 
+
+
+def test_expiration_and_orphan_removal_keep_exactly_the_index_files_in_use(spark, warehouse, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) PARTITIONED BY (p) TBLPROPERTIES ({DV})")
+    _insert_one_file(spark, name, BATCHES[0] + BATCHES[1])
+    for i in range(3):
+        spark.sql(f"DELETE FROM {name} WHERE id % 7 = {i}")
+    index_dir = table_path(warehouse, db, "t") / "index"
+    before = {p.name for p in index_dir.iterdir() if not p.name.startswith(".")}
+    spark.sql(f"CALL {CAT}.sys.expire_snapshots(table => '{db}.t', retain_max => 1, retain_min => 1)")
+    after = {p.name for p in index_dir.iterdir() if not p.name.startswith(".")}
+    used = {r[0] for r in sql_rows(spark, f"SELECT file_name FROM {CAT}.{db}.`t$table_indexes`")}
+    assert before and after == used and after < before
+    spark.sql(f"CALL {CAT}.sys.remove_orphan_files(table => '{db}.t', older_than => '2999-01-01 00:00:00')")
+    assert {p.name for p in index_dir.iterdir() if not p.name.startswith(".")} == used
+    assert rows(spark, name) == sorted(r for r in BATCHES[0] + BATCHES[1] if r[0] % 7 > 2)
