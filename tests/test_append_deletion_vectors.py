@@ -284,3 +284,19 @@ def test_expiration_and_orphan_removal_keep_exactly_the_index_files_in_use(spark
     spark.sql(f"CALL {CAT}.sys.remove_orphan_files(table => '{db}.t', older_than => '2999-01-01 00:00:00')")
     assert {p.name for p in index_dir.iterdir() if not p.name.startswith(".")} == used
     assert rows(spark, name) == sorted(r for r in BATCHES[0] + BATCHES[1] if r[0] % 7 > 2)
+
+
+def test_turning_vectors_on_for_an_append_table_with_data(spark, paimon_catalog, db):
+    """An append table's files hold no vector until a DELETE marks one: vectors may be turned on while it
+    holds data, and not off again once a file has one."""
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING)")
+    _insert_one_file(spark, name, BATCHES[0])
+    spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ({DV})")
+    before = _files(spark, name)
+    spark.sql(f"DELETE FROM {name} WHERE id < 3")
+    assert _files(spark, name) == {f: (10, 3) for f in before}
+    assert rows(spark, name) == sorted(BATCHES[0][3:]) == pypaimon_rows(paimon_catalog, name)
+    with pytest.raises(lamina.BadInputException) as excinfo:
+        spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('deletion-vectors.enabled' = 'false')")
+    assert f"Cannot disable deletion vectors ('deletion-vectors.enabled') of table {db}.t" in error_text(excinfo)
