@@ -6,6 +6,9 @@ import java.util.concurrent.atomic.{AtomicInteger, AtomicLong}
 
 import scala.jdk.CollectionConverters._
 
+import org.slf4j.LoggerFactory
+
+import lamina.errors.CorruptFileException
 import lamina.lookup.cache.CacheManager
 
 /** The local lookup files of one JVM (a Spark executor), shared by all its tasks: each built once
@@ -93,6 +96,21 @@ object LocalFileCache {
     if (!fresh) reused.incrementAndGet()
     entry
   }
+
+  /** `read` of the file of `e`, acquired; should the file turn out damaged (a [[CorruptFileException]]
+   *  from `read`), it is built again ([[rebuild]]), handed to `hold` (the caller releases it in place of
+   *  `e`, which is released here) and read once more, a second failure thrown. */
+  def readRebuilding[T](e: Entry, hold: Entry => Unit)(read: Entry => T): T =
+    try read(e)
+    catch {
+      case damaged: CorruptFileException =>
+        log.warn(s"Local lookup file ${e.file} (${e.id}) is damaged; building it again", damaged)
+        val fresh = rebuild(e)
+        hold(fresh)
+        read(fresh)
+    }
+
+  private val log = LoggerFactory.getLogger(getClass)
 
   /** Drops the file of `e`, which its reader found damaged, and returns the file of the same id built
    *  afresh from its source, acquired in place of `e` (which is released). */

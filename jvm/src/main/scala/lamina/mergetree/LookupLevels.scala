@@ -8,7 +8,6 @@ import scala.collection.mutable
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{UnsafeProjection, UnsafeRow}
 import org.apache.spark.unsafe.Platform
-import org.slf4j.LoggerFactory
 
 import lamina.dv.DeletionVectorsMaintainer
 import lamina.errors.CorruptFileException
@@ -56,9 +55,6 @@ final class LookupLevels(
     runs.map(_.files.map(f => (f, order.minKey(f), order.maxKey(f))))
 
   private val acquired = mutable.LinkedHashMap.empty[String, LocalFileCache.Entry]
-
-  /** Data files whose local file this task built again (once each). */
-  private val rebuilt = mutable.HashSet.empty[String]
   private var lookups = 0L
 
   /** The newest live row of `key` in these levels, marked deleted in its file's vector (the
@@ -76,18 +72,11 @@ final class LookupLevels(
   }
 
   /** The position and record of `key` in `f`, through its local file. A local file found damaged is
-   *  built again from `f` once ([[LocalFileCache.rebuild]]) and asked again; damaged again, the
+   *  built again from `f` and asked again ([[LocalFileCache.readRebuilding]]); damaged again, the
    *  compaction fails naming it. */
   private def lookupIn(f: DataFileMeta, k: Array[Byte], key: InternalRow): Option[(Long, KeyValue)] = {
-    val entry = entryOf(f)
-    try Option(entry.reader.lookup(k)).map(decode(f, entry.file, key, _))
-    catch {
-      case e: CorruptFileException if !rebuilt.contains(f.fileName) =>
-        LookupLevels.log.warn(s"Local lookup file of $bucketPath/${f.fileName} is damaged; building it again", e)
-        rebuilt += f.fileName
-        acquired(f.fileName) = LocalFileCache.rebuild(entry)
-        lookupIn(f, k, key)
-    }
+    LocalFileCache.readRebuilding(entryOf(f), acquired(f.fileName) = _)(e =>
+      Option(e.reader.lookup(k)).map(decode(f, e.file, key, _)))
   }
 
   /** Lookups made, and local files used (built or reused) by this task. */
@@ -169,8 +158,4 @@ final class LookupLevels(
         all.foreach { case (k, v) => w.put(k, v) }
     }
   }
-}
-
-object LookupLevels {
-  private val log = LoggerFactory.getLogger(classOf[LookupLevels])
 }

@@ -109,4 +109,24 @@ class LocalFileCacheTest extends AnyFunSuite with LookupTestSupport {
       LocalFileCache.release(b, Long.MaxValue)
     }
   }
+
+  test("readRebuilding: a read that finds the file damaged reads the file built again; damaged twice, it fails") {
+    withTempDir { dir =>
+      val built = new AtomicInteger()
+      val id = s"${dir.getPath}/read"
+      val a = LocalFileCache.acquire(id, dir, options, 100, 3600000L)(build(100, built))
+      damage(a.file, keepTime = true)
+      var held = a
+      val value = LocalFileCache.readRebuilding(a, held = _)(_.reader.lookup("key-00007".getBytes).toSeq)
+      assert(value === Seq(7.toByte) && (held ne a) && built.get() === 2 && !a.file.exists())
+      val b = held
+      val e = intercept[CorruptFileException](LocalFileCache.readRebuilding(b, held = _) { h =>
+        throw new CorruptFileException(h.file.getPath, 0L, "x", "y")
+      })
+      assert(built.get() === 3 && (held ne b) && e.path === held.file.getPath && !b.file.exists())
+      LocalFileCache.release(held, Long.MaxValue)
+      LocalFileCache.clear()
+      assert(!held.file.exists())
+    }
+  }
 }
