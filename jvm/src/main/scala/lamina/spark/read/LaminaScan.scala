@@ -192,9 +192,8 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   private lazy val columnar: Boolean = {
     val spark = SparkSession.active
     // batches carry no row positions for deletion vectors
-    !positioned && mode != ScanMode.AuditLog && !readsChanges && fixed.isEmpty && splits.nonEmpty && splits.forall(
-      direct) && splits.forall(
-      _.deletionFiles.isEmpty) &&
+    !positioned && mode != ScanMode.AuditLog && !readsChanges && fixed.isEmpty && splits.nonEmpty &&
+    splits.forall(direct) && splits.forall(_.deletionFiles.isEmpty) &&
     splits.forall(_.files.forall(_.schemaId == table.schema.id)) &&
     !(table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table) && splits.exists(_.files.exists(_.level == 0))) &&
     DataFileReaders.supportsBatch(spark, table, required)
