@@ -53,9 +53,9 @@ def _files(spark, name, at=""):
 
 def _check(spark, warehouse, paimon_catalog, name, model, before_rows, before_files, inserted):
     """The table reads `model` (through pypaimon too); every file live before is still live (none
-    rewritten) unless every row of it is deleted (then the snapshot is an OVERWRITE, else an APPEND),
-    its vector counting its deleted rows; `inserted` rows are in new files; the snapshot before reads
-    `before_rows`."""
+    rewritten) unless every row of it is deleted, its vector counting its deleted rows; `inserted` rows
+    are in new files; the snapshot is an OVERWRITE (Paimon commits any change of vectors so); the
+    snapshot before reads `before_rows`."""
     db = name.split(".")[1]
     latest = latest_snapshot_id(warehouse, db, "t")
     assert rows(spark, name) == expected(model)
@@ -70,8 +70,7 @@ def _check(spark, warehouse, paimon_catalog, name, model, before_rows, before_fi
     assert rows(spark, name, latest - 1) == before_rows
     snapshot = read_snapshot(warehouse, db, "t", latest)
     assert snapshot["totalRecordCount"] == sum(n for n, _ in files.values())
-    gone = set(before_files) - set(files)
-    assert snapshot["commitKind"] == ("OVERWRITE" if gone else "APPEND")
+    assert snapshot["commitKind"] == "OVERWRITE"
     return snapshot
 
 
@@ -300,3 +299,13 @@ def test_turning_vectors_on_for_an_append_table_with_data(spark, paimon_catalog,
     with pytest.raises(lamina.BadInputException) as excinfo:
         spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('deletion-vectors.enabled' = 'false')")
     assert f"Cannot disable deletion vectors ('deletion-vectors.enabled') of table {db}.t" in error_text(excinfo)
+
+
+def test_a_merge_that_only_inserts_is_an_append(spark, warehouse, db):
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ({DV})")
+    _insert_one_file(spark, name, BATCHES[0])
+    spark.sql(f"MERGE INTO {name} t USING (SELECT 77 AS id) s ON t.id = s.id "
+              "WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (id, v, p) VALUES (s.id, 'n', 'a')")
+    assert read_snapshot(warehouse, db, "t", latest_snapshot_id(warehouse, db, "t"))["commitKind"] == "APPEND"
+    assert rows(spark, name) == sorted(BATCHES[0] + [(77, "n", "a")])

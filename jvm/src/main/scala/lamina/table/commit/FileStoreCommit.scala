@@ -80,7 +80,8 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
   /** A DELETE, UPDATE or MERGE of an append table with deletion vectors: marks the `deleted` rows
    *  of the files the operation `read` in deletion vectors and adds the files it wrote, in one
    *  snapshot ([[AppendDeletionVectorsUpdate]], planned again on each retry on top of the latest
-   *  snapshot): APPEND, or OVERWRITE when a file loses every row and leaves. A marked file that a
+   *  snapshot), an OVERWRITE as Paimon commits any change of deletion vectors (so that streaming
+   *  readers of APPEND deltas never see an update's new rows without its deletes). A marked file that a
    *  concurrent commit removed or marked is a conflict. None when nothing was deleted or written. */
   def markDeleted(read: Seq[DataSplit], deleted: DeletedPositions, messages: Seq[CommitMessage],
       identifier: Long = System.currentTimeMillis()): Option[Long] = {
@@ -90,8 +91,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     tryAttempts(
       latest => {
         val c = update.at(latest)
-        Attempt(c.removed ++ added, if (c.removed.isEmpty) Snapshot.Kind.Append else Snapshot.Kind.Overwrite,
-          c.indexChanges, c.written)
+        Attempt(c.removed ++ added, Snapshot.Kind.Overwrite, c.indexChanges, c.written)
       }, identifier)
   }
 

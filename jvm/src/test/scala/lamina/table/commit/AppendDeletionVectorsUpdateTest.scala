@@ -48,14 +48,14 @@ class AppendDeletionVectorsUpdateTest extends AnyFunSuite with TempTables {
 
   private def live(t: FileStoreTable): Seq[String] = t.snapshotEntries.live(latest(t)).map(_.file.fileName).sorted
 
-  test("marks rows in one index file of the partition's bucket 0, adds the new files, in one APPEND") {
+  test("marks rows in one index file of the partition's bucket 0, adds the new files, in one OVERWRITE") {
     val t = seeded()
     val c = new FileStoreCommit(t, "dml")
     assert(c.markDeleted(scan(t), marks("a1" -> Seq(3L, 1L), "b1" -> Seq(9L)), Seq(message("a", file("a3", rows = 2))))
       === Some(2L))
     assert(vectors(t) === Map("a1" -> Seq(1L, 3L), "b1" -> Seq(9L)))
     assert(live(t) === Seq("a1", "a2", "a3", "b1"))
-    assert(latest(t).commitKind === Snapshot.Kind.Append)
+    assert(latest(t).commitKind === Snapshot.Kind.Overwrite) // as Paimon commits a change of vectors
     val entries = indexEntries(t)
     assert(entries.map(e => (TestTables.stringPartitionValue(e.partition), e.bucket)).sorted === Seq(("a", 0), ("b", 0)))
     assert(entries.forall(e => e.kind == 0 && e.indexFile.indexType == DeletionVectorsIndexFile.IndexType))
@@ -84,7 +84,7 @@ class AppendDeletionVectorsUpdateTest extends AnyFunSuite with TempTables {
     assert(vectors(t) === Map("a1" -> Seq(0L), "a2" -> Seq(5L)))
   }
 
-  test("a file whose every row is deleted leaves the table with its vector, in an OVERWRITE") {
+  test("a file whose every row is deleted leaves the table with its vector") {
     val t = seeded()
     new FileStoreCommit(t, "dml").markDeleted(scan(t), marks("a1" -> (0L until 4L), "a2" -> Seq(1L)), Nil)
     new FileStoreCommit(t, "dml").markDeleted(scan(t), marks("a1" -> (4L until 10L)), Nil)
@@ -99,6 +99,7 @@ class AppendDeletionVectorsUpdateTest extends AnyFunSuite with TempTables {
     val c = new FileStoreCommit(t, "dml")
     assert(c.markDeleted(scan(t), new DeletedPositions, Nil) === None)
     assert(c.markDeleted(scan(t), new DeletedPositions, Seq(message("c", file("c1")))) === Some(2L))
+    assert(latest(t).commitKind === Snapshot.Kind.Append)
     assert(latest(t).indexManifest.isEmpty && live(t) === Seq("a1", "a2", "b1", "c1"))
   }
 
