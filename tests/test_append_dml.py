@@ -1,4 +1,4 @@
-"""DELETE, UPDATE and MERGE INTO on append tables (no primary key), written copy-on-write.
+"""DELETE, UPDATE and MERGE INTO on append tables (no primary key, no deletion vectors), written copy-on-write.
 
 Each statement runs on an unpartitioned, a partitioned and a fixed-bucket table and is checked against
 the rows a Python model computes. The files the statement's condition rules out (by partition or by
@@ -12,6 +12,7 @@ import json
 import pytest
 
 import lamina
+from _append_rows import BATCHES, expected, merge_with_every_clause, pypaimon_rows, rows, values
 from _support import (
     data_files, error_text, read_snapshot, scan_output_rows, session_conf, snapshot_ids, sql_rows, table_path)
 
@@ -23,13 +24,6 @@ KINDS = {
     "bucketed": "TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'id')",
 }
 
-# three INSERTs of ten rows each: every data file of INSERT k holds ids 10k .. 10k+9 only
-BATCHES = [[(i, f"v{i}", "abc"[i % 3]) for i in range(10 * k, 10 * k + 10)] for k in range(3)]
-
-
-def _values(rows):
-    return ", ".join(f"({i}, '{v}', '{p}')" for i, v, p in rows)
-
 
 @pytest.fixture(params=sorted(KINDS))
 def table(spark, db, request):
@@ -39,7 +33,7 @@ def table(spark, db, request):
     model, files = {}, []
     for batch in BATCHES:
         before = _file_names(spark, name)
-        spark.sql(f"INSERT INTO {name} VALUES {_values(batch)}")
+        spark.sql(f"INSERT INTO {name} VALUES {values(batch)}")
         files.append(_file_names(spark, name) - before)
         model.update({i: (v, p) for i, v, p in batch})
     return name, model, files
@@ -53,42 +47,26 @@ def _file_names(spark, name, where="true"):
     return {r[0].rsplit("/", 1)[-1] for r in sql_rows(spark, query)}
 
 
-def _rows(spark, name, version=None):
-    at = f" VERSION AS OF {version}" if version is not None else ""
-    return sorted(sql_rows(spark, f"SELECT id, v, p FROM {name}{at}"))
-
-
-def _expected(model):
-    return sorted((i, v, p) for i, (v, p) in model.items())
-
-
-def _pypaimon_rows(catalog, name):
-    table = catalog.get_table(name.split(".", 1)[1])
-    builder = table.new_read_builder()
-    rows = builder.new_read().to_arrow(builder.new_scan().plan().splits()).to_pylist()
-    return sorted((r["id"], r["v"], r["p"]) for r in rows)
-
-
 def _check_rewrite(spark, warehouse, paimon_catalog, name, model, before_rows, kept_files):
     """The table reads `model`, the latest snapshot is one OVERWRITE that removed some files, the
     snapshot before still reads `before_rows`, the files in `kept_files` are still live, pypaimon
     reads the same rows."""
     db = name.split(".")[1]
     latest = max(snapshot_ids(warehouse, db, "t"))
-    assert _rows(spark, name) == _expected(model)
+    assert rows(spark, name) == expected(model)
     snapshot = read_snapshot(warehouse, db, "t", latest)
     assert snapshot["commitKind"] == "OVERWRITE"
     assert snapshot["totalRecordCount"] == len(model)
-    assert _rows(spark, name, latest - 1) == before_rows
+    assert rows(spark, name, latest - 1) == before_rows
     removed = _file_names(spark, f"{name} VERSION AS OF {latest - 1}") - _file_names(spark, name)
     assert removed and not removed & kept_files
     assert kept_files <= _file_names(spark, name)
-    assert _pypaimon_rows(paimon_catalog, name) == _expected(model)
+    assert pypaimon_rows(paimon_catalog, name) == expected(model)
 
 
 def test_delete(spark, warehouse, paimon_catalog, table):
     name, model, files = table
-    before = _rows(spark, name)
+    before = rows(spark, name)
     spark.sql(f"DELETE FROM {name} WHERE id >= 20 AND id % 4 = 0")
     model = {i: r for i, r in model.items() if not (i >= 20 and i % 4 == 0)}
     # the files of the first two INSERTs hold no id >= 20: their statistics rule them out
@@ -97,7 +75,7 @@ def test_delete(spark, warehouse, paimon_catalog, table):
 
 def test_update(spark, warehouse, paimon_catalog, table):
     name, model, files = table
-    before = _rows(spark, name)
+    before = rows(spark, name)
     spark.sql(f"UPDATE {name} SET v = concat(v, '!') WHERE id < 10 AND id % 3 = 1")
     model = {i: (v + "!" if i < 10 and i % 3 == 1 else v, p) for i, (v, p) in model.items()}
     _check_rewrite(spark, warehouse, paimon_catalog, name, model, before, files[1] | files[2])
@@ -105,31 +83,15 @@ def test_update(spark, warehouse, paimon_catalog, table):
 
 def test_merge_with_every_clause(spark, warehouse, paimon_catalog, table):
     name, model, files = table
-    before = _rows(spark, name)
-    source = [(11, "D", "x", "b"), (12, "U", "twelve", "a"), (13, "U", "thirteen", "b"), (40, "U", "forty", "b"),
-              (41, "D", "gone", "c")]
-    spark.createDataFrame(source, "id INT, op STRING, v STRING, p STRING").createOrReplaceTempView("src")
-    spark.sql(f"""MERGE INTO {name} t USING src s ON t.id = s.id
-        WHEN MATCHED AND s.op = 'D' THEN DELETE
-        WHEN MATCHED THEN UPDATE SET v = s.v
-        WHEN NOT MATCHED AND s.op = 'U' THEN INSERT (id, v, p) VALUES (s.id, s.v, s.p)
-        WHEN NOT MATCHED BY SOURCE AND t.id >= 10 AND t.id < 13 THEN DELETE""")
-    for i, op, v, p in source:
-        if i in model and op == "D":
-            del model[i]
-        elif i in model:
-            model[i] = (v, model[i][1])
-        elif op == "U":
-            model[i] = (v, p)
-    matched = {i for i, *_ in source}
-    model = {i: r for i, r in model.items() if i in matched or not (10 <= i < 13)}
+    before = rows(spark, name)
+    model, _ = merge_with_every_clause(spark, name, model)
     # NOT MATCHED BY SOURCE reads the whole table: only the rows change, not the file count rule
     _check_rewrite(spark, warehouse, paimon_catalog, name, model, before, set())
 
 
 def test_merge_matched_only_rewrites_the_files_it_may_touch(spark, warehouse, paimon_catalog, table):
     name, model, files = table
-    before = _rows(spark, name)
+    before = rows(spark, name)
     spark.sql(f"""MERGE INTO {name} t USING (SELECT 25 AS id, 'x' AS v UNION ALL SELECT 26, 'D') s
         ON t.id = s.id AND t.id >= 20
         WHEN MATCHED AND s.v = 'D' THEN DELETE WHEN MATCHED THEN UPDATE SET v = s.v""")
@@ -141,11 +103,11 @@ def test_merge_matched_only_rewrites_the_files_it_may_touch(spark, warehouse, pa
 def test_partition_condition_keeps_other_partitions_files(spark, warehouse, paimon_catalog, db):
     name = f"{CAT}.{db}.t"
     spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) PARTITIONED BY (p)")
-    spark.sql(f"INSERT INTO {name} VALUES {_values(BATCHES[0])}")
+    spark.sql(f"INSERT INTO {name} VALUES {values(BATCHES[0])}")
     model = {i: (v, p) for i, v, p in BATCHES[0]}
     others = _file_names(spark, name, "file_path NOT LIKE '%p=a/%'")
     assert others
-    before = _rows(spark, name)
+    before = rows(spark, name)
     spark.sql(f"DELETE FROM {name} WHERE p = 'a' AND id > 3")
     model = {i: r for i, r in model.items() if not (r[1] == "a" and i > 3)}
     _check_rewrite(spark, warehouse, paimon_catalog, name, model, before, others)
@@ -174,7 +136,7 @@ def test_delete_of_nothing_commits_nothing(spark, warehouse, table):
     spark.sql(f"DELETE FROM {name} WHERE id = 5 AND v = 'none'")  # files read and rewritten, no row deleted
     assert snapshot_ids(warehouse, db, "t") == snapshots
     assert data_files(warehouse, db, "t") == files  # the rewritten copies were discarded
-    assert _rows(spark, name) == _expected(model)
+    assert rows(spark, name) == expected(model)
 
 
 def test_whole_table_and_empty_table(spark, warehouse, paimon_catalog, db):
@@ -188,16 +150,7 @@ def test_whole_table_and_empty_table(spark, warehouse, paimon_catalog, db):
               "WHEN NOT MATCHED THEN INSERT *")
     assert read_snapshot(warehouse, db, "t", 1)["commitKind"] == "APPEND"
     spark.sql(f"UPDATE {name} SET v = 'b'")
-    assert _rows(spark, name) == [(1, "b", "p")]
+    assert rows(spark, name) == [(1, "b", "p")]
     assert read_snapshot(warehouse, db, "t", 2)["commitKind"] == "OVERWRITE"
-    assert _pypaimon_rows(paimon_catalog, name) == [(1, "b", "p")]
+    assert pypaimon_rows(paimon_catalog, name) == [(1, "b", "p")]
 
-
-def test_append_tables_with_deletion_vectors_take_copy_on_write_dml(spark, warehouse, db):
-    name = f"{CAT}.{db}.t"
-    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ('deletion-vectors.enabled' = 'true')")
-    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 'x'), (2, 'b', 'y'), (3, 'c', 'z')")
-    spark.sql(f"DELETE FROM {name} WHERE id = 1")
-    spark.sql(f"UPDATE {name} SET v = 'B' WHERE id = 2")
-    spark.sql(f"MERGE INTO {name} t USING (SELECT 3 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE")
-    assert _rows(spark, name) == [(2, "B", "y")]

@@ -1,6 +1,7 @@
 """Executors in JVMs of their own (`local-cluster[2,1,1024]`): a primary-key write, MERGE, DELETE and
 compaction, the same writes to a table with deletion vectors (lookup compaction, each executor with its own
-lookup files and cache), copy-on-write DELETE and UPDATE of a partitioned fixed-bucket append table, and a
+lookup files and cache), DELETE and UPDATE of a partitioned fixed-bucket append table (copy-on-write, and with
+deletion vectors, whose positions the executors collect, then compacted), and a
 streaming query from one primary-key table into another, give the same rows as in one JVM, so nothing an
 executor does relies on state the driver
 set up (an option registry filled by side effects, a singleton, a cache)."""
@@ -38,11 +39,16 @@ spark.sql("CREATE TABLE lamina.d.k (id INT NOT NULL, v STRING) TBLPROPERTIES ('p
 spark.sql("INSERT INTO lamina.d.k SELECT id, CONCAT('k', id) FROM range(100)")
 spark.sql("DELETE FROM lamina.d.k WHERE id % 4 = 0")
 spark.sql("UPDATE lamina.d.k SET v = 'u' WHERE id % 5 = 0")
-spark.sql("CREATE TABLE lamina.d.a (id INT, v STRING, p INT) PARTITIONED BY (p) TBLPROPERTIES ('bucket' = '2', 'bucket-key' = 'id')")
-spark.sql("INSERT INTO lamina.d.a SELECT id, CONCAT('a', id), id % 3 FROM range(100)")
-spark.sql("DELETE FROM lamina.d.a WHERE id % 4 = 0")
-spark.sql("UPDATE lamina.d.a SET v = 'u' WHERE id % 5 = 0")
-arows = sorted(tuple(r) for r in spark.sql("SELECT id, v, p FROM lamina.d.a").collect())
+arows = {}
+for t, dv in (("a", "false"), ("adv", "true")):  # copy-on-write, then rows marked in deletion vectors
+    spark.sql(f"CREATE TABLE lamina.d.{t} (id INT, v STRING, p INT) PARTITIONED BY (p) TBLPROPERTIES "
+              f"('bucket' = '2', 'bucket-key' = 'id', 'deletion-vectors.enabled' = '{dv}')")
+    spark.sql(f"INSERT INTO lamina.d.{t} SELECT id, CONCAT('a', id), id % 3 FROM range(100)")
+    spark.sql(f"DELETE FROM lamina.d.{t} WHERE id % 4 = 0")
+    spark.sql(f"UPDATE lamina.d.{t} SET v = 'u' WHERE id % 5 = 0")
+    arows[t] = sorted(tuple(r) for r in spark.sql(f"SELECT id, v, p FROM lamina.d.{t}").collect())
+spark.sql("CALL lamina.sys.compact(table => 'd.adv')")  # the vectors applied and dropped
+arows["adv_compacted"] = sorted(tuple(r) for r in spark.sql("SELECT id, v, p FROM lamina.d.adv").collect())
 compacted = [r[0] for r in spark.sql("CALL lamina.sys.compact(table => 'd.t')").collect()]
 rows = sorted(tuple(r) for r in spark.sql("SELECT id, v, n FROM lamina.d.t").collect())
 krows = sorted(tuple(r) for r in spark.sql("SELECT id, v FROM lamina.d.k").collect())
@@ -90,4 +96,5 @@ def test_dml_and_compaction_on_separate_executor_jvms(tmp_path):
     assert [list(r) for r in result["dv"]] == expected_t
     assert [list(r) for r in result["k"]] == expected_k
     assert [list(r) for r in result["streamed"]] == expected_k
-    assert [list(r) for r in result["a"]] == expected_a
+    for t in ("a", "adv", "adv_compacted"):
+        assert [list(r) for r in result["a"][t]] == expected_a, t

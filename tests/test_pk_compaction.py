@@ -200,13 +200,22 @@ def test_compact_procedure_missing_table(spark, db):
     assert f"{db}.nope" in error_text(excinfo)
 
 
-def test_compact_procedure_on_append_table_with_one_file_commits_nothing(spark, warehouse, db):
-    """Append tables are compacted by packing small files (tests/test_append_compaction.py): one file
-    has nothing to pack with."""
-    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT, v STRING)")
-    spark.sql(f"INSERT INTO {CAT}.{db}.t VALUES (1, 'a')")
+def test_compact_procedure_on_append_table(spark, warehouse, db):
+    """An append table's files of a bucket are rewritten into one (target-file-size); a bucket of one file
+    is left alone; minor compaction waits for compaction.min.file-num small files."""
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT, v STRING) TBLPROPERTIES ('compaction.min.file-num' = '3')")
+    spark.sql(f"INSERT INTO {CAT}.{db}.t SELECT /*+ COALESCE(1) */ 1, 'a'")
     with unchanged(spark, warehouse, db, "t"):
-        assert call_compact(spark, db, compact_strategy="full") is None
+        call_compact(spark, db, compact_strategy="full")
+    spark.sql(f"INSERT INTO {CAT}.{db}.t SELECT /*+ COALESCE(1) */ 2, 'b'")
+    with unchanged(spark, warehouse, db, "t"):
+        call_compact(spark, db, compact_strategy="minor")
+    spark.sql(f"INSERT INTO {CAT}.{db}.t SELECT /*+ COALESCE(1) */ 3, 'c'")
+    call_compact(spark, db, compact_strategy="minor")
+    snapshot = read_snapshot(warehouse, db, "t", max(snapshot_ids(warehouse, db, "t")))
+    assert snapshot["commitKind"] == "COMPACT"
+    assert sql_rows(spark, f"SELECT count(*), sum(record_count) FROM {CAT}.{db}.`t$files`") == [(1, 3)]
+    assert sorted_tuples(sql_rows(spark, f"SELECT * FROM {CAT}.{db}.t")) == [(1, "a"), (2, "b"), (3, "c")]
 
 
 # -- compaction racing appends --------------------------------------------------------------------

@@ -10,16 +10,18 @@ import lamina.io.FileIO
 final case class DeletionVectorFilter(fileIO: FileIO) {
 
   /** `rows` of the data file `dataFile` (which holds `rowCount` rows) without those its vector in
-   *  `deletionFiles` deletes; `rows` unchanged when it has none. A vector that deletes a position
-   *  past the file's rows is a [[CorruptFileException]] naming the index file. */
+   *  `deletionFiles` deletes; `rows` unchanged when it has none. */
   def apply[T](deletionFiles: Map[String, DeletionFile], dataFile: String, rowCount: Long, rows: => Iterator[T]): Iterator[T] =
-    deletionFiles.get(dataFile) match {
-      case None => rows
-      case Some(file) =>
-        val dv = DeletionVectorsIndexFile.read(fileIO, file)
-        if (dv.lastPosition >= rowCount)
-          throw new CorruptFileException(file.indexFilePath, file.range.offset,
-            s"deleted positions below the $rowCount rows of $dataFile", s"position ${dv.lastPosition}")
-        dv.skipDeleted(rows)
+    vector(deletionFiles, dataFile, rowCount).fold(rows)(_.skipDeleted(rows))
+
+  /** The vector of `dataFile` in `deletionFiles`, read and checked. A vector that deletes a position
+   *  past the file's `rowCount` rows is a [[CorruptFileException]] naming the index file. */
+  def vector(deletionFiles: Map[String, DeletionFile], dataFile: String, rowCount: Long): Option[DeletionVector] =
+    deletionFiles.get(dataFile).map { file =>
+      val dv = DeletionVectorsIndexFile.read(fileIO, file)
+      if (dv.lastPosition >= rowCount)
+        throw new CorruptFileException(file.indexFilePath, file.range.offset,
+          s"deleted positions below the $rowCount rows of $dataFile", s"position ${dv.lastPosition}")
+      dv
     }
 }

@@ -22,6 +22,12 @@ final class DeletionVectorsMaintainer(existing: Map[String, DeletionVector], bit
     !isDeleted(dataFile, position) && { added.getOrElseUpdate(dataFile, new Roaring64Bitmap()).addLong(position); true }
   }
 
+  /** Marks every position of `positions` in `dataFile` deleted (those already deleted stay so). */
+  def deleteAll(dataFile: String, positions: Roaring64Bitmap): Unit = {
+    val it = positions.getLongIterator
+    while (it.hasNext) delete(dataFile, it.next())
+  }
+
   /** The file leaves the bucket (a compaction input, or a file whose every row is deleted). */
   def removeFile(dataFile: String): Unit = removed += dataFile
 

@@ -63,14 +63,20 @@ final class LookupLevels(
   def lookupAndDelete(key: InternalRow): Option[KeyValue] = {
     val k = bytesOf(keyBytes(key))
     lookups += 1
-    ranges.iterator.flatMap(fileOf(_, key)).flatMap { f =>
-      Option(entryOf(f).reader.lookup(k)).map(v => (f, v))
-    }.map { case (f, v) => (f, decode(f, key, v)) }
+    ranges.iterator.flatMap(fileOf(_, key)).flatMap(f => lookupIn(f, k, key).map(f -> _))
       .find { case (f, (position, _)) => !vectors.isDeleted(f.fileName, position) }
       .map { case (f, (position, kv)) =>
         vectors.delete(f.fileName, position)
         kv
       }
+  }
+
+  /** The position and record of `key` in `f`, through its local file. A local file found damaged is
+   *  built again from `f` and asked again ([[LocalFileCache.readRebuilding]]); damaged again, the
+   *  compaction fails naming it. */
+  private def lookupIn(f: DataFileMeta, k: Array[Byte], key: InternalRow): Option[(Long, KeyValue)] = {
+    LocalFileCache.readRebuilding(entryOf(f), acquired(f.fileName) = _)(e =>
+      Option(e.reader.lookup(k)).map(decode(f, e.file, key, _)))
   }
 
   /** Lookups made, and local files used (built or reused) by this task. */
@@ -100,16 +106,14 @@ final class LookupLevels(
     None
   }
 
-  private def decode(f: DataFileMeta, key: InternalRow, v: Array[Byte]): (Long, KeyValue) = {
+  private def decode(f: DataFileMeta, local: File, key: InternalRow, v: Array[Byte]): (Long, KeyValue) = {
     val expected = if (withValue) 17 else 8
-    if (v.length < expected)
-      throw new CorruptFileException(s"lookup file of $bucketPath/${f.fileName}", -1, s"a value of $expected bytes or more",
-        s"${v.length} bytes")
+    def corrupt(what: String, found: String) =
+      new CorruptFileException(local.getPath, -1, what, found, s"the lookup file of $bucketPath/${f.fileName}")
+    if (v.length < expected) throw corrupt(s"a value of $expected bytes or more", s"${v.length} bytes")
     val b = ByteBuffer.wrap(v)
     val position = b.getLong(0)
-    if (position < 0 || position >= f.rowCount)
-      throw new CorruptFileException(s"lookup file of $bucketPath/${f.fileName}", -1,
-        s"a row position below ${f.rowCount}", position.toString)
+    if (position < 0 || position >= f.rowCount) throw corrupt(s"a row position below ${f.rowCount}", position.toString)
     if (!withValue) (position, new KeyValue(key.copy(), 0L, RowKind.Insert, null))
     else {
       val row = new UnsafeRow(valueTypes.size)

@@ -26,6 +26,7 @@ import lamina.table.commit.CommitOperation
 import lamina.table.branch.BranchManager
 import lamina.table.options.{CoreOptions, TableOperation}
 import lamina.table.predicate.PredicateEval
+import lamina.table.scan.SnapshotDeletionFiles
 import lamina.table.sink.TableWriter
 import lamina.types.{DataField, SparkTypes}
 
@@ -39,7 +40,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
   override protected def pinnedSnapshotId: Option[Long] = pinnedSnapshot
   override protected def checkWritable(): Unit = requireWritable()
 
-  override def metadataColumns(): Array[MetadataColumn] = MirrorColumns.of(readTable)
+  override def metadataColumns(): Array[MetadataColumn] = MirrorColumns.of(readTable) ++ RowPositionColumns.of(readTable)
 
   /** The schema the pinned snapshot was written with (the latest schema otherwise). */
   lazy val readTable: FileStoreTable = pinnedSnapshot match {
@@ -92,13 +93,13 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
     new LaminaScanBuilder(t.readTable.withDynamicOptions(dynamic -- scanKeys), pinned, t.schema(), streamOptions = dynamic)
   }
 
-  /** The scan of a copy-on-write DELETE, UPDATE or MERGE: the latest snapshot, pinned now, with the
-   *  query's and session's read options but no time travel ([[ScanMode.CopyOnWrite]]). */
-  def newCopyOnWriteScanBuilder(options: CaseInsensitiveStringMap): LaminaScanBuilder = {
+  /** The scan of a DELETE, UPDATE or MERGE of an append table: the latest snapshot, pinned now, with the
+   *  query's and session's read options but no time travel ([[ScanMode.RowLevel]]). */
+  def newRowLevelScanBuilder(options: CaseInsensitiveStringMap): LaminaScanBuilder = {
     val dynamic = OptionScopes.dynamic(displayName, options.asCaseSensitiveMap().asScala.toMap, "read")
     table.require(TableOperation.Read)
     new LaminaScanBuilder(table.withDynamicOptions(dynamic -- LaminaTable.ScanKeys), table.snapshotManager.latestId(),
-      schema(), ScanMode.CopyOnWrite)
+      schema(), ScanMode.RowLevel)
   }
 
   /** A write option `branch` writes that branch (the table's own name names it too: `t$branch_b`). */
@@ -132,13 +133,16 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
         table, filters.toSeq.filterNot(_.isInstanceOf[AlwaysTrue])), operation = CommitOperation.Delete)
   }
 
-  /** Primary-key tables: delta-based (records written into the LSM tree); append tables:
-   *  copy-on-write (the files holding affected rows rewritten). */
+  /** Primary-key tables: delta-based (records written into the LSM tree); append tables with
+   *  deletion vectors: delta-based (rows marked in vectors); other append tables: copy-on-write (the
+   *  files holding affected rows rewritten). */
   override def newRowLevelOperationBuilder(info: RowLevelOperationInfo): RowLevelOperationBuilder = {
     requireWritable()
     if (table.isPrimaryKeyTable) new LaminaRowLevelOperationBuilder(this, info)
     else new RowLevelOperationBuilder {
-      override def build(): RowLevelOperation = new LaminaCopyOnWriteOperation(LaminaTable.this, info.command())
+      override def build(): RowLevelOperation =
+        if (SnapshotDeletionFiles.enabled(table)) new LaminaDeletionVectorOperation(LaminaTable.this, info.command())
+        else new LaminaCopyOnWriteOperation(LaminaTable.this, info.command())
     }
   }
 

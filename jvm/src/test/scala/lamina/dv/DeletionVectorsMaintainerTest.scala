@@ -1,5 +1,6 @@
 package lamina.dv
 
+import org.roaringbitmap.longlong.Roaring64Bitmap
 import org.scalatest.funsuite.AnyFunSuite
 
 class DeletionVectorsMaintainerTest extends AnyFunSuite {
@@ -35,5 +36,14 @@ class DeletionVectorsMaintainerTest extends AnyFunSuite {
     wide.delete("b", 1L << 33)
     assert(wide.vectors === Seq("a" -> Bitmap64DeletionVector(Seq(1L)), "b" -> Bitmap64DeletionVector(Seq(1L << 33))))
     assert(wide.vectors.map(_._2.positions.toList) === Seq(List(1L), List(1L << 33)))
+  }
+
+  test("deleteAll adds a bitmap's positions, those deleted already counted once") {
+    val m = new DeletionVectorsMaintainer(Map("a" -> BitmapDeletionVector(Seq(1L))), bitmap64 = false)
+    val b = new Roaring64Bitmap()
+    Seq(1L, 2L, 9L).foreach(b.addLong)
+    m.deleteAll("a", b)
+    assert(m.deletedCount("a") === 3 && m.newlyDeleted === Map("a" -> Seq(2L, 9L)))
+    assert(m.vectors === Seq("a" -> BitmapDeletionVector(Seq(1L, 2L, 9L))))
   }
 }

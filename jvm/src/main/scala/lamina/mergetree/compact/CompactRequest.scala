@@ -6,15 +6,16 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.BadInputException
 import lamina.table.{PartitionValues, Warehouse}
-import lamina.table.append.{AppendCompactTasks, AppendCompaction}
+import lamina.table.append.{AppendCompactTasks, SortCompaction}
 import lamina.table.options.{CoreOptions, TableOperation}
 import lamina.table.sort.{OrderStrategy, SortKey}
 
 /** A compaction asked for by `CALL sys.compact`, `lamina.jobs.Compact` or the Python API: the
  *  table (`db.t`), the partitions (each a map of column to value text; empty = all) or a `where`
  *  condition on partition columns (evaluated by the tasks' engine), whether to compact fully, and for
- *  append tables how to order the rewritten rows (`order_strategy` over `order_by`). A primary-key
- *  table is compacted by [[Compactor]], an append table by [[AppendCompaction]]. */
+ *  append tables how to order the rewritten rows (`order_strategy` over `order_by`). A table is
+ *  compacted by [[Compactor]] (an append table's files by [[lamina.mergetree.compact.AppendCompaction]]);
+ *  an order sorts an append table by [[SortCompaction]]. */
 final case class CompactRequest(table: String, partitions: Seq[Map[String, String]], full: Boolean,
     orderStrategy: OrderStrategy = OrderStrategy.NoOrder, orderBy: String = "", where: Option[String] = None) {
   def run(warehouse: Warehouse, tasks: CompactTasks, appendTasks: AppendCompactTasks): Option[Long] = {
@@ -40,8 +41,10 @@ final case class CompactRequest(table: String, partitions: Seq[Map[String, Strin
             val i = keys.indexOf(k)
             Option(PartitionValues.toPathString(row, i, types(i))).contains(v)
           }))
-    if (t.isPrimaryKeyTable) Compactor.compactBuckets(t, None, full, UUID.randomUUID().toString, tasks, filter)
-    else AppendCompaction.compact(t, sortKey, full, filter, appendTasks)
+    sortKey match {
+      case Some(key) => SortCompaction.sort(t, key, filter, appendTasks)
+      case None => Compactor.compactBuckets(t, None, full, UUID.randomUUID().toString, tasks, filter)
+    }
   }
 }
 

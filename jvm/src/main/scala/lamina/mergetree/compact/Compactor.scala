@@ -5,7 +5,7 @@ import java.nio.ByteBuffer
 
 import org.apache.spark.sql.catalyst.InternalRow
 
-import lamina.errors.{BadInputException, CommitConflictException}
+import lamina.errors.CommitConflictException
 import lamina.format.DataFileWriters
 import lamina.mergetree.{
   ChangelogMergeFunction,
@@ -27,27 +27,31 @@ import lamina.table.scan.{DataSplit, FileStoreScan}
 /** Compaction of primary-key tables: picks, per bucket, the sorted runs to merge (universal or full
  *  compaction, pure decisions in [[UniversalCompaction]]), merges them in [[CompactTasks]], and commits
  *  one COMPACT snapshot that deletes the inputs and adds the outputs. A concurrent commit that
- *  removed an input first makes this commit fail with a conflict; appends are never lost. */
+ *  removed an input first makes this commit fail with a conflict; appends are never lost. Append
+ *  tables are compacted by [[AppendCompaction]] through the same steps. */
 object Compactor {
 
   /** Plans and runs compaction of the buckets selected by `buckets` and `partitionFilter` at the
    *  latest snapshot. Returns the COMPACT snapshot id, or None when nothing needed compaction. */
   def compactBuckets(table: FileStoreTable, buckets: Option[Set[(ByteBuffer, Int)]], full: Boolean,
       commitUser: String, tasks: CompactTasks, partitionFilter: Option[InternalRow => Boolean] = None): Option[Long] = {
-    if (!table.isPrimaryKeyTable)
-      throw new BadInputException(s"Table ${table.name} has no primary key: only primary-key tables are compacted")
     val snapshot = table.snapshotManager.latest().getOrElse(return None)
     val store = table.manifestStore
     val splits = new FileStoreScan(table, snapshot).plan().filter { s =>
       buckets.forall(_.contains((ByteBuffer.wrap(s.partition), s.bucket))) &&
       partitionFilter.forall(f => f(store.decodePartition(s.partition)))
     }
-    val keys = FileKeyOrder.of(KeyValueLayout(table.schema))
-    val work = splits.flatMap(s => plan(s, keys, table.options, full))
+    val work =
+      if (!table.isPrimaryKeyTable) splits.flatMap(s => AppendCompaction.plan(s, table.options, full))
+      else {
+        val keys = FileKeyOrder.of(KeyValueLayout(table.schema))
+        splits.flatMap(s => plan(s, keys, table.options, full))
+      }
     if (work.isEmpty) return None
     val results = tasks.run(table, work)
+    val commit = new FileStoreCommit(table, commitUser)
     val committed =
-      try new FileStoreCommit(table, commitUser).append(results)
+      try if (table.isPrimaryKeyTable) commit.append(results) else commit.compactAppend(results, work.map(_.split))
       catch {
         case e: CommitConflictException =>
           // the outputs are referenced by no snapshot: remove them

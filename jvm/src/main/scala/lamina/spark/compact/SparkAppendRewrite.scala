@@ -20,28 +20,10 @@ import lamina.table.sink.AppendTableWrite
 import lamina.table.sort.{OrderedBytes, SortKey}
 import lamina.types.SparkTypes
 
-/** An append table's compaction rewrites as Spark jobs of the active session: readers and writers
+/** An append table's sort compaction as Spark jobs of the active session: readers and writers
  *  prepared once on the driver, rows read by the engine's append readers (deletion vectors applied)
  *  and written by its [[AppendTableWrite]], which rolls files at `target-file-size`. */
 object SparkAppendRewrite {
-
-  /** One task per group: its files read in turn and written again into its bucket. */
-  def pack(table: FileStoreTable, groups: Seq[DataSplit]): Seq[CommitMessage] = {
-    val spark = SparkSession.active
-    val readers = rowReaders(spark, table, groups)
-    val writers = DataFileFormats.writers(spark, table)
-    spark.sparkContext.parallelize(groups.zipWithIndex, math.max(1, math.min(groups.size, spark.sparkContext.defaultParallelism)))
-      .map { case (g, i) =>
-        val sink = new AppendTableWrite(table, writers, i)
-        try {
-          readers.rowsOf(g).foreach(sink.write)
-          val written = sink.prepareCommit().flatMap(_.newFiles).map(_.copy(fileSource = Some(DataFileMeta.FileSourceCompact)))
-          CommitMessage(g.partition, g.bucket, g.totalBuckets, Seq.empty, compactBefore = g.files, compactAfter = written)
-        } catch {
-          case e: Throwable => sink.abort(); throw e
-        }
-      }.collect().toSeq
-  }
 
   /** Every row keyed by its partition (length-prefixed bytes, so that partitions never interleave)
    *  and `key`, range-partitioned and sorted by Spark (spilling as it needs) into about one task per

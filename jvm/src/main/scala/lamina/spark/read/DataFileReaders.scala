@@ -1,16 +1,18 @@
 package lamina.spark.read
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.{InternalRow, ProjectingInternalRow}
+import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, JoinedRow}
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 import org.apache.spark.sql.vectorized.ColumnarBatch
+import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.dv.DeletionVectorFilter
 import lamina.format.{DataFileFormat, FileSchemaReader}
 import lamina.mergetree.KeyValueReaders
-import lamina.spark.{DataFileFormats, OrcFiles}
+import lamina.spark.{DataFileFormats, OrcFiles, RowPositionColumns}
 import lamina.table.FileStoreTable
 import lamina.table.options.CoreOptions
 import lamina.table.schema.TableSchema
@@ -67,13 +69,17 @@ object DataFileReaders {
   }
 
   def factory(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], required: StructType,
-      filters: Seq[Filter]): AppendReaderFactory = {
-    val readers = schemaIds.map { id =>
+      filters: Seq[Filter]): AppendReaderFactory =
+    new AppendReaderFactory(bySchema(spark, table, schemaIds, required, filters), table.name,
+      DeletionVectorFilter(table.fileIO))
+
+  /** The reader of the files of each schema id ([[forSchema]]). */
+  def bySchema(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], required: StructType,
+      filters: Seq[Filter], withRowIndex: Boolean = false): Map[Long, FileSchemaReader] =
+    schemaIds.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
-      id -> forSchema(spark, table, s, required, filters)
+      id -> forSchema(spark, table, s, required, filters, withRowIndex = withRowIndex)
     }.toMap
-    new AppendReaderFactory(readers, table.name, DeletionVectorFilter(table.fileIO))
-  }
 }
 
 /** Reads append-table splits: the files of a split, one after the other, no merging, each without
@@ -90,6 +96,47 @@ class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Strin
       deletionVectors(split.deletionFiles, f.fileName, f.rowCount, r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName))
         .map(r.projection())
     }
+  }
+}
+
+/** Reads append-table splits saying where each row lives: the requested columns of `required` from
+ *  the file (`readers`, built for the data columns, in order) and its file name and position
+ *  ([[RowPositionColumns]]) wherever `required` asks for them, without the rows that deletion vectors
+ *  delete. `withRowIndex`: the readers append each row's position in its file (Parquet), so filters
+ *  may skip row groups; otherwise they push no filter and positions are counted. */
+class RowPositionReaderFactory(readers: Map[Long, FileSchemaReader], required: StructType, tableName: String,
+    deletionVectors: DeletionVectorFilter, withRowIndex: Boolean)
+  extends PartitionReaderFactory {
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
+    val split = partition.asInstanceOf[LaminaInputPartition].split
+    val data = required.fieldNames.filterNot(RowPositionColumns.Names.contains)
+    // a reader's rows may keep the row index after the data columns: the place follows the row's width
+    def ordinals(width: Int) = required.fieldNames.toIndexedSeq.map {
+      case RowPositionColumns.File => width
+      case RowPositionColumns.Position => width + 1
+      case n => data.indexOf(n)
+    }
+    val joined = new JoinedRow()
+    IteratorReader(split.files.iterator.flatMap { f =>
+      val r = readers(f.schemaId)
+      val project = r.projection()
+      val place = new GenericInternalRow(Array[Any](UTF8String.fromString(f.fileName), 0L))
+      val dv = deletionVectors.vector(split.deletionFiles, f.fileName, f.rowCount)
+      var out: ProjectingInternalRow = null
+      var counted = -1L
+      r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName).flatMap { raw =>
+        counted += 1
+        val position = if (withRowIndex) raw.getLong(raw.numFields - 1) else counted
+        if (dv.exists(_.isDeleted(position))) None
+        else {
+          val row = project(raw)
+          if (out == null) out = ProjectingInternalRow(required, ordinals(row.numFields))
+          place.setLong(1, position)
+          out.project(joined(row, place))
+          Some(out)
+        }
+      }
+    })
   }
 }
 

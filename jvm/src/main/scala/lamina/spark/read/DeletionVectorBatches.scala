@@ -4,8 +4,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnVector}
 
-import lamina.dv.{DeletionVector, DeletionVectorsIndexFile}
-import lamina.errors.CorruptFileException
+import lamina.dv.{DeletionVector, DeletionVectorFilter}
 import lamina.format.FileSchemaReader
 import lamina.io.FileIO
 import lamina.mergetree.KeyValueReaders
@@ -25,12 +24,7 @@ final class DeletionVectorBatchReaderFactory(reader: FileSchemaReader, tableName
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
     IteratorReader(split.files.iterator.flatMap { f =>
-      val file = split.deletionFiles.get(f.fileName)
-      val dv = file.map(DeletionVectorsIndexFile.read(fileIO, _))
-      dv.filter(_.lastPosition >= f.rowCount).foreach { v =>
-        throw new CorruptFileException(file.get.indexFilePath, file.get.range.offset,
-          s"deleted positions below the ${f.rowCount} rows of ${f.fileName}", s"position ${v.lastPosition}")
-      }
+      val dv = DeletionVectorFilter(fileIO).vector(split.deletionFiles, f.fileName, f.rowCount)
       reader.openBatches(split.bucketPath, KeyValueReaders.refOf(f), tableName).map(DeletionVectorBatches.masked(_, dv))
     })
   }

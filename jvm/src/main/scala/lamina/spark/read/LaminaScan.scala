@@ -8,9 +8,11 @@ import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.StructType
 
 import lamina.errors.CorruptFileException
+import lamina.dv.DeletionVectorFilter
+import lamina.errors.BadInputException
 import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
-import lamina.spark.{DataFileFormats, SparkFilters}
+import lamina.spark.{DataFileFormats, RowPositionColumns, SparkFilters}
 import lamina.spark.stream.LaminaMicroBatchStream
 import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
@@ -65,9 +67,9 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   /** The snapshot to read, leased; the latest one is looked up again if it expired before the lease
    *  was written. */
   private def leasedSnapshot(): Option[Snapshot] = {
-    // a copy-on-write scan is pinned when built: an empty table then stays empty to it
+    // a row-level operation's scan is pinned when built: an empty table then stays empty to it
     def resolve() = snapshotId.map(table.snapshotManager.snapshot)
-      .orElse(if (mode == ScanMode.CopyOnWrite) None else table.snapshotManager.latest())
+      .orElse(if (mode == ScanMode.RowLevel) None else table.snapshotManager.latest())
     val self = new java.lang.ref.WeakReference(this)
     val running = QueryLifetime.current(SparkSession.active)
     val alive = () => self.get() != null && running()
@@ -155,8 +157,25 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   def plannedSplits: Seq[DataSplit] = if (planned) splits else Seq.empty
 
   /** Filters the file readers apply (row groups, pages): none where every row of a file read must
-   *  reach Spark, because the file is rewritten ([[ScanMode.CopyOnWrite]]). */
-  private def readFilters: Seq[Filter] = if (mode == ScanMode.CopyOnWrite) Seq.empty else filters
+   *  reach Spark, because the file is rewritten ([[ScanMode.RowLevel]]) or its rows' positions are
+   *  counted (a format whose reader does not say them). */
+  private def readFilters: Seq[Filter] =
+    if (positioned) { if (readsRowIndex) filters else Seq.empty }
+    else if (mode == ScanMode.RowLevel) Seq.empty
+    else filters
+
+  /** Whether the format's reader says each row's position in its file (row groups skipped included). */
+  private def readsRowIndex: Boolean = DataFileFormats.fillsRowIndex(table.fileFormat)
+
+  /** Whether the rows carry their file and position ([[RowPositionColumns]]): only whole reads of an
+   *  append table's snapshot say them. */
+  private lazy val positioned: Boolean = {
+    val asked = RowPositionColumns.requested(required)
+    if (asked && (readsChanges || diffs.isDefined || mode == ScanMode.AuditLog || table.isPrimaryKeyTable))
+      throw new BadInputException(s"${RowPositionColumns.Names.mkString(" and ")} of table ${table.name} are read " +
+        "by reads of a snapshot only, not of changes")
+    asked
+  }
 
   override def planInputPartitions(): Array[InputPartition] = {
     planned = true
@@ -189,8 +208,8 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   private lazy val columnar: Boolean = {
     val spark = SparkSession.active
     // batches carry no row positions for deletion vectors
-    mode != ScanMode.AuditLog && !readsChanges && fixed.isEmpty && splits.nonEmpty && splits.forall(direct) && splits.forall(
-      _.deletionFiles.isEmpty) &&
+    !positioned && mode != ScanMode.AuditLog && !readsChanges && fixed.isEmpty && splits.nonEmpty &&
+    splits.forall(direct) && splits.forall(_.deletionFiles.isEmpty) &&
     splits.forall(_.files.forall(_.schemaId == table.schema.id)) &&
     !(table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table) && splits.exists(_.files.exists(_.level == 0))) &&
     DataFileReaders.supportsBatch(spark, table, required)
@@ -201,7 +220,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
    *  reader says each row's position, row groups skipped by filters included), append or read without
    *  merging, one schema, columns Spark reads as batches. */
   private lazy val dvColumnar: Boolean =
-    mode == ScanMode.Normal && !readsChanges && fixed.isEmpty && SnapshotDeletionFiles.enabled(table) &&
+    mode == ScanMode.Normal && !positioned && !readsChanges && fixed.isEmpty && SnapshotDeletionFiles.enabled(table) &&
       splits.nonEmpty &&
       (!table.isPrimaryKeyTable || readsWithoutMerge) && splits.forall(direct) &&
       DataFileFormats.fillsRowIndex(table.fileFormat) &&
@@ -221,6 +240,12 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   override def createReaderFactory(): PartitionReaderFactory = {
     val schemaIds = splits.flatMap(_.files.map(_.schemaId)).distinct
     val spark = SparkSession.active
+    if (positioned) {
+      val data = StructType(required.fields.filterNot(f => RowPositionColumns.Names.contains(f.name)))
+      return new RowPositionReaderFactory(
+        DataFileReaders.bySchema(spark, table, schemaIds, data, readFilters, withRowIndex = readsRowIndex), required,
+        table.name, DeletionVectorFilter(table.fileIO), withRowIndex = readsRowIndex)
+    }
     if (dvColumnar)
       return new DeletionVectorBatchReaderFactory(
         DataFileReaders.forSchema(spark, table, table.schema, required, readFilters, returningBatch = true,
@@ -244,10 +269,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       val kv = KeyValueReaderBuilder.build(spark, table, schemaIds, keyFilters, Some(values.fieldNames.toSet))
       if (readsChanges)
         return new ChangesReaderFactory(kv, values, auditLog = mode == ScanMode.AuditLog, outputSchema = required)
-      val direct = schemaIds.map { id =>
-        val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
-        id -> DataFileReaders.forSchema(spark, table, s, values, keyFilters)
-      }.toMap
+      val direct = DataFileReaders.bySchema(spark, table, schemaIds, values, keyFilters)
       // a micro-batch's reader hands rows (its partitions mix whole and change reads)
       if (mode == ScanMode.Normal && fixed.isEmpty && columnarMerge(spark, kv, schemaIds, values))
         new ColumnarMergeReaderFactory(kv, values)

@@ -2,10 +2,12 @@ package lamina.spark.write
 
 import org.apache.spark.sql.catalyst.{InternalRow, ProjectingInternalRow}
 import org.apache.spark.sql.connector.write.{DataWriterFactory, DeltaWriter, DeltaWriterFactory, WriterCommitMessage}
+import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.errors.BadInputException
 import lamina.format.DataFileWriters
 import lamina.table.FileStoreTable
+import lamina.table.commit.DeletedPositions
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.AppendTableWrite
 import lamina.types.SparkTypes
@@ -13,12 +15,12 @@ import lamina.types.SparkTypes
 class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false,
     rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty,
-    replaceData: Boolean = false)
+    replaceData: Boolean = false, marksDeleted: Boolean = false)
   extends DataWriterFactory with DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): DeltaWriter[InternalRow] =
     if (table.isPrimaryKeyTable)
       new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn, metadataColumns)
-    else new LaminaDataWriter(table, writers, partitionId, replaceData)
+    else new LaminaDataWriter(table, writers, partitionId, replaceData, marksDeleted)
 }
 
 /** Spark's data writer of one task of an append table, over the engine's [[AppendTableWrite]]. Files
@@ -28,13 +30,31 @@ class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
  *  when the operation asks for no metadata columns, the whole row of its query, an operation code
  *  (`__row_operation`) before the table's columns (later Spark versions project it away): a row wider
  *  than the table is written without its leading columns. */
-class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: Int, replaceData: Boolean = false)
+class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: Int, replaceData: Boolean = false,
+    marksDeleted: Boolean = false)
   extends DeltaWriter[InternalRow] {
   override def insert(row: InternalRow): Unit = write(row)
+
+  /** `marksDeleted`: the rows a DELETE, UPDATE or MERGE of a table with deletion vectors deletes, by
+   *  their id, the file name and position ([[lamina.spark.RowPositionColumns]]). */
+  private val deleted = new DeletedPositions
+
+  private var lastFile: UTF8String = _
+  private var lastName: String = _
+
   override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit =
-    throw new BadInputException(s"Table ${table.name} has no primary key: rows cannot be updated in place")
+    if (!marksDeleted)
+      throw new BadInputException(s"Table ${table.name} has no primary key: rows cannot be updated in place")
+    else { delete(metadata, id); insert(row) }
+
   override def delete(metadata: InternalRow, id: InternalRow): Unit =
-    throw new BadInputException(s"Table ${table.name} has no primary key: rows cannot be deleted in place")
+    if (!marksDeleted)
+      throw new BadInputException(s"Table ${table.name} has no primary key: rows cannot be deleted in place")
+    else {
+      val file = id.getUTF8String(0)
+      if (file != lastFile) { lastFile = file.copy(); lastName = file.toString }
+      deleted.add(lastName, id.getLong(1))
+    }
 
   private val sink = new AppendTableWrite(table, writers, taskId)
 
@@ -53,7 +73,8 @@ class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: 
       sink.write(tableColumns)
     } else sink.write(row)
 
-  override def commit(): WriterCommitMessage = LaminaWriterCommitMessage(sink.prepareCommit())
+  override def commit(): WriterCommitMessage =
+    LaminaWriterCommitMessage(sink.prepareCommit(), if (deleted.isEmpty) None else Some(deleted))
 
   override def abort(): Unit = sink.abort()
 

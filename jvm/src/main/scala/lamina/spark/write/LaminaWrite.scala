@@ -14,7 +14,7 @@ import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReference
 import lamina.spark.compact.SparkCompactTasks
 import lamina.spark.stream.LaminaStreamingWrite
 import lamina.table.FileStoreTable
-import lamina.table.commit.{CommitMessage, CommitOperation}
+import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions}
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.TableWriter
 import lamina.types.SparkTypes
@@ -72,7 +72,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       kindColumn = Option(info.options().get(MergeShapes.RowKindColumnOption)).filter(_ => table.isPrimaryKeyTable)
         .map(c => info.schema().fieldIndex(c)),
       metadataColumns = if (info.metadataSchema().isPresent) info.metadataSchema().get.fieldNames.toSeq else Seq.empty,
-      replaceData = mode.isInstanceOf[WriteMode.CopyOnWrite])
+      replaceData = mode.isInstanceOf[WriteMode.CopyOnWrite], marksDeleted = mode.isInstanceOf[WriteMode.MarkDeleted])
 
   /** Primary-key tables: all rows of a key reach one task, sorted by key there, so each writer's files
    *  are sorted runs; rows are clustered by Paimon's bucket where the catalog's functions can compute it
@@ -117,12 +117,10 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   @volatile private var filesMayBeReferenced = false
 
   override def commit(messages: Array[WriterCommitMessage]): Unit = {
-    val msgs = messages.toSeq.flatMap {
-      case m: LaminaWriterCommitMessage => m.messages
-      case null => Seq.empty
-    }
+    val written = messages.toSeq.collect { case m: LaminaWriterCommitMessage => m }
+    val msgs = written.flatMap(_.messages)
     val committed =
-      try commitFiles(msgs)
+      try commitFiles(msgs, DeletedPositions.merged(written.flatMap(_.deleted)))
       catch {
         case e: CommitStateUnknownException => filesMayBeReferenced = true; throw e
       }
@@ -130,7 +128,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     committed.foreach(id => compactAfter(msgs, commitUser, id, None))
   }
 
-  private def commitFiles(msgs: Seq[CommitMessage]): Option[Long] = {
+  private def commitFiles(msgs: Seq[CommitMessage], deleted: DeletedPositions): Option[Long] = {
     mode match {
       case WriteMode.Append => TableWriter.commitAppend(table, msgs, commitUser, operation = operation(CommitOperation.Write))
       case WriteMode.OverwriteByFilter(filters) =>
@@ -149,6 +147,8 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
         // nothing committed (a DELETE that deleted no row): no snapshot refers to the written files
         if (id.isEmpty) TableWriter.deleteFiles(table, msgs)
         id
+      case WriteMode.MarkDeleted(read) =>
+        TableWriter.commitMarkDeleted(table, msgs, read(), deleted, commitUser, operation(CommitOperation.Write))
     }
   }
 
@@ -161,4 +161,6 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   }
 }
 
-final case class LaminaWriterCommitMessage(messages: Seq[CommitMessage]) extends WriterCommitMessage
+/** What one task wrote, and the rows it marked deleted (a deletion-vector DELETE, UPDATE or MERGE). */
+final case class LaminaWriterCommitMessage(messages: Seq[CommitMessage], deleted: Option[DeletedPositions] = None)
+  extends WriterCommitMessage

@@ -13,13 +13,18 @@ import lamina.types.SparkTypes
 
 /** What kind of write a query asked for: append, overwrite of the partitions a filter selects,
  *  overwrite of the partitions the new data touches (dynamic), or the replacement of the files a
- *  copy-on-write DELETE, UPDATE or MERGE `read` (known once its scan ran, on the driver). */
+ *  copy-on-write DELETE, UPDATE or MERGE `read` (known once its scan ran, on the driver), or the
+ *  marking of rows of those files in deletion vectors. */
 sealed trait WriteMode extends Serializable
 object WriteMode {
   case object Append extends WriteMode
   final case class OverwriteByFilter(filters: Seq[Filter]) extends WriteMode
   case object OverwriteDynamic extends WriteMode
   final case class CopyOnWrite(read: () => Seq[DataSplit], onlyRemovesRows: Boolean) extends WriteMode
+
+  /** A DELETE, UPDATE or MERGE of an append table with deletion vectors: rows of the files `read`
+   *  marked deleted, new rows appended. */
+  final case class MarkDeleted(read: () => Seq[DataSplit]) extends WriteMode
 }
 
 class LaminaWriteBuilder(table: FileStoreTable, info: LogicalWriteInfo)

@@ -2,6 +2,7 @@ package lamina.table.commit
 
 import scala.collection.mutable.ArrayBuffer
 
+import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.{CommitConflictException, CommitStateUnknownException}
@@ -16,15 +17,15 @@ import lamina.table.snapshot.Snapshot
  *  file atomically. Losing that race re-reads the latest snapshot, re-checks conflicts and retries.
  *  A DELETE of a file that is no longer live (another commit removed it) fails with a conflict. */
 final class FileStoreCommit(table: FileStoreTable, commitUser: String, properties: Map[String, String] = Map.empty) {
+  import FileStoreCommit.Attempt
+
   private val store = table.manifestStore
   private val snapshots = table.snapshotManager
 
   /** Appends new files. Returns the committed snapshot id, or None when there was nothing to commit. */
   def append(messages: Seq[CommitMessage], identifier: Long = System.currentTimeMillis()): Option[Long] = {
     val entries = adds(messages)
-    val compact = messages.flatMap(m =>
-      m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
-        m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val compact = compactions(messages)
     val indexChanges = messages.flatMap(m => m.indexChange.map(c => (m.partition, m.bucket, c)))
     def changelogOf(files: CommitMessage => Seq[DataFileMeta]) = messages.flatMap(m =>
       files(m).map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
@@ -78,12 +79,18 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
   }
 
   /** A sort compaction of an append table: removes exactly the files `read` and adds the new files
-   *  (the same rows, reordered), in one snapshot of `kind`; a file read that a concurrent commit
-   *  removed fails the commit with a conflict, as for [[replace]]. */
+   *  (the same rows, reordered, without those their deletion vectors delete), in one snapshot of `kind`;
+   *  a file read that a concurrent commit removed, or whose rows it marked deleted since, fails the
+   *  commit with a conflict, as for [[compactAppend]]. */
   def rewrite(read: Seq[DataSplit], messages: Seq[CommitMessage], kind: String,
       identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val since = new VectorsSinceRead(table, read)
+    val inputs = read.flatMap(_.files.map(_.fileName))
     val entries = removes(read) ++ adds(messages)
-    tryCommit(_ => entries, kind, identifier)
+    tryAttempts(latest => {
+        latest.foreach(since.check(_, inputs, "a sort compaction rewrote"))
+        Attempt(entries, kind)
+      }, identifier)
   }
 
   /** Records the statistics file `statistics` (written for the latest snapshot) in an ANALYZE snapshot
@@ -93,6 +100,43 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
 
   private def removes(read: Seq[DataSplit]): Seq[ManifestEntry] =
     read.flatMap(s => s.files.map(f => ManifestEntry(ManifestEntry.Delete, s.partition, s.bucket, s.totalBuckets, f)))
+
+  /** A DELETE, UPDATE or MERGE of an append table with deletion vectors: marks the `deleted` rows
+   *  of the files the operation `read` in deletion vectors and adds the files it wrote, in one
+   *  snapshot ([[AppendDeletionVectorsUpdate]], planned again on each retry on top of the latest
+   *  snapshot), an OVERWRITE as Paimon commits any change of deletion vectors (so that streaming
+   *  readers of APPEND deltas never see an update's new rows without its deletes). A marked file that a
+   *  concurrent commit removed or marked is a conflict. None when nothing was deleted or written. */
+  def markDeleted(read: Seq[DataSplit], deleted: DeletedPositions, messages: Seq[CommitMessage],
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val added = adds(messages)
+    if (deleted.isEmpty) return if (added.isEmpty) None else tryCommit(_ => added, Snapshot.Kind.Append, identifier)
+    val update = new AppendDeletionVectorsUpdate(table, read, deleted)
+    tryAttempts(
+      latest => {
+        val c = update.at(latest)
+        Attempt(c.removed ++ added, Snapshot.Kind.Overwrite, c.indexChanges, c.written)
+      }, identifier)
+  }
+
+  /** An append table's compaction: removes the inputs (their vectors with them) and adds the outputs
+   *  in one COMPACT snapshot. An input that a concurrent commit removed, or whose rows it marked
+   *  deleted since the compaction `read` it, is a conflict: the outputs would bring those rows back. */
+  def compactAppend(messages: Seq[CommitMessage], read: Seq[DataSplit],
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val since = new VectorsSinceRead(table, read)
+    val inputs = messages.flatMap(_.compactBefore.map(_.fileName))
+    val entries = compactions(messages)
+    tryAttempts(latest => {
+        latest.foreach(since.check(_, inputs, "a compaction rewrote"))
+        Attempt(entries, Snapshot.Kind.Compact)
+      }, identifier)
+  }
+
+  private def compactions(messages: Seq[CommitMessage]): Seq[ManifestEntry] =
+    messages.flatMap(m =>
+      m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
+        m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
 
   private def adds(messages: Seq[CommitMessage]): Seq[ManifestEntry] =
     messages.flatMap(m => m.newFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
@@ -104,19 +148,24 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
    *  `statistics`: the statistics file of an ANALYZE commit. */
   private def tryCommit(changes: Option[Snapshot] => Seq[ManifestEntry], kind: String, identifier: Long,
       allowEmpty: Boolean = false, indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty,
+      changelog: Seq[ManifestEntry] = Seq.empty, statistics: Option[String] = None): Option[Long] =
+    tryAttempts(latest => Attempt(changes(latest), kind, indexChanges), identifier, allowEmpty, changelog, statistics)
+
+  private def tryAttempts(plan: Option[Snapshot] => Attempt, identifier: Long, allowEmpty: Boolean = false,
       changelog: Seq[ManifestEntry] = Seq.empty, statistics: Option[String] = None): Option[Long] = {
     val maxRetries = CoreOptions.CommitMaxRetries.getOrDefault(table.options)
     var attempt = 0
     while (true) {
       val latest = snapshots.latest()
-      val entries = changes(latest)
+      val Attempt(entries, kind, indexChanges, attemptFiles) = plan(latest)
+      val index = new IndexManifestUpdate(table)
+      index.writtenIndexFiles ++= attemptFiles
       if (entries.isEmpty && indexChanges.isEmpty && !allowEmpty) return None
       if (entries.isEmpty && latest.isEmpty) return None
-      checkDeletesAreLive(latest, entries)
       val written = ArrayBuffer.empty[String]
-      val index = new IndexManifestUpdate(table)
       val newSnapshot =
         try {
+          checkDeletesAreLive(latest, entries)
           val (indexManifest, newIndexManifest) = index(latest, entries, indexChanges)
           if (newIndexManifest) written ++= indexManifest
           val deltaMetas = store.writeManifests(entries, table.schema.id)
@@ -197,4 +246,12 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
           s"(bucket ${d.bucket}) was already deleted. Retry the operation.")
     }
   }
+}
+
+private object FileStoreCommit {
+
+  /** One attempt's changes on top of the latest snapshot: `writtenIndexFiles` were written for it
+   *  alone, and are removed when it does not land. */
+  final case class Attempt(entries: Seq[ManifestEntry], kind: String,
+      indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty, writtenIndexFiles: Seq[Path] = Seq.empty)
 }

@@ -235,16 +235,21 @@ object CoreOptions {
   val CompactionSizeRatio: OptionDef[Int] = define("compaction.size-ratio", intAtLeast(0), "1", PerQuery,
     "Percentage of flexibility when comparing sorted-run sizes: a run joins the compaction when its " +
       "size is at most the candidates' total size times (100 + ratio) percent.")
+  val CompactionMinFileNum: OptionDef[Int] = define("compaction.min.file-num", intAtLeast(1), "5", PerQuery,
+    "Append tables: how many small files (see compaction.small-file-ratio) a bucket must hold before a minor " +
+      "compaction (CALL sys.compact with compact_strategy 'minor') rewrites them into files of about target-file-size.")
+  val CompactionDeleteRatioThreshold: OptionDef[Double] = define("compaction.delete-ratio-threshold",
+    described("Double")(_.toDoubleOption.filter(v => v >= 0 && v <= 1)), "0.2", PerQuery,
+    "Append tables with deletion vectors: a file whose vector deletes more than this share of its rows, in [0, 1], " +
+      "is rewritten without them by a minor compaction.")
   val NumSortedRunCompactionTrigger: OptionDef[Int] = define("num-sorted-run.compaction-trigger", intAtLeast(1), "5",
     PerQuery, "Number of sorted runs (each level-0 file counts as one) that triggers compaction.")
 
   /** Read through [[numSortedRunStopTrigger]], which gives its default. */
-  val CompactionMinFileNum: OptionDef[Int] = define("compaction.min.file-num", intAtLeast(1), "5", PerQuery,
-    "Append tables: the fewest small files of a bucket that a compaction with compact_strategy 'minor' packs " +
-      "together when they hold less than twice target-file-size (a full compaction packs any two).")
   val CompactionSmallFileRatio: OptionDef[Double] = define("compaction.small-file-ratio", DoubleKind, "0.7", PerQuery,
-    "Append tables: files smaller than target-file-size times this ratio are small, and packed by compaction; " +
-      "larger ones are left alone.")
+    "Append tables: files smaller than target-file-size times this ratio are small, and rewritten together by a " +
+      "minor compaction; larger ones only when their deletion vectors delete many rows (a full compaction " +
+      "rewrites every bucket of more than one file).")
   val ZOrderVarLengthContribution: OptionDef[Int] = define("zorder.var-length-contribution", intAtLeast(1), "8",
     PerQuery,
     "Sort compaction by zorder: how many leading bytes of a CHAR, VARCHAR, BINARY or VARBINARY column take part " +

@@ -30,7 +30,7 @@ object HarmlessOptions {
         "compaction.force-rewrite-all-files", "compaction.force-up-level-0", "compaction.offpeak.start.hour",
         "compaction.offpeak.end.hour", "compaction.offpeak-ratio", "compaction.optimization-interval",
         "compaction.total-size-threshold", "compaction.incremental-size-threshold",
-        "compaction.file-num-limit", "compaction.delete-ratio-threshold",
+        "compaction.file-num-limit",
         "force-lookup", "lookup-wait", "lookup.hash-load-factor",
         "lookup.cache.bloom.filter.enabled",
         "lookup.cache.bloom.filter.fpp", "lookup.remote-file.enabled", "lookup.remote-file.level-threshold",

@@ -72,6 +72,10 @@ object SnapshotDeletionFiles {
         }
     }
 
+  /** Where the index file of `e` lies (Paimon's external path, the bucket's directory, or `index/`). */
+  def indexFilePath(table: FileStoreTable, e: IndexManifestEntry): Path =
+    indexFilePath(table, e, flag(table, "index-file-in-data-file-dir"))
+
   private def indexFilePath(table: FileStoreTable, e: IndexManifestEntry, inDataDir: Boolean): Path =
     e.indexFile.externalPath.map(new Path(_)).getOrElse {
       if (inDataDir) new Path(table.paths.bucketDir(table.manifestStore.decodePartition(e.partition), e.bucket),

@@ -20,7 +20,8 @@ final class RollingFileWriter(
     dir: Path,
     val bucket: Int,
     targetFileSize: Long,
-    taskId: Int) {
+    taskId: Int,
+    fileSource: Int = DataFileMeta.FileSourceAppend) {
 
   private val uuid = FileStorePaths.newUuid()
   private val valueStatsOf =
@@ -83,7 +84,7 @@ final class RollingFileWriter(
       level = 0,
       creationTimeMillis = Some(System.currentTimeMillis()),
       deleteRowCount = Some(0L),
-      fileSource = Some(DataFileMeta.FileSourceAppend),
+      fileSource = Some(fileSource),
       valueStatsCols = statsCols)
   }
 }

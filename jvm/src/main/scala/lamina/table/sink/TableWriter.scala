@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.format.{DataFileWriter, DataFileWriters}
 import lamina.table.FileStoreTable
-import lamina.table.commit.{CommitMessage, CommitOperation, FileStoreCommit}
+import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit}
 import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.manifest.DataFileMeta
 import lamina.table.scan.DataSplit
@@ -42,6 +42,12 @@ object TableWriter {
   def commitReplace(table: FileStoreTable, msgs: Seq[CommitMessage], read: Seq[DataSplit], onlyRemovesRows: Boolean,
       user: String, operation: CommitOperation): Option[Long] =
     new FileStoreCommit(table, user, operation.properties).replace(read, msgs, onlyRemovesRows)
+
+  /** Deletion vectors: marks the rows a row-level operation deleted in the files it read, and adds
+   *  the files it wrote ([[FileStoreCommit.markDeleted]]). */
+  def commitMarkDeleted(table: FileStoreTable, msgs: Seq[CommitMessage], read: Seq[DataSplit],
+      deleted: DeletedPositions, user: String, operation: CommitOperation): Option[Long] =
+    expireAfter(table, new FileStoreCommit(table, user, operation.properties).markDeleted(read, deleted, msgs))
 
   /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
    *  ones. Used when a task aborts; nothing committed references these files. */

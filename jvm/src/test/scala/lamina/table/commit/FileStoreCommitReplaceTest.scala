@@ -1,10 +1,9 @@
 package lamina.table.commit
 
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.CommitConflictException
-import lamina.table.{FileStoreTable, TestTables}
+import lamina.table.{FileStoreTable, TempTables, TestTables}
 import lamina.table.TestTables.{file, message}
 import lamina.table.scan.DataSplit
 import lamina.table.snapshot.Snapshot
@@ -12,15 +11,7 @@ import lamina.table.snapshot.Snapshot
 /** Copy-on-write commits ([[FileStoreCommit.replace]]): the files an operation read are removed and
  *  its files added in one snapshot; a read file that a concurrent commit removed is a conflict,
  *  files others added meanwhile are not. */
-class FileStoreCommitReplaceTest extends AnyFunSuite with BeforeAndAfterAll {
-  private val root = TestTables.tempDir("file-store-commit-replace")
-  override def afterAll(): Unit = TestTables.deleteRecursively(root)
-
-  private var n = 0
-  private def newTable(): FileStoreTable = {
-    n += 1
-    TestTables.createTable(root.resolve(s"t$n"), TestTables.eventsSchema())
-  }
+class FileStoreCommitReplaceTest extends AnyFunSuite with TempTables {
 
   /** The live files named, as the splits a scan of the latest snapshot would plan. */
   private def read(t: FileStoreTable, names: String*): Seq[DataSplit] = {
@@ -34,7 +25,7 @@ class FileStoreCommitReplaceTest extends AnyFunSuite with BeforeAndAfterAll {
 
   /** A table with a1, a2 (partition a) and b1 (partition b), 10 rows each, in snapshot 1. */
   private def seeded(): FileStoreTable = {
-    val t = newTable()
+    val t = newTable(TestTables.eventsSchema())
     new FileStoreCommit(t, "seed").append(Seq(message("a", file("a1"), file("a2")), message("b", file("b1"))))
     t
   }

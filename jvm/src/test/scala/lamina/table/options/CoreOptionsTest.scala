@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 82)
+    assert(CoreOptions.all.size === 83)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -173,7 +173,8 @@ class CoreOptionsTest extends AnyFunSuite {
       "commit.max-retries", "scan.snapshot-id", "scan.timestamp-millis", "branch", "write-buffer-size",
       "write-buffer-spillable",
       "write-only", "compaction.max-size-amplification-percent", "compaction.size-ratio",
-      "num-sorted-run.compaction-trigger", "num-sorted-run.stop-trigger", "cache-page-size",
+      "compaction.min.file-num", "compaction.delete-ratio-threshold", "num-sorted-run.compaction-trigger",
+      "num-sorted-run.stop-trigger", "cache-page-size",
       "lookup.bloom-filter.enabled", "lookup.bloom-filter.fpp", "lookup.local-file-type", "lookup.cache-max-memory-size",
       "lookup.cache.high-priority-pool-ratio", "lookup.cache-spill-compression", "lookup.background-compression"))
   }

@@ -1,23 +1,17 @@
 package lamina.table.scan
 
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.SnapshotExpiredException
-import lamina.table.{FileStoreTable, TestTables}
+import lamina.table.{FileStoreTable, TempTables, TestTables}
 import lamina.table.TestTables.{file, message}
 import lamina.table.commit.FileStoreCommit
 
-class StreamScanTest extends AnyFunSuite with BeforeAndAfterAll {
-  private val root = TestTables.tempDir("stream-scan")
-  override def afterAll(): Unit = TestTables.deleteRecursively(root)
-
-  private var n = 0
+class StreamScanTest extends AnyFunSuite with TempTables {
 
   /** An append table: snapshot 1 adds f1 and f2, 2 compacts them into c1, 3 adds f3, 4 adds f4 and f5. */
   private def history(): FileStoreTable = {
-    n += 1
-    val t = TestTables.createTable(root.resolve(s"t$n"), TestTables.eventsSchema())
+    val t = newTable(TestTables.eventsSchema())
     val c = new FileStoreCommit(t, "w")
     c.append(Seq(message("a", file("f1", rows = 10), file("f2", rows = 20))))
     c.append(Seq(message("a").copy(compactBefore = Seq(file("f1", rows = 10), file("f2", rows = 20)),
