@@ -20,7 +20,6 @@ where absent.
 Usage: python bench/dv_bench.py [--rows N] [--round-rows M] [--out DIR] [--delta-jars ..] [--paimon-jar P.jar]
 """
 
-import json
 import os
 import shutil
 import sys
@@ -28,7 +27,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pk_bench  # noqa: E402  (the session, timing and argument helpers of the primary-key benchmark)
-from pk_bench import median_pair, parse_args, session, timed  # noqa: E402
+from pk_bench import median_pair, parse_args, session, timed, write_results  # noqa: E402
 
 DV_OPTIONS = "'primary-key' = 'id', 'bucket' = '2', 'deletion-vectors.enabled' = 'true'"
 MOR_OPTIONS = "'primary-key' = 'id', 'bucket' = '2'"
@@ -143,14 +142,7 @@ class DvBench:
                 self.record(f"dv/{scan}/paimon_dv_vs_parquet", paimon, plain)
 
     def write(self, out):
-        os.makedirs(out, exist_ok=True)
-        with open(os.path.join(out, "dv.json"), "w") as f:
-            json.dump(self.results, f, indent=1)
-        with open(os.path.join(out, "dv.md"), "w") as f:
-            f.write(f"# Deletion-vector benchmark ({self.n} rows, rounds of {self.per_round})\n\n")
-            f.write("| benchmark | metric | value | baseline | ratio |\n|---|---|---|---|---|\n")
-            for r in self.results:
-                f.write(f"| {r['benchmark']} | {r['metric']} | {r['value']} | {r['baseline']} | {r['ratio']} |\n")
+        write_results(out, "dv", self.results, f"# Deletion-vector benchmark ({self.n} rows, rounds of {self.per_round})\n\n")
 
 
 def main():

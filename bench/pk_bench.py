@@ -183,6 +183,19 @@ def rows_to_spark(df):
     return result, (sum(counts) if counts else None)
 
 
+def write_results(out, stem, results, heading):
+    """`<stem>.json` (the list of {benchmark, metric, value, baseline, ratio}) and `<stem>.md` (`heading`,
+    then the same rows as a table) in `out`."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, f"{stem}.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    with open(os.path.join(out, f"{stem}.md"), "w") as f:
+        f.write(heading)
+        f.write("| benchmark | metric | value | baseline | ratio |\n|---|---|---|---|---|\n")
+        for r in results:
+            f.write(f"| {r['benchmark']} | {r['metric']} | {r['value']} | {r['baseline']} | {r['ratio']} |\n")
+
+
 def default_paimon_jar():
     found = sorted(glob.glob(os.path.join(ANCHORS, "paimon-spark-4.0_2.13-*.jar")))
     return found[-1] if found else os.path.join(ANCHORS, "paimon-spark-4.0_2.13-1.4.2.jar")
@@ -488,15 +501,9 @@ class Bench:
             self.record("full_compaction/vs_paimon", lam, timed(lambda: self.sql(COMPACT_SQL.format(catalog="paimon"))))
 
     def write_results(self, out):
-        os.makedirs(out, exist_ok=True)
-        with open(os.path.join(out, "pk.json"), "w") as f:
-            json.dump(self.results, f, indent=2)
-        with open(os.path.join(out, "pk.md"), "w") as f:
-            f.write(f"# Primary-key benchmark ({self.n} rows loaded, {self.per_round} rows per upsert round, local[2])\n\n")
-            f.write(MD_INTRO + "\n\n" + (MD_PAIMON + "\n\n" if self.paimon else ""))
-            f.write("| benchmark | metric | value | baseline | ratio |\n|---|---|---|---|---|\n")
-            for r in self.results:
-                f.write(f"| {r['benchmark']} | {r['metric']} | {r['value']} | {r['baseline']} | {r['ratio']} |\n")
+        write_results(out, "pk", self.results,
+                      f"# Primary-key benchmark ({self.n} rows loaded, {self.per_round} rows per upsert round, local[2])\n\n"
+                      + MD_INTRO + "\n\n" + (MD_PAIMON + "\n\n" if self.paimon else ""))
 
 
 MD_INTRO = (

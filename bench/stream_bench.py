@@ -20,7 +20,6 @@ stream.md.
 Usage: python bench/stream_bench.py [--rows N] [--round-rows M] [--out DIR] [--paimon-jar P.jar]
 """
 
-import json
 import os
 import shutil
 import sys
@@ -30,7 +29,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pk_bench  # noqa: E402  (the session, timing and argument helpers of the primary-key benchmark)
-from pk_bench import parse_args, session, timed  # noqa: E402
+from pk_bench import parse_args, session, timed, write_results  # noqa: E402
 
 PRODUCERS = ["none", "input", "lookup"]
 PAIMON_FORMAT = ("'file.format' = 'parquet', 'file.compression' = 'zstd', 'file.compression.zstd-level' = '1', "
@@ -148,14 +147,8 @@ class StreamBench:
             self.record(f"stream/latency/{p}", "seconds", lamina, paimon)
 
     def write(self, out):
-        os.makedirs(out, exist_ok=True)
-        with open(os.path.join(out, "stream.json"), "w") as f:
-            json.dump(self.results, f, indent=1)
-        with open(os.path.join(out, "stream.md"), "w") as f:
-            f.write(f"# Streaming ingest benchmark ({self.n} rows, micro-batches of {self.per_batch})\n\n")
-            f.write("| benchmark | metric | value | baseline | ratio |\n|---|---|---|---|---|\n")
-            for r in self.results:
-                f.write(f"| {r['benchmark']} | {r['metric']} | {r['value']} | {r['baseline']} | {r['ratio']} |\n")
+        write_results(out, "stream", self.results,
+                      f"# Streaming ingest benchmark ({self.n} rows, micro-batches of {self.per_batch})\n\n")
 
 
 def main():
