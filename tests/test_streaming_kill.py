@@ -13,11 +13,12 @@ from _support import read_snapshot, snapshot_ids, sql_rows
 
 CAT = "lamina"
 
-# How many times the query is killed. Each kill costs a JVM start (over ten seconds on a loaded
-# machine), so the default keeps this test near two minutes; LAMINA_STREAM_KILL_POINTS=20 soaks longer.
-KILL_POINTS = int(os.environ.get("LAMINA_STREAM_KILL_POINTS", "5"))
+# How many times the query is killed (each kill costs a JVM start: about three minutes for the default
+# 20 on two cores); LAMINA_STREAM_KILL_POINTS sets another number.
+KILL_POINTS = int(os.environ.get("LAMINA_STREAM_KILL_POINTS", "20"))
 SEED = 20261126
-SOURCE_COMMITS = 18
+# at least two source commits (micro-batches) between kill points, so that every kill lands further on
+SOURCE_COMMITS = max(18, 2 * (KILL_POINTS + 1))
 
 _JOB = r"""
 import sys
