@@ -3,20 +3,18 @@ package lamina.mergetree
 import org.apache.spark.sql.catalyst.InternalRow
 
 /** A compaction's merge of one key that also emits the key's changelog ([[CompactionChangelog]]):
- *  the merge tells the level of each record ([[atLevel]]); `lookup`, given the key's first record, finds the key's newest row in the levels the
- *  compaction leaves alone (lookup compaction), which is the key's row before unless an input above
- *  level 0 holds a newer one, and, with `feedLookedUp`, is merged in as the oldest record. Once the
- *  merge result is asked for, `emit` gets the changelog records with their kinds, in order. */
+ *  the merge tells the level of each record ([[atLevel]]); `lookedUp` gives the key's row found in the
+ *  levels the compaction leaves alone (by the [[LookupMergeFunction]] that `inner` is, in lookup
+ *  compaction), which is the key's row before unless an input above level 0 holds a newer one. Once
+ *  the merge result is asked for, `emit` gets the changelog records with their kinds, in order. */
 final class ChangelogMergeFunction(
     inner: MergeFunction,
     mode: CompactionChangelog,
-    lookup: Option[KeyValue => Option[KeyValue]],
-    feedLookedUp: Boolean,
     equalRows: (InternalRow, InternalRow) => Boolean,
-    emit: (Byte, KeyValue) => Unit)
+    emit: (Byte, KeyValue) => Unit,
+    lookedUp: () => Option[KeyValue] = () => None)
   extends MergeFunction {
 
-  private var first = true
   private var level = 0
   private var before: KeyValue = _
   private var sawLevel0 = false
@@ -32,7 +30,6 @@ final class ChangelogMergeFunction(
   override def reset(): Unit = {
     inner.inputsStay = inputsStay
     inner.reset()
-    first = true
     before = null
     sawLevel0 = false
     emitted = false
@@ -41,17 +38,6 @@ final class ChangelogMergeFunction(
   override def retractRefusal(kind: Byte): Option[String] = inner.retractRefusal(kind)
 
   override def add(kv: KeyValue): Unit = {
-    if (first) {
-      first = false
-      lookup.foreach(_(kv).foreach { old =>
-        before = old
-        if (feedLookedUp) {
-          inner.atLevel(LookupMergeFunction.LookedUpLevel)
-          inner.add(old)
-          inner.atLevel(level)
-        }
-      })
-    }
     mode match {
       case _: CompactionChangelog.Lookup =>
         if (level == 0) sawLevel0 = true else before = kept(kv)
@@ -86,7 +72,7 @@ final class ChangelogMergeFunction(
       case _: CompactionChangelog.Full => true
     }
     if (!relevant) return
-    val b = Option(before).filter(_.isAdd)
+    val b = Option(before).orElse(lookedUp()).filter(_.isAdd)
     val a = result.filter(_.isAdd)
     (b, a) match {
       case (None, Some(after)) => emit(RowKind.Insert, after)

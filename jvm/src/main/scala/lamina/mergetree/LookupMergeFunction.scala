@@ -4,11 +4,17 @@ package lamina.mergetree
  *  key's live row in the levels the compaction does not rewrite is looked up (and marked deleted
  *  there, by `lookup`), and fed to the table's merge function first, as the oldest record. So the
  *  output holds the key's whole merged row, and the older row leaves its file through the file's
- *  deletion vector instead of a rewrite. `lookup` returns the old record when the merge needs its
- *  value, or None (after marking it) when the merge's result cannot depend on it. */
-final class LookupMergeFunction(inner: MergeFunction, lookup: KeyValue => Option[KeyValue]) extends MergeFunction {
+ *  deletion vector instead of a rewrite. `lookup` returns the old record (with its value when the
+ *  merge or a changelog needs it), or None; with `feed` false the merge's result cannot depend on it,
+ *  and it is only marked. [[lookedUp]] is the current key's old record. */
+final class LookupMergeFunction(inner: MergeFunction, lookup: KeyValue => Option[KeyValue], feed: Boolean = true)
+  extends MergeFunction {
   private var first = true
   private var level = 0
+  private var found: Option[KeyValue] = None
+
+  /** The old record the lookup found for the current key. */
+  def lookedUp: Option[KeyValue] = found
 
   override def wantsLevel: Boolean = inner.wantsLevel
 
@@ -21,6 +27,7 @@ final class LookupMergeFunction(inner: MergeFunction, lookup: KeyValue => Option
     inner.inputsStay = inputsStay
     inner.reset()
     first = true
+    found = None
   }
 
   override def retractRefusal(kind: Byte): Option[String] = inner.retractRefusal(kind)
@@ -28,7 +35,8 @@ final class LookupMergeFunction(inner: MergeFunction, lookup: KeyValue => Option
   override def add(kv: KeyValue): Unit = {
     if (first) {
       first = false
-      lookup(kv).foreach { old =>
+      found = lookup(kv)
+      found.filter(_ => feed).foreach { old =>
         inner.atLevel(LookupMergeFunction.LookedUpLevel)
         inner.add(old)
         inner.atLevel(level)

@@ -19,10 +19,10 @@ class ChangelogMergeFunctionTest extends AnyFunSuite {
       engineName: String = "deduplicate", feed: Boolean = false,
       equal: (String, String) => Boolean = _ == _): (Seq[(String, Seq[Any])], Option[Seq[Any]]) = {
     val out = ArrayBuffer.empty[(String, Seq[Any])]
-    val mf = new ChangelogMergeFunction(engine(engineName), mode,
-      Some((_: KeyValue) => lookedUp), feedLookedUp = feed,
+    val looking = new LookupMergeFunction(engine(engineName), _ => lookedUp, feed)
+    val mf = new ChangelogMergeFunction(looking, mode,
       (a, b) => equal(a.getUTF8String(1).toString, b.getUTF8String(1).toString),
-      (kind, kv) => out += ((RowKind.shortString(kind), values(kv.value, fields))))
+      (kind, kv) => out += ((RowKind.shortString(kind), values(kv.value, fields))), () => looking.lookedUp)
     mf.reset()
     records.foreach { case (level, kv) => mf.atLevel(level); mf.add(kv) }
     val result = mf.result().map(r => values(r.value, fields))

@@ -131,8 +131,7 @@ object Compactor {
           val equalRows = CompactionChangelog.rowEquality(table)
           readers.mergedRecordsWith(split, w.dropDeletes,
             mf =>
-              new ChangelogMergeFunction(mf, mode, None, feedLookedUp = false, equalRows,
-                (kind, kv) => c.write(kv.value, kind, kv.sequenceNumber)))
+              new ChangelogMergeFunction(mf, mode, equalRows, (kind, kv) => c.write(kv.value, kind, kv.sequenceNumber)))
         case _ => readers.mergedRecords(split, skipLevel0 = false, dropDeletes = w.dropDeletes)
       }
       merged.foreach(kv => out.write(kv.value, kv.valueKind, kv.sequenceNumber))

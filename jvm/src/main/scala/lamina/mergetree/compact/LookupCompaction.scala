@@ -79,11 +79,14 @@ object LookupCompaction {
         level = w.outputLevel, changelog = true))
     val equalRows = changelog.map(_ => CompactionChangelog.rowEquality(table))
     val lookup = (kv: KeyValue) => levels.lookupAndDelete(kv.key)
-    def merging(mf: MergeFunction): MergeFunction = (changelog, changes) match {
-      case (Some(mode), Some(out)) =>
-        new ChangelogMergeFunction(mf, mode, Some(lookup), feedLookedUp = olderRowsMatter, equalRows.get,
-          (kind, kv) => out.write(kv.value, kind, kv.sequenceNumber))
-      case _ => new LookupMergeFunction(mf, kv => lookup(kv).filter(_ => olderRowsMatter))
+    def merging(mf: MergeFunction): MergeFunction = {
+      val looking = new LookupMergeFunction(mf, lookup, feed = olderRowsMatter)
+      (changelog, changes) match {
+        case (Some(mode), Some(out)) =>
+          new ChangelogMergeFunction(looking, mode, equalRows.get, (kind, kv) => out.write(kv.value, kind, kv.sequenceNumber),
+            () => looking.lookedUp)
+        case _ => looking
+      }
     }
     // a file that no other input overlaps, without deletes or a vector, keeps its bytes: it moves to the
     // output level (Paimon's upgrade), its keys looked up only to mark their older rows (and for their
