@@ -23,7 +23,7 @@ import lamina.types.SparkTypes
  *  `lookup.local-file-type`) built from the data file on first use and kept by the JVM's
  *  [[LocalFileCache]] for the next compaction on this executor.
  *
- *  A local file maps the key's bytes (Spark's UnsafeRow of the key columns) to the row's position,
+ *  A local file maps the key's bytes ([[LookupKeyEncoding]]) to the row's position,
  *  and, `withValue`, to its sequence number, kind and value (an UnsafeRow of the table's columns):
  *  {{{
  *  entry value := position:int64 BE [ sequence:int64 BE | kind:int8 | value row bytes ]
@@ -43,7 +43,7 @@ final class LookupLevels(
   private val layout = KeyValueLayout(table.schema)
   private val keyTypes = layout.keyFields.map(f => SparkTypes.toSpark(f.dataType))
   private val valueTypes = table.schema.fields.map(f => SparkTypes.toSpark(f.dataType))
-  private val keyBytes = UnsafeProjection.create(keyTypes.toArray)
+  private val keyBytes = new LookupKeyEncoding(keyTypes)
   private val valueBytes = UnsafeProjection.create(valueTypes.toArray)
   private val order = FileKeyOrder.of(layout)
   private val lookupOptions = CoreOptions.lookupStore(options)
@@ -61,7 +61,7 @@ final class LookupLevels(
    *  compaction writes the key's merged row instead); its record when `withValue`, else a record
    *  with no value. None when no file holds a live row of the key. */
   def lookupAndDelete(key: InternalRow): Option[KeyValue] = {
-    val k = bytesOf(keyBytes(key))
+    val k = keyBytes.encode(key)
     lookups += 1
     ranges.iterator.flatMap(fileOf(_, key)).flatMap(f => lookupIn(f, k, key).map(f -> _))
       .find { case (f, (position, _)) => !vectors.isDeleted(f.fileName, position) }
@@ -125,7 +125,7 @@ final class LookupLevels(
   private def entryOf(f: DataFileMeta): LocalFileCache.Entry =
     acquired.getOrElseUpdate(f.fileName, {
         val id = s"${table.path}/${bucketPath.split('/').last}/${f.fileName}#" +
-          (if (withValue) s"value-schema-${table.schema.id}" else "position")
+          (if (withValue) s"value-schema-${table.schema.id}" else "position") + s"-key-${LookupLevels.KeyVersion}"
         LocalFileCache.acquire(id, localDir, lookupOptions, f.rowCount, retention)(w => build(f, w))
       })
 
@@ -133,7 +133,7 @@ final class LookupLevels(
    *  the lookup file's type. */
   private def build(f: DataFileMeta, w: LookupStoreWriter): Unit = {
     val entries = Iterator.from(0).zip(readers.readFile(bucketPath, f)).map { case (position, kv) =>
-      val k = bytesOf(keyBytes(kv.key))
+      val k = keyBytes.encode(kv.key)
       val head = ByteBuffer.allocate(if (withValue) 17 else 8).putLong(position.toLong)
       val v =
         if (!withValue) head.array()
@@ -148,9 +148,19 @@ final class LookupLevels(
       (k, v)
     }
     lookupOptions.localFileType match {
+      case LocalFileType.Sort if keyBytes.orderPreserving =>
+        // the file's rows lie in key order, which the encoding keeps
+        var last: Array[Byte] = null
+        entries.foreach { case (k, v) =>
+          if (last != null && UnsignedBytesComparator.compare(last, k) >= 0)
+            throw new CorruptFileException(s"${table.path}/$bucketPath/${f.fileName}", -1,
+              "rows in strictly ascending key order", "a key after a key not below it", "data file row order")
+          w.put(k, v)
+          last = k
+        }
       case LocalFileType.Hash => entries.foreach { case (k, v) => w.put(k, v) }
       case LocalFileType.Sort =>
-        // a sort file takes its keys in byte order, which is not the table's key order
+        // a sort file takes its keys in byte order, which is not the table's key order here
         val all = entries.toArray
         java.util.Arrays.sort(all,
           (a: (Array[Byte], Array[Byte]), b: (Array[Byte], Array[Byte])) =>
@@ -158,4 +168,10 @@ final class LookupLevels(
         all.foreach { case (k, v) => w.put(k, v) }
     }
   }
+}
+
+object LookupLevels {
+
+  /** Version of the key bytes of local files ([[LookupKeyEncoding]]), part of a file's cache id. */
+  private val KeyVersion = 2
 }
