@@ -15,6 +15,14 @@ import org.roaringbitmap.RoaringBitmap
 final class BitmapDeletionVector private (bitmap: RoaringBitmap) extends DeletionVector {
   def isDeleted(position: Long): Boolean = position >= 0 && position <= Int.MaxValue && bitmap.contains(position.toInt)
   def cardinality: Long = bitmap.getLongCardinality
+
+  override def ascendingCursor(): DeletionVector.Cursor = new DeletionVector.Cursor {
+    private val deleted = bitmap.getIntIterator
+    def isDeleted(position: Long): Boolean = position >= 0 && position <= Int.MaxValue && {
+      deleted.advanceIfNeeded(position.toInt)
+      deleted.hasNext && deleted.peekNext() == position.toInt
+    }
+  }
   def lastPosition: Long = if (bitmap.isEmpty) -1L else bitmap.last().toLong
   def recordedLength: Int = 4 + bitmap.serializedSizeInBytes()
   def deletedBetween(from: Long, until: Long): Long =

@@ -19,6 +19,16 @@ trait DeletionVector {
   /** The deleted positions, ascending. */
   def positions: Iterator[Long]
 
+  /** A cursor that says whether positions, asked in non-decreasing order, are deleted: a pass over a
+   *  file's rows in order asks it rather than searching the vector for every row. */
+  def ascendingCursor(): DeletionVector.Cursor = new DeletionVector.Cursor {
+    private val deleted = positions.buffered
+    def isDeleted(position: Long): Boolean = {
+      while (deleted.hasNext && deleted.head < position) deleted.next()
+      deleted.hasNext && deleted.head == position
+    }
+  }
+
   /** How many positions in [from, until) are deleted. */
   def deletedBetween(from: Long, until: Long): Long
 
@@ -33,12 +43,18 @@ trait DeletionVector {
   def skipDeleted[T](rows: Iterator[T]): Iterator[T] =
     if (isEmpty) rows
     else {
+      val deleted = ascendingCursor()
       var position = -1L // of the row the filter looks at: filter asks once per row, in order
-      rows.filter { _ => position += 1; !isDeleted(position) }
+      rows.filter { _ => position += 1; !deleted.isDeleted(position) }
     }
 }
 
 object DeletionVector {
+
+  /** See [[DeletionVector.ascendingCursor]]: positions asked in non-decreasing order. */
+  trait Cursor {
+    def isDeleted(position: Long): Boolean
+  }
 
   /** A vector deleting `positions`, in the encoding `deletion-vectors.bitmap64` selects. */
   def of(positions: Iterable[Long], bitmap64: Boolean): DeletionVector =

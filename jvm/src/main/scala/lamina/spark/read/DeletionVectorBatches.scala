@@ -10,11 +10,12 @@ import lamina.io.FileIO
 import lamina.mergetree.KeyValueReaders
 
 /** Reads the files of a table with deletion vectors as Spark's columnar batches (vectorized Parquet),
- *  with every pushed filter skipping row groups: the reader appends the position of each row in its
- *  file (Spark's row index column), and each batch is cut down to the rows the file's vector keeps,
- *  without copying ([[SelectedColumnVector]]). `reader` returns the requested columns and then the
- *  row index. */
-final class DeletionVectorBatchReaderFactory(reader: FileSchemaReader, tableName: String, fileIO: FileIO)
+ *  each batch cut down to the rows the file's vector keeps, without copying ([[SelectedColumnVector]]).
+ *  `withRowIndex`: `reader` returns the requested columns and then each row's position in its file
+ *  (Spark's row index column), so that pushed filters may skip row groups and pages; without it the
+ *  reader skips nothing and positions are counted, sparing the row index column's cost. */
+final class DeletionVectorBatchReaderFactory(reader: FileSchemaReader, tableName: String, fileIO: FileIO,
+    withRowIndex: Boolean)
   extends PartitionReaderFactory {
   override def supportColumnarReads(partition: InputPartition): Boolean = true
 
@@ -24,38 +25,42 @@ final class DeletionVectorBatchReaderFactory(reader: FileSchemaReader, tableName
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
     IteratorReader(split.files.iterator.flatMap { f =>
-      val dv = DeletionVectorFilter(fileIO).vector(split.deletionFiles, f.fileName, f.rowCount)
-      reader.openBatches(split.bucketPath, KeyValueReaders.refOf(f), tableName).map(DeletionVectorBatches.masked(_, dv))
+      val dv = DeletionVectorFilter(fileIO).vector(split.deletionFiles, f.fileName, f.rowCount).filterNot(_.isEmpty)
+      val batches = new DeletionVectorBatches(dv.map(_.ascendingCursor()), withRowIndex)
+      reader.openBatches(split.bucketPath, KeyValueReaders.refOf(f), tableName).map(batches.masked)
     })
   }
 }
 
-object DeletionVectorBatches {
+/** The batches of one file, in file order, cut down to the rows that `deleted` keeps (none deleted
+ *  when None). `withRowIndex`: each batch's last column holds its rows' positions, else they follow
+ *  on from the previous batch's. */
+final class DeletionVectorBatches(deleted: Option[DeletionVector.Cursor], withRowIndex: Boolean) {
+  private var counted = 0L
 
-  /** `batch` without its last column (the rows' positions in their file) and without the rows `dv` deletes. */
-  def masked(batch: ColumnarBatch, dv: Option[DeletionVector]): ColumnarBatch = {
-    val n = batch.numCols() - 1
-    val positions = batch.column(n)
+  /** `batch` without its row index column and without the rows deleted. */
+  def masked(batch: ColumnarBatch): ColumnarBatch = {
+    val n = if (withRowIndex) batch.numCols() - 1 else batch.numCols()
+    val positions = if (withRowIndex) batch.column(n) else null
+    val first = counted
     val columns = Array.tabulate[ColumnVector](n)(batch.column)
     val rows = batch.numRows()
-    // a batch of consecutive positions (no page skipped inside it) that its vector leaves alone: as is
-    def untouched(v: DeletionVector) = rows == 0 || {
-      val first = positions.getLong(0)
-      val last = positions.getLong(rows - 1)
-      last - first == rows - 1 && v.deletedBetween(first, last + 1) == 0
-    }
-    dv match {
-      case Some(v) if !v.isEmpty && !untouched(v) =>
+    counted += rows
+    deleted match {
+      case Some(cursor) =>
         val selected = new Array[Int](rows)
         var kept = 0
         var i = 0
         while (i < rows) {
-          if (!v.isDeleted(positions.getLong(i))) { selected(kept) = i; kept += 1 }
+          if (!cursor.isDeleted(if (positions == null) first + i else positions.getLong(i))) {
+            selected(kept) = i
+            kept += 1
+          }
           i += 1
         }
         if (kept == rows) new ColumnarBatch(columns, rows)
         else new ColumnarBatch(columns.map(c => new SelectedColumnVector(c, selected, kept): ColumnVector), kept)
-      case _ => new ColumnarBatch(columns, rows)
+      case None => new ColumnarBatch(columns, rows)
     }
   }
 }

@@ -246,10 +246,13 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
         DataFileReaders.bySchema(spark, table, schemaIds, data, readFilters, withRowIndex = readsRowIndex), required,
         table.name, DeletionVectorFilter(table.fileIO), withRowIndex = readsRowIndex)
     }
-    if (dvColumnar)
+    if (dvColumnar) {
+      // rows' positions from the reader only where filters may skip rows in a file; else counted
+      val rowIndex = readFilters.nonEmpty
       return new DeletionVectorBatchReaderFactory(
         DataFileReaders.forSchema(spark, table, table.schema, required, readFilters, returningBatch = true,
-          withRowIndex = true), table.name, table.fileIO)
+          withRowIndex = rowIndex), table.name, table.fileIO, rowIndex)
+    }
     if (columnar) {
       val keyOnly =
         if (table.isPrimaryKeyTable) readFilters.filter(_.references.forall(table.schema.trimmedPrimaryKeys.contains))
