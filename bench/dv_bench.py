@@ -40,6 +40,21 @@ SCANS = {
 }
 
 
+def rows_of(spark, start, count, salt):
+    """Keys start..start+count with values derived from the key and `salt`."""
+    return spark.range(start, start + count).selectExpr(
+        "id", f"id * 7 + {salt} AS v", f"concat('s', CAST(id % 1000 AS STRING), '-{salt}') AS s")
+
+
+def round_batch(spark, r, next_new, per_round):
+    """Upsert round r: half updates of keys spread over [0, next_new), half new keys from next_new."""
+    half = per_round // 2
+    updates = spark.range(0, half).selectExpr(f"(id * {max(1, next_new // half)}) % {next_new} AS id")
+    batch = (updates.selectExpr("id", f"id * 7 + {r} AS v", f"concat('s', CAST(id % 1000 AS STRING), '-{r}') AS s")
+             .union(rows_of(spark, next_new, per_round - half, r)))
+    return batch.dropDuplicates(["id"]).localCheckpoint()
+
+
 class DvBench:
     def __init__(self, spark, work, n, per_round, delta, paimon):
         self.spark, self.n, self.per_round, self.delta, self.paimon = spark, n, per_round, delta, paimon
@@ -51,8 +66,7 @@ class DvBench:
         return self.spark.sql(text).collect()
 
     def rows(self, start, count, salt):
-        return self.spark.range(start, start + count).selectExpr(
-            "id", f"id * 7 + {salt} AS v", f"concat('s', CAST(id % 1000 AS STRING), '-{salt}') AS s")
+        return rows_of(self.spark, start, count, salt)
 
     def record(self, name, value, baseline, metric="seconds"):
         if value is None or baseline is None:
@@ -90,10 +104,7 @@ class DvBench:
         next_new = self.n
         for r in range(1, 6):
             half = self.per_round // 2
-            updates = self.spark.range(0, half).selectExpr(f"(id * {max(1, next_new // half)}) % {next_new} AS id")
-            batch = (updates.selectExpr("id", f"id * 7 + {r} AS v", f"concat('s', CAST(id % 1000 AS STRING), '-{r}') AS s")
-                     .union(self.rows(next_new, self.per_round - half, r)))
-            batch = batch.dropDuplicates(["id"]).localCheckpoint()
+            batch = round_batch(self.spark, r, next_new, self.per_round)
             batch.createOrReplaceTempView("bench_batch")
             plain = timed(lambda: batch.write.mode("overwrite").parquet(f"{self.work}/plain/round"))
             before = self.cache.stats()
