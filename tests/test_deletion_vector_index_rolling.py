@@ -1,7 +1,7 @@
 """Deletion-vector index files roll at `deletion-vector.index-file.target-size` where Paimon rolls them:
 a bucket-unaware append table's DELETE and UPDATE write a partition's vectors to as many index files
 as the target makes, each listed in `$table_indexes`, read back through Lamina and pypaimon, and those
-no snapshot uses any more removed by expiration. Every other table keeps one index file per bucket
+no snapshot uses any more removed by expiration (and none in use by orphan removal). Every other table keeps one index file per bucket
 (Paimon's commits keep one deletion-vector entry per bucket of such a table)."""
 
 import pytest
@@ -70,6 +70,8 @@ def test_a_bucket_unaware_tables_vectors_roll_and_expiration_removes_the_old_fil
     assert {f for _, _, f, _, _ in indexes} < before  # the DELETE's files that the UPDATE replaced remain
 
     spark.sql(f"CALL {CAT}.sys.expire_snapshots(table => '{db}.t', retain_max => 1, retain_min => 1)")
+    assert _index_dir_files(warehouse, db) == {f for _, _, f, _, _ in indexes}
+    spark.sql(f"CALL {CAT}.sys.remove_orphan_files(table => '{db}.t', older_than => '2999-01-01 00:00:00')")
     assert _index_dir_files(warehouse, db) == {f for _, _, f, _, _ in indexes}
     assert rows(spark, name) == expected(model) == pypaimon_rows(paimon_catalog, name)
 
