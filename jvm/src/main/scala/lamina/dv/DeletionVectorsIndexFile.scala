@@ -10,7 +10,7 @@ import lamina.io.FileIO
 /** A deletion-vector index file of Paimon's format (`index/index-<uuid>-<n>`, index type
  *  `DELETION_VECTORS`): a version byte, then the entries of [[DeletionVector.encode]] back to back, in
  *  the order of the data files they belong to; the index manifest says which data file's entry starts
- *  where ([[DeletionVectorRange]]).
+ *  where ([[DeletionVectorRange]]). A bucket's vectors fill as many files as [[encodeRolling]] rolls.
  *
  *  {{{
  *  index file := version:int8 (1) | entry*
@@ -21,12 +21,41 @@ object DeletionVectorsIndexFile {
   val IndexType = "DELETION_VECTORS"
 
   /** The file's bytes and each vector's range, in the order given. */
-  def encode(vectors: Seq[(String, DeletionVector)]): (Array[Byte], Seq[DeletionVectorRange]) = {
-    val out = new java.io.ByteArrayOutputStream()
+  def encode(vectors: Seq[(String, DeletionVector)]): (Array[Byte], Seq[DeletionVectorRange]) =
+    encodeEntries(vectors.map { case (dataFile, dv) => (dataFile, dv, dv.encode) })
+
+  /** The index files of `vectors`, rolled as Paimon's `DeletionVectorIndexFileWriter.writeWithRolling`
+   *  rolls them: in the order given, each vector is added to the current file, and the file is closed
+   *  once it is larger than `targetSize` bytes. A vector is never split, so a file passes the target by
+   *  at most its last vector, and a vector larger than the target closes the file it lands in. None
+   *  for no vectors. */
+  def encodeRolling(vectors: Seq[(String, DeletionVector)], targetSize: Long): Seq[(Array[Byte], Seq[DeletionVectorRange])] = {
+    val entries = vectors.map { case (dataFile, dv) => (dataFile, dv, dv.encode) }
+    rolled(entries.map(_._3.length), targetSize).map(r => encodeEntries(entries.slice(r.start, r.end)))
+  }
+
+  /** Which entries (by index) go to each file, given their sizes in bytes: see [[encodeRolling]]. Pure. */
+  def rolled(entrySizes: Seq[Int], targetSize: Long): Seq[Range] = {
+    val files = Seq.newBuilder[Range]
+    var start = 0
+    var size = HeaderBytes.toLong
+    entrySizes.indices.foreach { i =>
+      size += entrySizes(i)
+      if (size > targetSize || i == entrySizes.size - 1) {
+        files += (start until i + 1)
+        start = i + 1
+        size = HeaderBytes.toLong
+      }
+    }
+    files.result()
+  }
+
+  private def encodeEntries(entries: Seq[(String, DeletionVector, Array[Byte])]): (Array[Byte], Seq[DeletionVectorRange]) = {
+    val out = new java.io.ByteArrayOutputStream(HeaderBytes + entries.map(_._3.length).sum)
     out.write(Version.toInt)
-    val ranges = vectors.map { case (dataFile, dv) =>
+    val ranges = entries.map { case (dataFile, dv, bytes) =>
       val start = out.size()
-      out.write(dv.encode)
+      out.write(bytes)
       DeletionVectorRange(dataFile, start, dv.recordedLength, Some(dv.cardinality))
     }
     (out.toByteArray, ranges)

@@ -21,6 +21,13 @@ object DeletionVectorRules {
         "('deletion-vectors.enabled' = 'true'): it never deletes an older row (its reads already skip level 0)")
   }
 
+  /** Whether a bucket's deletion vectors roll over into several index files at
+   *  `deletion-vector.index-file.target-size`: only in a bucket-unaware append table, as Paimon's writers
+   *  do. Every other table keeps one index file per (partition, bucket): Paimon's commits keep one
+   *  deletion-vector entry per bucket of such a table, so a second file's entry, and its vectors, would
+   *  be dropped by the next Paimon commit that changes any index of the table. */
+  def rollsIndexFiles(s: TableSchema): Boolean = s.primaryKeys.isEmpty && s.numBuckets == -1
+
   /** Refuses turning deletion vectors on or off for a primary-key table that holds data files: its
    *  readers would read files of another layout as if they were of this one (with them, each key lives
    *  in one file above level 0; without them, the vectors would be ignored). */

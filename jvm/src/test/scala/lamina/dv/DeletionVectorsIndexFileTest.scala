@@ -85,4 +85,51 @@ class DeletionVectorsIndexFileTest extends AnyFunSuite {
     val missing = intercept[CorruptFileException](DeletionVectorsIndexFile.read(fileIO, DeletionFile(path + "-gone", 78, r)))
     assert(missing.path === path + "-gone")
   }
+
+  test("rolled: a file closes once larger than the target (version byte counted), a vector never split") {
+    import DeletionVectorsIndexFile.rolled
+    assert(rolled(Seq.empty, 10) === Seq.empty)
+    // 1 + 10 + 10 = 21 is not past 21; the third entry takes the file to 31 and closes it
+    assert(rolled(Seq(10, 10, 10, 10), 21) === Seq(0 until 3, 3 until 4))
+    assert(rolled(Seq(10, 10, 10, 10), 20) === Seq(0 until 2, 2 until 4))
+    // a vector larger than the target closes the file it lands in, or is alone when it comes first
+    assert(rolled(Seq(5, 100, 5), 50) === Seq(0 until 2, 2 until 3))
+    assert(rolled(Seq(100, 5, 5), 50) === Seq(0 until 1, 1 until 3))
+    assert(rolled(Seq(7, 7, 7), 0) === Seq(0 until 1, 1 until 2, 2 until 3))
+    assert(rolled(Seq(7, 7, 7), 1) === Seq(0 until 1, 1 until 2, 2 until 3))
+    assert(rolled(Seq(7, 7, 7), Long.MaxValue) === Seq(0 until 3))
+  }
+
+  test("encodeRolling: every vector once, in order, each file closed only once past the target, each read back") {
+    val random = new scala.util.Random(42)
+    val vectors: Seq[(String, DeletionVector)] = (0 until 40).map { i =>
+      val positions = Seq.fill(1 + random.nextInt(if (i == 17) 5000 else 30))(random.nextInt(100000).toLong)
+      f"data-$i%02d.parquet" -> (if (i % 3 == 0) Bitmap64DeletionVector(positions) else BitmapDeletionVector(positions))
+    }
+    val sizes = vectors.map(_._2.encode.length)
+    val target = 300L
+    assert(sizes(17) > target) // one vector larger than the target
+    val files = DeletionVectorsIndexFile.encodeRolling(vectors, target)
+    assert(files.size > 2)
+    assert(files.flatMap(_._2.map(_.dataFileName)) === vectors.map(_._1))
+    files.zipWithIndex.foreach { case ((bytes, ranges), n) =>
+      assert(bytes.length === DeletionVectorsIndexFile.HeaderBytes + ranges.map(r =>
+        sizes(vectors.indexWhere(_._1 == r.dataFileName))).sum)
+      assert(ranges.last.offset <= target, s"file $n was not closed once past the target") // its size without its last entry
+      if (n < files.size - 1) assert(bytes.length > target, s"file $n was closed before passing the target")
+      val expected = DeletionVectorsIndexFile.encode(ranges.map(r => vectors.find(_._1 == r.dataFileName).get))
+      assert((bytes.toSeq, ranges) === (expected._1.toSeq, expected._2))
+      val path = written(bytes)
+      ranges.foreach { r =>
+        assert(DeletionVectorsIndexFile.read(fileIO, DeletionFile(path, bytes.length, r)) ===
+          vectors.find(_._1 == r.dataFileName).get._2)
+      }
+    }
+    val big = files.find(_._2.exists(_.dataFileName == "data-17.parquet")).get._2
+    assert(big.last.dataFileName === "data-17.parquet")
+    val one = DeletionVectorsIndexFile.encodeRolling(vectors, Long.MaxValue).map { case (b, r) => (b.toSeq, r) }
+    val (allBytes, allRanges) = DeletionVectorsIndexFile.encode(vectors)
+    assert(one === Seq((allBytes.toSeq, allRanges)))
+    assert(DeletionVectorsIndexFile.encodeRolling(Seq.empty, target) === Seq.empty)
+  }
 }

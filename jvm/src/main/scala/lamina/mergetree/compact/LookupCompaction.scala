@@ -131,7 +131,7 @@ object LookupCompaction {
         gone.foreach(f => vectors.removeFile(f.fileName))
         if (vectors.changed) {
           val before = split.deletionFiles.values.map(f => f.indexFilePath.substring(f.indexFilePath.lastIndexOf('/') + 1))
-          index = Some(IndexChange(before.toSet, DeletionVectorsIndexWriter.write(table, vectors.vectors).toSeq))
+          index = Some(IndexChange(before.toSet, DeletionVectorsIndexWriter.write(table, vectors.vectors)))
         }
         gone
       }

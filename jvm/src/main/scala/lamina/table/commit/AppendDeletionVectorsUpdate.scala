@@ -17,12 +17,12 @@ import lamina.table.snapshot.Snapshot
 /** What a DELETE, UPDATE or MERGE of an append table with deletion vectors changes in the snapshot it
  *  commits on top of (`latest`), in Paimon's append-table layout: the index entries of a bucket stay
  *  in that bucket (bucket 0 of its partition for a bucket-unaware table). Per bucket whose files it
- *  marks, the index files holding vectors of marked files are replaced by one new index file with
- *  their other vectors unchanged and the marked files' vectors (the snapshot's positions plus the new
- *  ones), and the bucket's other index files stay, as Paimon's `AppendDeleteFileMaintainer` does; a
- *  bucketed table keeps one index file per bucket (`BucketedAppendDeleteFileMaintainer`), so all of
- *  its bucket's vectors go to the new file. A file whose every row is deleted leaves the table (a
- *  DELETE entry) instead of keeping a vector.
+ *  marks, the index files holding vectors of marked files are replaced by new index files (rolled at
+ *  `deletion-vector.index-file.target-size`) with their other vectors unchanged and the marked files'
+ *  vectors (the snapshot's positions plus the new ones), and the bucket's other index files stay, as
+ *  Paimon's `AppendDeleteFileMaintainer` does; a bucketed table keeps one index file per bucket
+ *  (`BucketedAppendDeleteFileMaintainer`), so all of its bucket's vectors go to one new file. A file
+ *  whose every row is deleted leaves the table (a DELETE entry) instead of keeping a vector.
  *
  *  Positions were counted in the snapshot the operation read (`read`, its splits with their
  *  vectors). A marked file that `latest` no longer holds, or whose vector changed since (another

@@ -62,7 +62,7 @@ final class IndexManifestUpdate(table: FileStoreTable) {
             val vectors = live.map(r =>
               r.dataFileName ->
                 DeletionVectorsIndexFile.read(table.fileIO, DeletionFile(path, e.indexFile.fileSize, r)))
-            DeletionVectorsIndexWriter.write(table, vectors).toSeq.map { meta =>
+            DeletionVectorsIndexWriter.write(table, vectors).map { meta =>
               writtenIndexFiles += new Path(table.paths.indexDir, meta.fileName)
               e.copy(indexFile = meta)
             }

@@ -296,6 +296,11 @@ object CoreOptions {
       "vectors (from Paimon's writers) applied. Set at CREATE TABLE, or by ALTER TABLE on a table without data files.")
   val DeletionVectorsBitmap64: OptionDef[Boolean] = define("deletion-vectors.bitmap64", BooleanKind, "false", Table,
     "Whether new deletion vectors use Paimon's 64-bit bitmap (Iceberg's layout) instead of the 32-bit roaring bitmap.")
+  val DeletionVectorIndexFileTargetSize: OptionDef[Long] = define("deletion-vector.index-file.target-size",
+    MemorySizeKind, "2 mb", PerQuery,
+    "Bucket-unaware append tables: size past which a deletion-vector index file is rolled over (vectors fill a " +
+      "file in order until it is larger than this, so a vector is never split; 0: one vector a file). Other " +
+      "tables keep one index file per bucket, as Paimon's writers do.")
   val DeletionVectorsMergeOnRead: OptionDef[Boolean] = define("deletion-vectors.merge-on-read", BooleanKind, "false",
     PerQuery,
     "With deletion vectors: whether reads also merge level-0 files that no compaction has pushed up yet " +

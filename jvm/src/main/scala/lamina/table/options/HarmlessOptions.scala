@@ -61,7 +61,7 @@ object HarmlessOptions {
         "dynamic-bucket.assigner-parallelism", "cross-partition-upsert.index-ttl",
         "cross-partition-upsert.bootstrap-parallelism", "postpone.batch-write-fixed-bucket",
         "postpone.batch-write-fixed-bucket.max-parallelism", "postpone.default-bucket-num", "deletion-vectors.modifiable",
-        "deletion-vector.index-file.target-size", "delete.force-produce-changelog",
+        "delete.force-produce-changelog",
         "data-file.external-paths.strategy", "data-file.external-paths.specific-fs", "data-file.external-paths.weights",
         "record-level.time-field", "chain-table.chain-partition-keys", "scan.fallback-snapshot-branch",
         "scan.fallback-delta-branch", "blob.target-file-size", "blob.split-by-file-size", "blob-descriptor-field",

@@ -84,6 +84,26 @@ class AppendDeletionVectorsUpdateTest extends AnyFunSuite with TempTables {
     assert(vectors(t) === Map("a1" -> Seq(0L), "a2" -> Seq(5L)))
   }
 
+  test("a bucket-unaware partition's vectors roll at the target size; only the files of marked vectors are rewritten") {
+    val t = seeded(Map("deletion-vector.index-file.target-size" -> "1 b"))
+    new FileStoreCommit(t, "dml").markDeleted(scan(t), marks("a1" -> Seq(0L), "a2" -> Seq(5L), "b1" -> Seq(2L)), Nil)
+    def files(t: FileStoreTable) = indexEntries(t).map(e =>
+      e.indexFile.fileName -> e.indexFile.dvRanges.get
+        .map(_.dataFileName)).toMap
+    val first = files(t)
+    assert(first.values.toSeq.sortBy(_.head) === Seq(Seq("a1"), Seq("a2"), Seq("b1")))
+    new FileStoreCommit(t, "dml").markDeleted(scan(t), marks("a1" -> Seq(7L)), Nil)
+    val second = files(t)
+    assert(second.size === 3 && (first.toSet & second.toSet) === first.filter(_._2 != Seq("a1")).toSet)
+    assert(vectors(t) === Map("a1" -> Seq(0L, 7L), "a2" -> Seq(5L), "b1" -> Seq(2L)))
+  }
+
+  test("a bucketed table keeps one index file per bucket whatever the target size") {
+    val t = seeded(Map("bucket" -> "2", "bucket-key" -> "id", "deletion-vector.index-file.target-size" -> "1 b"))
+    new FileStoreCommit(t, "dml").markDeleted(scan(t), marks("a1" -> Seq(0L), "a2" -> Seq(5L)), Nil)
+    assert(indexEntries(t).map(_.indexFile.dvRanges.get.map(_.dataFileName)) === Seq(Seq("a1", "a2")))
+  }
+
   test("a file whose every row is deleted leaves the table with its vector") {
     val t = seeded()
     new FileStoreCommit(t, "dml").markDeleted(scan(t), marks("a1" -> (0L until 4L), "a2" -> Seq(1L)), Nil)

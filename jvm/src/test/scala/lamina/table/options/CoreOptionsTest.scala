@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 83)
+    assert(CoreOptions.all.size === 84)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -154,7 +154,9 @@ class CoreOptionsTest extends AnyFunSuite {
       ("lookup.cache-spill-compression", "gzip",
         "Invalid value 'gzip' for option 'lookup.cache-spill-compression': expected Enum (none, zstd, lz4)"),
       ("lookup.background-compression", "1", "Invalid value '1' for option 'lookup.background-compression': expected Boolean"),
-      ("lookup.cache-max-memory-size", "-1", "Invalid value '-1' for option 'lookup.cache-max-memory-size': expected MemorySize"))
+      ("lookup.cache-max-memory-size", "-1", "Invalid value '-1' for option 'lookup.cache-max-memory-size': expected MemorySize"),
+      ("deletion-vector.index-file.target-size", "-1",
+        "Invalid value '-1' for option 'deletion-vector.index-file.target-size': expected a size such as 128 mb"))
     for ((k, v, msg) <- cases) {
       val e = intercept[BadInputException](CoreOptions.validate(Map(k -> v), "db.t"))
       assert(e.getMessage === msg, s"$k=$v")
@@ -165,7 +167,8 @@ class CoreOptionsTest extends AnyFunSuite {
     assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set(
       "incremental-between", "incremental-between-timestamp", "incremental-between-scan-mode", "scan.mode",
       "read.stream.maxFilesPerTrigger", "read.stream.maxRowsPerTrigger", "consumer-id", "consumer.ignore-progress",
-      "deletion-vectors.merge-on-read", "lookup-compact", "lookup-compact.max-interval", "lookup.cache-max-disk-size",
+      "deletion-vectors.merge-on-read", "deletion-vector.index-file.target-size", "lookup-compact", "lookup-compact.max-interval",
+      "lookup.cache-max-disk-size",
       "lookup.cache-file-retention", "compaction.min.file-num", "compaction.small-file-ratio",
       "zorder.var-length-contribution",
       "target-file-size", "file.compression", "file.compression.zstd-level", "parquet.writer.version",
