@@ -28,7 +28,7 @@ SETTINGS = [
     ("page_16kb", "'cache-page-size' = '16 kb'"),
     ("page_256kb", "'cache-page-size' = '256 kb'"),
     ("compression_none", "'lookup.cache-spill-compression' = 'none'"),
-    ("compression_zstd", "'lookup.cache-spill-compression' = 'zstd'"),
+    ("compression_lz4", "'lookup.cache-spill-compression' = 'lz4'"),
     ("file_hash", "'lookup.local-file-type' = 'hash'"),
 ]
 

@@ -22,7 +22,7 @@ final case class LookupOptions(
     localFileType: LocalFileType = LocalFileType.Sort,
     cacheMaxMemorySize: Long = LookupOptions.DefaultCacheMaxMemorySize,
     highPriorityPoolRatio: Double = 0.25,
-    compression: CompressionType = CompressionType.Lz4,
+    compression: CompressionType = CompressionType.Zstd,
     backgroundCompression: Boolean = true)
 
 object LookupOptions {

@@ -351,11 +351,9 @@ object CoreOptions {
     "Share of the cache reserved for index blocks and bloom filters, in [0, 1); 0 means one pool shared by all. " +
       "An index block or bloom filter larger than this pool is kept by its reader, beyond the cache's size.")
   val LookupCacheSpillCompression: OptionDef[CompressionType] = define("lookup.cache-spill-compression",
-    lookupEnum(CompressionType.values)(_.name), CompressionType.Lz4, PerQuery,
+    lookupEnum(CompressionType.values)(_.name), CompressionType.Zstd, PerQuery,
     "Compression of blocks of local lookup files; a block stays uncompressed unless compression saves 1/8. " +
-      "After four data blocks in a row that it did not, a writer tries only every sixteenth block until one does. " +
-      "lz4 by default: under lookup compaction it builds and reads faster than zstd, for about three times the " +
-      "local bytes (bench/results/lookup_defaults.md).")
+      "After four data blocks in a row that it did not, a writer tries only every sixteenth block until one does.")
   val LookupBackgroundCompression: OptionDef[Boolean] = define("lookup.background-compression", lookupBoolean, "true",
     PerQuery,
     "Whether a sort lookup file's writer compresses and writes full data blocks on a second thread while " +
