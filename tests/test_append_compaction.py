@@ -177,3 +177,48 @@ def test_bad_arguments_are_refused_naming_them(spark, db):
         with pytest.raises(Exception) as e:
             spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.{table}', {args})").collect()
         assert message in error_text(e), (args, error_text(e))
+
+
+def files_per_bucket(spark, db, table):
+    return {r[0]: r[1] for r in spark.sql(
+        f"SELECT bucket, count(*) FROM {CAT}.{db}.`{table}$files` GROUP BY bucket").collect()}
+
+
+def test_fixed_bucket_append_tables_compact_their_buckets_after_writes(spark, warehouse, db):
+    """As Paimon's writers compact the buckets of an append table with fixed buckets: once a bucket holds
+    compaction.min.file-num (5) small files, the write that made the fifth packs them, in a COMPACT
+    snapshot after its own; `write-only` writes and tables without buckets keep their files."""
+    tables = {"fixed": "'bucket' = '2', 'bucket-key' = 'id'",
+              "write_only": "'bucket' = '2', 'bucket-key' = 'id', 'write-only' = 'true'",
+              "unbucketed": "'bucket' = '-1'"}
+    for t, props in tables.items():
+        spark.sql(f"CREATE TABLE {CAT}.{db}.{t} (id INT, v STRING) TBLPROPERTIES ({props})")
+    for i in range(5):
+        # one task per write: one new file per bucket
+        rows = spark.range(i * 10, i * 10 + 6).selectExpr("CAST(id AS INT) AS id", f"concat('v{i}-', id - {i * 10}) AS v")
+        for t in tables:
+            rows.coalesce(1).writeTo(f"{CAT}.{db}.{t}").append()
+        if i == 3:
+            assert files_per_bucket(spark, db, "fixed") == {0: 4, 1: 4}
+    assert files_per_bucket(spark, db, "fixed") == {0: 1, 1: 1}
+    assert read_snapshot(warehouse, db, "fixed", latest_snapshot_id(warehouse, db, "fixed"))["commitKind"] == "COMPACT"
+    assert files_per_bucket(spark, db, "write_only") == {0: 5, 1: 5}
+    assert spark.sql(f"SELECT * FROM {CAT}.{db}.`unbucketed$files`").count() == 5
+    expected = sorted_tuples((i * 10 + k, f"v{i}-{k}") for i in range(5) for k in range(6))
+    for t in tables:
+        assert sorted_tuples(spark.table(f"{CAT}.{db}.{t}").collect()) == expected
+
+
+def test_row_level_dml_on_fixed_bucket_append_tables_does_not_compact(spark, warehouse, db):
+    """A DELETE marks rows in deletion vectors and leaves the files where they are, however many wait."""
+    name = f"{CAT}.{db}.marks"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING) TBLPROPERTIES "
+              "('bucket' = '1', 'bucket-key' = 'id', 'deletion-vectors.enabled' = 'true', 'write-only' = 'true')")
+    for i in range(6):
+        spark.sql(f"INSERT INTO {name} VALUES ({i}, 'a'), ({i + 100}, 'b')")
+    spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('write-only' = 'false')")
+    before = latest_snapshot_id(warehouse, db, "marks")
+    spark.sql(f"DELETE FROM {name} WHERE id >= 100")
+    assert latest_snapshot_id(warehouse, db, "marks") == before + 1
+    assert spark.sql(f"SELECT * FROM {CAT}.{db}.`marks$files`").count() == 6
+    assert sorted_tuples(spark.table(name).collect()) == [(i, "a") for i in range(6)]

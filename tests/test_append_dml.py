@@ -21,7 +21,9 @@ CAT = "lamina"
 KINDS = {
     "unpartitioned": "",
     "partitioned": "PARTITIONED BY (p)",
-    "bucketed": "TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'id')",
+    # write-only: the seeded files stay as written (no compaction after the inserts), so that which
+    # files a statement rewrites shows
+    "bucketed": "TBLPROPERTIES ('bucket' = '3', 'bucket-key' = 'id', 'write-only' = 'true')",
 }
 
 

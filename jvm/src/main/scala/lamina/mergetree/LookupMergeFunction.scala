@@ -2,7 +2,9 @@ package lamina.mergetree
 
 /** Lookup compaction's merge of one key (Paimon's lookup merge): before the key's first record, the
  *  key's live row in the levels the compaction does not rewrite is looked up (and marked deleted
- *  there, by `lookup`), and fed to the table's merge function first, as the oldest record. So the
+ *  there, by `lookup`), and fed to the table's merge function first, as the oldest record; not for a
+ *  key with a record above level 0 among the inputs, whose older rows were dealt with when that
+ *  record was written. So the
  *  output holds the key's whole merged row, and the older row leaves its file through the file's
  *  deletion vector instead of a rewrite. `lookup` returns the old record (with its value when the
  *  merge or a changelog needs it), or None; with `feed` false the merge's result cannot depend on it,
@@ -16,7 +18,8 @@ final class LookupMergeFunction(inner: MergeFunction, lookup: KeyValue => Option
   /** The old record the lookup found for the current key. */
   def lookedUp: Option[KeyValue] = found
 
-  override def wantsLevel: Boolean = inner.wantsLevel
+  /** Levels are wanted: a key whose first record comes from above level 0 is not looked up. */
+  override def wantsLevel: Boolean = true
 
   override def atLevel(l: Int): Unit = {
     level = l
@@ -35,7 +38,10 @@ final class LookupMergeFunction(inner: MergeFunction, lookup: KeyValue => Option
   override def add(kv: KeyValue): Unit = {
     if (first) {
       first = false
-      found = lookup(kv)
+      // records come oldest run first: a key whose first record lies above level 0 was looked up when
+      // that record was written there (each compaction output holds the key's whole merged row, and with
+      // deletion vectors its older rows are marked), so the older levels hold nothing it still needs
+      found = if (level > 0) None else lookup(kv)
       found.filter(_ => feed).foreach { old =>
         inner.atLevel(LookupMergeFunction.LookedUpLevel)
         inner.add(old)

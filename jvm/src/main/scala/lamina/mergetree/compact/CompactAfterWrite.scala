@@ -13,7 +13,12 @@ import lamina.table.options.{ChangelogProducer, CoreOptions}
 /** The compaction a committed write to a primary-key table asks for. */
 object CompactAfterWrite {
 
-  /** Compaction after a write, in its own COMPACT snapshot. Tables whose readers skip level 0
+  /** Compaction after a write, in its own COMPACT snapshot. Append tables with fixed buckets get a
+   *  minor compaction of the touched buckets ([[AppendCompaction.plan]]: their small files once
+   *  `compaction.min.file-num` of them wait, files whose deletion vectors delete more than
+   *  `compaction.delete-ratio-threshold` of their rows), as Paimon's writers compact such buckets,
+   *  unless `write-only`, as best effort; append tables without buckets (bucket = -1) only by
+   *  CALL sys.compact, as with Paimon's Spark writer. Primary-key tables whose readers skip level 0
    *  (first-row: full compaction; deletion vectors: lookup compaction, which pushes level 0 up) get
    *  the buckets this commit touched compacted at once, so that no committed
    *  row stays invisible: a compaction that loses a race with a concurrent commit is planned again from
@@ -28,11 +33,13 @@ object CompactAfterWrite {
     val touched = msgs.map(m => (ByteBuffer.wrap(m.partition), m.bucket)).distinct.toSet
     if (touched.isEmpty) return
     val latest = table.withSchema(table.schemaManager.latest().getOrElse(table.schema))
+    if (!latest.isPrimaryKeyTable && latest.numBuckets == -1) return
     // tables whose readers skip level 0 must compact for the write's rows to be visible: first-row
     // compacts fully, a table with deletion vectors by lookup compaction (unless write-only)
-    val lookup = CoreOptions.DeletionVectorsEnabled.getOrDefault(latest.options)
-    val mustLand = KeyValueReaders.skipsLevel0(latest) && !(lookup && CoreOptions.WriteOnly.getOrDefault(latest.options))
-    val full = (mustLand && !lookup) || fullChangelogDue(latest.options, batchId)
+    val lookup = latest.isPrimaryKeyTable && CoreOptions.DeletionVectorsEnabled.getOrDefault(latest.options)
+    val mustLand = latest.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(latest) &&
+      !(lookup && CoreOptions.WriteOnly.getOrDefault(latest.options))
+    val full = latest.isPrimaryKeyTable && ((mustLand && !lookup) || fullChangelogDue(latest.options, batchId))
     if (!mustLand && CoreOptions.WriteOnly.getOrDefault(latest.options)) return
     val attempts = if (mustLand) FullCompactionAttempts else 3
     var attempt = 0

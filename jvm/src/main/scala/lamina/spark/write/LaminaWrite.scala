@@ -61,7 +61,14 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   }
 
   private def compactAfter(msgs: Seq[CommitMessage], user: String, id: Long, batchId: Option[Long]): Unit =
-    if (table.isPrimaryKeyTable) CompactAfterWrite.afterCommit(table, msgs, user, id, SparkCompactTasks, batchId)
+    if (table.isPrimaryKeyTable || addsRows) CompactAfterWrite.afterCommit(table, msgs, user, id, SparkCompactTasks, batchId)
+
+  /** Whether this write only adds or replaces rows: after one, an append table's buckets compact, as with
+   *  Paimon's writers; row-level DML on an append table does not compact. */
+  private def addsRows: Boolean = mode match {
+    case WriteMode.Append | WriteMode.OverwriteDynamic | _: WriteMode.OverwriteByFilter => true
+    case _: WriteMode.CopyOnWrite | _: WriteMode.MarkDeleted => false
+  }
 
   override def createBatchWriterFactory(physical: PhysicalWriteInfo): LaminaDataWriterFactory =
     new LaminaDataWriterFactory(table, DataFileFormats.writers(SparkSession.active, table),
