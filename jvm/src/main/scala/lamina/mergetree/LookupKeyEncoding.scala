@@ -39,23 +39,30 @@ final class LookupKeyEncoding(keyTypes: Seq[DataType]) extends Serializable {
 
   @transient private lazy val unsafe = UnsafeProjection.create(keyTypes.toArray)
   private val widths: Array[Int] = keyTypes.map(LookupKeyEncoding.fixedWidth).toArray
+  private val fixed = widths.forall(_ > 0)
   private val last = keyTypes.size - 1
 
   /** The key's bytes, in an array of their own. */
   def encode(key: InternalRow): Array[Byte] =
     if (!orderPreserving) unsafe(key).copy().getBytes
     else {
+      // a variable-length column's bytes are taken once, sized, then copied in
+      val variable = if (fixed) null else new Array[Array[Byte]](widths.length)
       var size = 0
       var i = 0
       while (i <= last) {
-        size += (if (widths(i) > 0) widths(i) else variableLength(key, i))
+        size += (if (widths(i) > 0) widths(i)
+                 else {
+                   variable(i) = bytesAt(key, i)
+                   encodedLength(variable(i), i == last)
+                 })
         i += 1
       }
       val out = new Array[Byte](size)
       var at = 0
       i = 0
       while (i <= last) {
-        at = put(key, i, out, at)
+        at = if (widths(i) > 0) putFixed(key, i, out, at) else putVariable(variable(i), i == last, out, at)
         i += 1
       }
       out
@@ -66,17 +73,15 @@ final class LookupKeyEncoding(keyTypes: Seq[DataType]) extends Serializable {
     case _ => key.getBinary(i)
   }
 
-  private def variableLength(key: InternalRow, i: Int): Int = {
-    val b = bytesAt(key, i)
-    if (i == last) b.length
+  private def encodedLength(b: Array[Byte], isLast: Boolean): Int =
+    if (isLast) b.length
     else {
       var zeros = 0
       b.foreach(x => if (x == 0) zeros += 1)
       b.length + zeros + 2
     }
-  }
 
-  private def put(key: InternalRow, i: Int, out: Array[Byte], at: Int): Int = keyTypes(i) match {
+  private def putFixed(key: InternalRow, i: Int, out: Array[Byte], at: Int): Int = keyTypes(i) match {
     case BooleanType => out(at) = if (key.getBoolean(i)) 1 else 0; at + 1
     case ByteType => out(at) = (key.getByte(i) ^ 0x80).toByte; at + 1
     case ShortType => bigEndian(key.getShort(i).toLong ^ (1L << 15), 2, out, at)
@@ -84,23 +89,24 @@ final class LookupKeyEncoding(keyTypes: Seq[DataType]) extends Serializable {
     case LongType | TimestampType | TimestampNTZType => bigEndian(key.getLong(i) ^ Long.MinValue, 8, out, at)
     case d: DecimalType =>
       bigEndian(key.getDecimal(i, d.precision, d.scale).toUnscaledLong ^ Long.MinValue, 8, out, at)
-    case _ =>
-      val b = bytesAt(key, i)
-      if (i == last) {
-        System.arraycopy(b, 0, out, at, b.length)
-        at + b.length
-      } else {
-        var o = at
-        b.foreach { x =>
-          out(o) = x
-          o += 1
-          if (x == 0) { out(o) = 0xff.toByte; o += 1 }
-        }
-        out(o) = 0
-        out(o + 1) = 0
-        o + 2
-      }
+    case t => throw new IllegalStateException(s"no fixed-width key bytes for $t")
   }
+
+  private def putVariable(b: Array[Byte], isLast: Boolean, out: Array[Byte], at: Int): Int =
+    if (isLast) {
+      System.arraycopy(b, 0, out, at, b.length)
+      at + b.length
+    } else {
+      var o = at
+      b.foreach { x =>
+        out(o) = x
+        o += 1
+        if (x == 0) { out(o) = 0xff.toByte; o += 1 }
+      }
+      out(o) = 0
+      out(o + 1) = 0
+      o + 2
+    }
 
   private def bigEndian(v: Long, bytes: Int, out: Array[Byte], at: Int): Int = {
     var j = 0

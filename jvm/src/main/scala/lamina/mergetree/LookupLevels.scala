@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.expressions.{UnsafeProjection, UnsafeRow}
 import org.apache.spark.unsafe.Platform
 
 import lamina.dv.DeletionVectorsMaintainer
-import lamina.errors.CorruptFileException
+import lamina.errors.{BadInputException, CorruptFileException}
 import lamina.lookup.{LocalFileCache, LocalFileType, LookupStoreWriter, UnsignedBytesComparator}
 import lamina.table.KeyValueLayout
 import lamina.table.manifest.DataFileMeta
@@ -149,14 +149,14 @@ final class LookupLevels(
     }
     lookupOptions.localFileType match {
       case LocalFileType.Sort if keyBytes.orderPreserving =>
-        // the file's rows lie in key order, which the encoding keeps
-        var last: Array[Byte] = null
+        // the file's rows lie in key order, which the encoding keeps; the writer refuses a key out of order
         entries.foreach { case (k, v) =>
-          if (last != null && UnsignedBytesComparator.compare(last, k) >= 0)
-            throw new CorruptFileException(s"${table.path}/$bucketPath/${f.fileName}", -1,
-              "rows in strictly ascending key order", "a key after a key not below it", "data file row order")
-          w.put(k, v)
-          last = k
+          try w.put(k, v)
+          catch {
+            case e: BadInputException =>
+              throw new CorruptFileException(s"${table.path}/$bucketPath/${f.fileName}", -1,
+                "rows in strictly ascending key order", e.getMessage, "data file row order", e)
+          }
         }
       case LocalFileType.Hash => entries.foreach { case (k, v) => w.put(k, v) }
       case LocalFileType.Sort =>

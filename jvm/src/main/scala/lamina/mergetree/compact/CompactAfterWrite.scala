@@ -33,13 +33,13 @@ object CompactAfterWrite {
     val touched = msgs.map(m => (ByteBuffer.wrap(m.partition), m.bucket)).distinct.toSet
     if (touched.isEmpty) return
     val latest = table.withSchema(table.schemaManager.latest().getOrElse(table.schema))
-    if (!latest.isPrimaryKeyTable && latest.numBuckets == -1) return
-    // tables whose readers skip level 0 must compact for the write's rows to be visible: first-row
-    // compacts fully, a table with deletion vectors by lookup compaction (unless write-only)
-    val lookup = latest.isPrimaryKeyTable && CoreOptions.DeletionVectorsEnabled.getOrDefault(latest.options)
-    val mustLand = latest.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(latest) &&
-      !(lookup && CoreOptions.WriteOnly.getOrDefault(latest.options))
-    val full = latest.isPrimaryKeyTable && ((mustLand && !lookup) || fullChangelogDue(latest.options, batchId))
+    val pk = latest.isPrimaryKeyTable
+    if (!pk && latest.numBuckets == -1) return
+    // primary-key tables whose readers skip level 0 must compact for the write's rows to be visible:
+    // first-row compacts fully, a table with deletion vectors by lookup compaction (unless write-only)
+    val lookup = pk && CoreOptions.DeletionVectorsEnabled.getOrDefault(latest.options)
+    val mustLand = pk && KeyValueReaders.skipsLevel0(latest) && !(lookup && CoreOptions.WriteOnly.getOrDefault(latest.options))
+    val full = pk && ((mustLand && !lookup) || fullChangelogDue(latest.options, batchId))
     if (!mustLand && CoreOptions.WriteOnly.getOrDefault(latest.options)) return
     val attempts = if (mustLand) FullCompactionAttempts else 3
     var attempt = 0
