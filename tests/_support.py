@@ -3,6 +3,7 @@
 import contextlib
 import os
 import re
+import threading
 from pathlib import Path
 from typing import Iterable, List
 
@@ -142,3 +143,23 @@ def planned_files(df) -> int:
         splits = node.scan().plannedSplits()
         total += sum(splits.apply(i).files().size() for i in range(splits.size()))
     return total
+
+
+def run_concurrently(targets) -> list:
+    """Runs each callable in its own thread, all released at once; the exceptions they raised."""
+    barrier = threading.Barrier(len(targets))
+    errors = []
+
+    def guard(fn):
+        barrier.wait()
+        try:
+            fn()
+        except BaseException as e:  # reported to the caller, with the others
+            errors.append(e)
+
+    threads = [threading.Thread(target=guard, args=(fn,)) for fn in targets]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors

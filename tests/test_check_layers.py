@@ -58,6 +58,8 @@ def test_a_clean_tree_passes(tmp_path):
      'merge-engine: table/sink/Rows.scala: holds the literal(s) "first-row"'),
     ("mergetree/Writer.scala", "package lamina.mergetree\n\nobject Writer { def f = new lamina.errors.BadInputException(\"x\") }\n",
      "qualified: mergetree/Writer.scala: inline qualified name lamina.errors.BadInputException"),
+    ("table/tag/Tags.scala", "package lamina.table.tag\n\nobject Tags { def p(d: Path, n: String) = new Path(d, n) }\n",
+     "path: table/tag/Tags.scala: builds a Hadoop Path with new Path(...): use io/PathNames (child, descendant, of)"),
 ])
 def test_each_rule_fails_a_tree_that_breaks_it(tmp_path, rel, text, expected):
     root = tree(tmp_path, {rel: text})

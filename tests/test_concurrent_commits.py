@@ -4,30 +4,16 @@ processes each with their own JVM."""
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
-from _support import read_snapshot, snapshot_ids, sorted_tuples, sql_rows
+from _support import read_snapshot, run_concurrently, snapshot_ids, sorted_tuples, sql_rows
 
 CAT = "lamina"
 HERE = Path(__file__).resolve().parent
 
 
 def run_threads(targets):
-    errors = []
-
-    def guard(fn):
-        try:
-            fn()
-        except BaseException as e:  # reported below, with the others
-            errors.append(e)
-
-    threads = [threading.Thread(target=guard, args=(fn,)) for fn in targets]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert run_concurrently(targets) == []
 
 
 def assert_snapshots_consistent(warehouse, db, table, expected_rows):

@@ -25,7 +25,7 @@ def test_exported_names_are_few():
     assert sorted(lamina.__all__) == sorted([
         "configure", "jar_path", "compact", "LaminaException", "BadInputException", "NotFoundException",
         "AlreadyExistsException", "CorruptFileException", "CommitConflictException",
-        "CommitStateUnknownException", "StorageException", "LaminaTable", "LaminaMergeBuilder", "LaminaTableBuilder",
+        "CommitStateUnknownException", "PostCommitFailureException", "StorageException", "LaminaTable", "LaminaMergeBuilder", "LaminaTableBuilder",
     ])
 
 
@@ -89,8 +89,11 @@ def test_exception_hierarchy():
     assert issubclass(lamina.NotFoundException, lamina.BadInputException)
     assert issubclass(lamina.AlreadyExistsException, lamina.BadInputException)
     for cls in (lamina.BadInputException, lamina.CorruptFileException,
-                lamina.CommitConflictException, lamina.CommitStateUnknownException):
+                lamina.CommitConflictException, lamina.CommitStateUnknownException,
+                lamina.PostCommitFailureException):
         assert issubclass(cls, lamina.LaminaException)
+    # a committed write is never reported as the retryable conflict
+    assert not issubclass(lamina.PostCommitFailureException, lamina.CommitConflictException)
     e = lamina.BadInputException("unknown option 'x'")
     assert str(e) == "unknown option 'x'" and e.message == "unknown option 'x'" and e.java_class is None
 

@@ -10,8 +10,11 @@ Rules (paths relative to the lamina package directory):
   4. adapter: nothing outside spark/, jobs/ and tools/ references lamina.spark; lookup/ and dv/
      never reference org.apache.spark;
   5. qualified: no inline fully-qualified lamina.<package>.<Type> in code (imports and package
-     lines aside).
-Comments are not code: rules 1, 2, 4 and 5 look at code with comments blanked, rule 3 at string
+     lines aside);
+  6. path: a Hadoop Path is built from a string only in io/PathNames.scala (`new Path(...)` nowhere
+     else), which checks that every name placed under a directory is one path segment, so that no
+     branch, tag, consumer or file name can reach outside its directory.
+Comments are not code: rules 1, 2, 4, 5 and 6 look at code with comments blanked, rule 3 at string
 literals only.
 
 KNOWN lists the files that break a rule today, as debt to pay: the check fails on any other file,
@@ -32,6 +35,8 @@ ENGINE_LITERALS = ("merge-engine", "deduplicate", "first-row", "partial-update")
 MERGE_ENGINE_FILES = ("table/options/CoreOptions.scala", "table/options/MergeEngine.scala")  # registry, type
 LAMINA_SPARK = re.compile(r"\blamina\.spark\b")
 APACHE_SPARK = re.compile(r"org\.apache\.spark\b")
+NEW_PATH = re.compile(r"\bnew\s+(?:org\.apache\.hadoop\.fs\.)?Path\s*\(")
+PATH_FILES = ("io/PathNames.scala",)
 QUALIFIED = re.compile(r"(?<![\w.])lamina\.[a-z][\w]*(?:\.[a-z][\w]*)*\.[A-Z]\w*")
 
 # Debt: file -> rules it breaks today (see the module doc).
@@ -105,6 +110,8 @@ def violations_of(rel, text):
         found = sorted({s for s in strings if s in ENGINE_LITERALS})
         if found:
             out.append(("merge-engine", "holds the literal(s) " + ", ".join(f'"{s}"' for s in found)))
+    if rel not in PATH_FILES and NEW_PATH.search(code):
+        out.append(("path", "builds a Hadoop Path with new Path(...): use io/PathNames (child, descendant, of)"))
     for line in code.splitlines():
         stripped = line.strip()
         if stripped.startswith(("import ", "package ")):

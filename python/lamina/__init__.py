@@ -24,6 +24,7 @@ from lamina.errors import (
     CorruptFileException,
     LaminaException,
     NotFoundException,
+    PostCommitFailureException,
     StorageException,
 )
 
@@ -43,5 +44,6 @@ __all__ = [
     "CorruptFileException",
     "CommitConflictException",
     "CommitStateUnknownException",
+    "PostCommitFailureException",
     "StorageException",
 ]

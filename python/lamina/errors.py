@@ -7,6 +7,9 @@ Each class mirrors the Java class of the same name in `lamina.errors`:
 - CorruptFileException: a file's bytes are not what its format says.
 - CommitConflictException: another writer won; retrying from the new snapshot is safe.
 - CommitStateUnknownException: the commit may or may not have landed; check before retrying.
+- PostCommitFailureException: the write IS committed, but the step that must follow it (the
+  compaction that makes a deletion-vector or first-row table's new rows visible) failed. Not
+  retryable: running the write again applies it twice. `CALL <catalog>.sys.compact(...)` completes it.
 - StorageException: the file system refused an operation (read-only, not a directory, name too
   long); the message names the operation, the path and the reason.
 
@@ -27,6 +30,7 @@ __all__ = [
     "CorruptFileException",
     "CommitConflictException",
     "CommitStateUnknownException",
+    "PostCommitFailureException",
     "StorageException",
     "convert",
 ]
@@ -91,6 +95,15 @@ class CommitStateUnknownException(LaminaException):
     """The commit may or may not have landed; check the table before retrying."""
 
 
+class PostCommitFailureException(LaminaException):
+    """The write is committed (never retry it); the compaction that must follow it failed.
+
+    Readers of a deletion-vector or first-row table do not see the write's rows until
+    `CALL <catalog>.sys.compact(table => ...)` succeeds; the message names the table and the snapshot.
+    Deliberately not a CommitConflictException: a retry loop catching conflicts must not re-apply it.
+    """
+
+
 class StorageException(LaminaException):
     """The file system refused an operation; the message names the operation, the path and the reason."""
 
@@ -104,6 +117,7 @@ _BY_JAVA_NAME = {
         CorruptFileException,
         CommitConflictException,
         CommitStateUnknownException,
+        PostCommitFailureException,
         StorageException,
     )
 }

@@ -2,10 +2,10 @@ package lamina.dv
 
 import java.io.{EOFException, FileNotFoundException}
 
-import org.apache.hadoop.fs.{ChecksumException, Path}
+import org.apache.hadoop.fs.ChecksumException
 
 import lamina.errors.CorruptFileException
-import lamina.io.FileIO
+import lamina.io.{FileIO, PathNames}
 
 /** A deletion-vector index file of Paimon's format (`index/index-<uuid>-<n>`, index type
  *  `DELETION_VECTORS`): a version byte, then the entries of [[DeletionVector.encode]] back to back, in
@@ -65,7 +65,7 @@ object DeletionVectorsIndexFile {
    *  length, magic and CRC, and the cardinality the index manifest records. Any mismatch, and a file
    *  cut short, is a [[CorruptFileException]] naming the index file. */
   def read(fileIO: FileIO, file: DeletionFile): DeletionVector = {
-    val path = new Path(file.indexFilePath)
+    val path = PathNames.of(file.indexFilePath)
     val r = file.range
     val in =
       try fileIO.fs(path).open(path)

@@ -8,6 +8,10 @@ package lamina.errors
  *  - [[CommitConflictException]]: another writer won; retryable from the new snapshot.
  *  - [[CommitStateUnknownException]]: the commit may or may not have landed (for example an IO error
  *    after the snapshot file was written); the caller must check before retrying.
+ *  - [[PostCommitFailureException]]: the write IS committed, but a step that must follow it (the
+ *    compaction that makes a deletion-vector or first-row table's new rows visible) failed. Not a
+ *    conflict and not retryable: running the write again applies it twice. The message says what
+ *    completes the step (`CALL sys.compact`).
  *  - [[StorageException]]: the file system refused an operation (read-only, not a directory, name
  *    too long, permission); names the operation, the path and the reason. Nothing committed has changed.
  */
@@ -36,6 +40,10 @@ class CorruptFileException(
 class CommitConflictException(message: String, cause: Throwable = null) extends LaminaException(message, cause)
 
 class CommitStateUnknownException(message: String, cause: Throwable = null) extends LaminaException(message, cause)
+
+/** The write committed snapshot `snapshotId`; what had to follow it failed (see the taxonomy above). */
+class PostCommitFailureException(val snapshotId: Long, message: String, cause: Throwable = null)
+  extends LaminaException(message, cause)
 
 class StorageException(val operation: String, val path: String, val reason: String, cause: Throwable = null)
   extends LaminaException(s"Could not $operation $path: $reason", cause)

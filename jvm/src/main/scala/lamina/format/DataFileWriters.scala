@@ -3,7 +3,7 @@ package lamina.format
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types.StructType
 
-import lamina.io.{FileIO, SerializableConfiguration}
+import lamina.io.{FileIO, PathNames, SerializableConfiguration}
 
 /** Everything an executor needs to open data-file writers of one table: the opener of a file of
  *  the table's format (prepared once on the driver), the Hadoop configuration, and the file schema
@@ -27,8 +27,8 @@ object DataFileWriters {
     open.foreach { case (w, name) =>
       try w.close()
       catch { case _: Exception => () }
-      fileIO.deleteQuietly(new Path(dir, name))
+      fileIO.deleteQuietly(PathNames.child(dir, name, "data file"))
     }
-    done.foreach(name => fileIO.deleteQuietly(new Path(dir, name)))
+    done.foreach(name => fileIO.deleteQuietly(PathNames.child(dir, name, "data file")))
   }
 }

@@ -1,6 +1,5 @@
 package lamina.format
 
-import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{
   ArrayTransform,
@@ -19,6 +18,7 @@ import org.apache.spark.sql.catalyst.expressions.{
 }
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructField, StructType}
 
+import lamina.io.PathNames
 import lamina.types.SparkTypes
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
@@ -46,7 +46,7 @@ final case class FileSchemaReader(
    *  to its end without filters must hold the rows its manifest entry counts: a garbled footer can
    *  make a decoder see fewer rows, or none, without failing. */
   def open(dir: String, file: DataFileRef, tableName: String): Iterator[InternalRow] = {
-    val path = new Path(dir, file.name).toString
+    val path = PathNames.child(PathNames.of(dir), file.name, "data file").toString
     DataFileGuard.guarded(DataFileGuard.asCorrupt(path, tableName)(read(path, file.size)), path, tableName,
       if (filtered) -1L else file.rowCount)
   }

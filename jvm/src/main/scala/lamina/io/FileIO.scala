@@ -6,7 +6,7 @@ import java.nio.file.{FileAlreadyExistsException, Files, Paths}
 import java.util.UUID
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileStatus, FileSystem, Path}
+import org.apache.hadoop.fs.{FileStatus, FileSystem, LocalFileSystem, Path, RawLocalFileSystem}
 
 import lamina.errors.StorageException
 
@@ -66,6 +66,20 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
     }
   }
 
+  /** Whether `path` is a symbolic link (never followed by clean-ups); false on file systems without
+   *  links (HDFS with links disabled, object stores) and for a path that is gone. */
+  def isSymlink(path: Path): Boolean = {
+    val f = fs(path)
+    f match {
+      // Hadoop's local file system reports links only while its process-wide symlink switch is on
+      case local: LocalFileSystem => Files.isSymbolicLink(local.pathToFile(path).toPath)
+      case raw: RawLocalFileSystem => Files.isSymbolicLink(raw.pathToFile(path).toPath)
+      case _ =>
+        f.supportsSymlinks() && (try f.getFileLinkStatus(path).isSymlink
+        catch { case _: IOException | _: UnsupportedOperationException => false })
+    }
+  }
+
   def deleteQuietly(path: Path): Unit =
     try fs(path).delete(path, false)
     catch { case _: IOException => () }
@@ -90,9 +104,14 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
     finally out.close()
   }
 
+  /** A hidden sibling of `path` to write before renaming into place; its name stays within a file
+   *  name's length whatever `path`'s is. */
+  private def tempSibling(path: Path): Path =
+    PathNames.child(path.getParent, s".${path.getName.take(160)}.${UUID.randomUUID()}.tmp", "temporary file")
+
   def overwriteUtf8(path: Path, text: String): Unit = {
     // write then rename so that readers never see a half-written hint
-    val tmp = new Path(path.getParent, s".${path.getName}.${UUID.randomUUID()}.tmp")
+    val tmp = tempSibling(path)
     writeBytes(tmp, text.getBytes(StandardCharsets.UTF_8))
     val f = fs(path)
     f.delete(path, false)
@@ -105,7 +124,7 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
   def tryAtomicCreate(path: Path, text: String): Boolean = {
     val f = fs(path)
     if (f.exists(path)) return false
-    val tmp = new Path(path.getParent, s".${path.getName}.${UUID.randomUUID()}.tmp")
+    val tmp = tempSibling(path)
     // nothing exists yet when the temporary file cannot be written: a refusal, not an unknown state
     try writeBytes(tmp, text.getBytes(StandardCharsets.UTF_8))
     catch { case e: IOException => f.delete(tmp, false); throw StorageFailure(f, "write", path, e) }

@@ -1,10 +1,10 @@
 package lamina.jobs
 
-import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 
 import lamina.api.Compaction
 import lamina.errors.BadInputException
+import lamina.io.PathNames
 import lamina.spark.SessionHadoopConf
 import lamina.spark.compact.SparkCompactTasks
 import lamina.table.Warehouse
@@ -51,7 +51,7 @@ object Compact {
     val a = parse(argv.toSeq)
     val spark = SparkSession.builder().appName(s"lamina compact ${a.table}").getOrCreate()
     try {
-      val wh = Warehouse(new Path(a.warehouse), SessionHadoopConf(spark))
+      val wh = Warehouse(PathNames.of(a.warehouse), SessionHadoopConf(spark))
       val snapshot = Compaction.compact(wh, a.table, a.partitions, a.full, a.orderStrategy, a.orderBy, a.where,
         SparkCompactTasks)
       println(snapshot.map(id => s"compacted ${a.table}: snapshot $id").getOrElse(s"compacted ${a.table}: nothing to compact"))

@@ -17,6 +17,7 @@ import lamina.format.{
   TargetSizeCheck,
   ValueStats
 }
+import lamina.io.PathNames
 import lamina.table.{FileStorePaths, FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.table.options.CoreOptions
@@ -140,7 +141,7 @@ final class KeyValueFileWriter(
   private def openFile(key: InternalRow): Unit = {
     fileName = FileStorePaths.newDataFileName(prefix, uuid, counter, writers.format)
     counter += 1
-    writer = writers.open(new Path(dir, fileName).toString, taskId)
+    writer = writers.open(PathNames.child(dir, fileName, "data file").toString, taskId)
     rows = 0; deletes = 0; sizeCheck.reset()
     minSeq = nextSequence
     minKey = key.copy()
@@ -161,7 +162,7 @@ final class KeyValueFileWriter(
     if (writer == null) return
     writer.close()
     writer = null
-    val path = new Path(dir, fileName)
+    val path = PathNames.child(dir, fileName, "data file")
     val size = table.fileIO.fileSize(path)
     val (vStats, statsCols) = SimpleStats.ofFile(valueStatsOf, valueStats, path)
     val (lo, hi) = seqRange()

@@ -3,7 +3,6 @@ package lamina.spark
 import java.lang.reflect.{Field, Method}
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.Path
 import org.apache.hadoop.mapreduce.{Job, TaskAttemptID, TaskID, TaskType}
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl
 import org.apache.orc.mapred.OrcStruct
@@ -18,7 +17,7 @@ import org.apache.spark.sql.types.{ArrayType, DataType, Decimal, DecimalType, Lo
 
 import lamina.errors.BadInputException
 import lamina.format.{DataFileFormat, DataFileWriter, DataFileWriters, FileSchemaReader}
-import lamina.io.SerializableConfiguration
+import lamina.io.{PathNames, SerializableConfiguration}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.options.{CoreOptions, FileCompression}
 import lamina.types.SparkTypes
@@ -189,7 +188,7 @@ object DataFileFormats {
     val read = forName(format).buildReaderWithPartitionValues(spark, fileStruct, new StructType(), readColumns,
       filters, Map("returning_batch" -> returningBatch.toString), readConf(spark))
     (path, length) =>
-      read(PartitionedFile(InternalRow.empty, SparkPath.fromPath(new Path(path)), 0, length, Array.empty[String], 0L, length,
+      read(PartitionedFile(InternalRow.empty, SparkPath.fromPath(PathNames.of(path)), 0, length, Array.empty[String], 0L, length,
           Map.empty))
   }
 

@@ -4,7 +4,6 @@ import java.util
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis._
 import org.apache.spark.sql.connector.catalog._
@@ -16,6 +15,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import lamina.table.{ChangelogProducerRules, DeletionVectorRules, Identifiers, Warehouse}
 import lamina.table.branch.BranchManager
 import lamina.errors.{BadInputException, NotFoundException}
+import lamina.io.PathNames
 import lamina.spark.procedures.Procedures
 import lamina.spark.system.{GlobalSystemTables, SystemTables}
 import lamina.table.schema.SchemaEvolution
@@ -37,7 +37,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     CatalogOptions.check(name, options.asCaseSensitiveMap().asScala.toMap)
     catalogOptions = options.asCaseSensitiveMap().asScala.toMap
     tableDefaults = CatalogOptions.tableDefaults(catalogOptions)
-    warehouse = Warehouse(new Path(wh), SessionHadoopConf(SparkSession.active))
+    warehouse = Warehouse(PathNames.of(wh), SessionHadoopConf(SparkSession.active))
   }
 
   override def name(): String = catalogName

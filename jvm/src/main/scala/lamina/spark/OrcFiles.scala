@@ -3,7 +3,6 @@ package lamina.spark
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.Path
 import org.apache.hadoop.io.NullWritable
 import org.apache.orc.{OrcFile, TypeDescription}
 import org.apache.orc.TypeDescription.Category
@@ -15,6 +14,7 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.errors.BadInputException
 import lamina.format.DataFileWriter
+import lamina.io.PathNames
 import lamina.types.SparkTypes
 
 /** ORC data files as Apache Paimon writes and reads them, opened with ORC's own API (rows converted
@@ -98,7 +98,7 @@ object OrcFiles {
   /** Opens a new ORC file at `path` for rows of `fileSchema`; compression and stripe settings from `conf`. */
   def writer(path: String, fileSchema: StructType, conf: Configuration): DataFileWriter = {
     val schema = orcSchema(fileSchema)
-    val file = OrcFile.createWriter(new Path(path), OrcFile.writerOptions(conf).setSchema(schema).useUTCTimestamp(true))
+    val file = OrcFile.createWriter(PathNames.of(path), OrcFile.writerOptions(conf).setSchema(schema).useUTCTimestamp(true))
     val records = new OrcMapreduceRecordWriter[OrcStruct](file)
     val serialize = DataFileFormats.orcSerializer(converted(fileSchema, schema))
     new DataFileWriter {
@@ -111,7 +111,7 @@ object OrcFiles {
   /** Reads `readColumns` (by name) of the ORC file at `path` as rows. A column that the file lacks
    *  reads as null. */
   def read(path: String, readColumns: StructType, conf: Configuration): Iterator[InternalRow] = {
-    val p = new Path(path)
+    val p = PathNames.of(path)
     // the options keep the file's tail once read: the UTC reader below reads no footer again
     val options = OrcFile.readerOptions(conf)
     val probe = OrcFile.createReader(p, options)

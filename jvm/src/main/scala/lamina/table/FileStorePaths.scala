@@ -6,6 +6,8 @@ import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.format.DataFileFormat
+import lamina.io.PathNames
+import lamina.io.PathNames
 import lamina.types.DataType
 
 /** Where each file of a table lives, in Paimon's layout:
@@ -14,30 +16,32 @@ final class FileStorePaths(val tablePath: Path, partitionKeys: Seq[String], part
     defaultPartitionName: String, legacyNames: Boolean = true)
   extends Serializable {
 
-  def manifestDir: Path = new Path(tablePath, "manifest")
-  def manifestPath(name: String): Path = new Path(manifestDir, name)
+  def manifestDir: Path = PathNames.child(tablePath, "manifest")
+  def manifestPath(name: String): Path = PathNames.child(manifestDir, name, "manifest")
 
   /** `<table>/index`: where Paimon keeps index files (deletion vectors among them) unless
    *  `index-file-in-data-file-dir` puts them in their bucket's directory. */
-  def indexDir: Path = new Path(tablePath, "index")
+  def indexDir: Path = PathNames.child(tablePath, "index")
 
   /** `k=v/...` with Hive-style escaping; null or empty values become the default partition name. */
-  def partitionPath(partition: InternalRow): String = {
-    if (partitionKeys.isEmpty) return ""
+  def partitionPath(partition: InternalRow): String = partitionSegments(partition).mkString("/")
+
+  /** The directory names of `partition`, one `k=v` per partition key. */
+  def partitionSegments(partition: InternalRow): Seq[String] =
     partitionKeys.indices.map { i =>
       val v = PartitionValues.toDirectoryText(partition, i, partitionTypes(i), legacyNames)
       val text = if (v == null || v.isEmpty) defaultPartitionName else v
       s"${FileStorePaths.escape(partitionKeys(i))}=${FileStorePaths.escape(text)}"
-    }.mkString("/")
-  }
+    }
 
-  def bucketDir(partition: InternalRow, bucket: Int): Path = {
-    val pp = partitionPath(partition)
-    if (pp.isEmpty) new Path(tablePath, s"bucket-$bucket") else new Path(new Path(tablePath, pp), s"bucket-$bucket")
-  }
+  def bucketDir(partition: InternalRow, bucket: Int): Path =
+    PathNames.child(PathNames.descendant(tablePath, partitionSegments(partition), "partition directory"), s"bucket-$bucket")
+
+  /** An index file of `index/` by its name. */
+  def indexFile(name: String): Path = PathNames.child(indexDir, name, "index file")
 
   def dataFilePath(partition: InternalRow, bucket: Int, fileName: String): Path =
-    new Path(bucketDir(partition, bucket), fileName)
+    PathNames.child(bucketDir(partition, bucket), fileName, "data file")
 }
 
 object FileStorePaths {

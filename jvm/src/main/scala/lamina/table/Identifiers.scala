@@ -3,6 +3,7 @@ package lamina.table
 import java.nio.charset.StandardCharsets
 
 import lamina.errors.BadInputException
+import lamina.io.PathNames
 
 /** The one check of a database or table name before it becomes a directory name under the
  *  warehouse (`<db>.db`, `<table>`). A valid name is one path segment that the warehouse's file
@@ -12,7 +13,7 @@ import lamina.errors.BadInputException
 object Identifiers {
 
   /** The longest file name of common file systems (ext4, XFS, APFS, HDFS's default). */
-  val MaxNameBytes = 255
+  val MaxNameBytes: Int = PathNames.MaxSegmentBytes
 
   private val Forbidden = Seq('/', '\\', ':', '$')
 
@@ -31,14 +32,5 @@ object Identifiers {
   }
 
   /** The name with control characters escaped and cut to 80 characters, for messages. */
-  def printable(name: String): String = {
-    val escaped = name.flatMap {
-      case '\n' => "\\n"
-      case '\r' => "\\r"
-      case '\t' => "\\t"
-      case c if c.isControl => f"\\u${c.toInt}%04x"
-      case c => c.toString
-    }
-    if (escaped.length > 80) escaped.take(77) + "..." else escaped
-  }
+  def printable(name: String): String = PathNames.printable(name)
 }

@@ -6,7 +6,7 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException}
-import lamina.io.{FileIO, StorageFailure}
+import lamina.io.{FileIO, PathNames, StorageFailure}
 import lamina.table.branch.BranchManager
 import lamina.table.schema.{SchemaManager, TableSchema}
 
@@ -15,10 +15,11 @@ import lamina.table.schema.{SchemaManager, TableSchema}
 final case class Warehouse(root: Path, fileIO: FileIO) {
 
   /** Every database name becomes a path here, and only here: checked by [[Identifiers]]. */
-  def databasePath(db: String): Path = new Path(root, Identifiers.check(db, "database", Warehouse.DbSuffix) + Warehouse.DbSuffix)
+  def databasePath(db: String): Path =
+    PathNames.child(root, Identifiers.check(db, "database", Warehouse.DbSuffix) + Warehouse.DbSuffix)
 
   /** Every table name becomes a path here, and only here: checked by [[Identifiers]]. */
-  def tablePath(db: String, table: String): Path = new Path(databasePath(db), Identifiers.check(table, "table"))
+  def tablePath(db: String, table: String): Path = PathNames.child(databasePath(db), Identifiers.check(table, "table"))
 
   def listDatabases(): Seq[String] =
     fileIO.listDirectory(root).filter(s => s.isDirectory && s.getPath.getName.endsWith(Warehouse.DbSuffix))

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer
 
 import org.slf4j.LoggerFactory
 
-import lamina.errors.CommitConflictException
+import lamina.errors.{CommitConflictException, PostCommitFailureException}
 import lamina.mergetree.KeyValueReaders
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
@@ -23,7 +23,9 @@ object CompactAfterWrite {
    *  the buckets this commit touched compacted at once, so that no committed
    *  row stays invisible: a compaction that loses a race with a concurrent commit is planned again from
    *  the new snapshot until it lands (or finds nothing left to do), and should it still fail, the write
-   *  fails, saying that its rows are committed and what makes them visible. Other tables get universal
+   *  fails with a [[PostCommitFailureException]] (not retryable: the write is committed) saying what
+   *  makes its rows visible. Until then readers see the table without them, as Paimon's readers of
+   *  such tables skip level 0. Other tables get universal
    *  compaction of the touched buckets when their sorted runs call for it (lookup compaction with the
    *  lookup changelog producer; full compaction with the full-compaction producer and
    *  `full-compaction.delta-commits`, every that many micro-batches of a stream, `batchId`), unless
@@ -53,8 +55,8 @@ object CompactAfterWrite {
         case e: CommitConflictException if attempt < attempts =>
           log.warn(s"Compaction after a write to ${table.name} lost a race (attempt $attempt): ${e.getMessage}")
         case e: Exception if mustLand =>
-          throw new CommitConflictException(
-            s"The write to table ${table.name} is committed (snapshot $snapshotId), but the compaction that makes " +
+          throw new PostCommitFailureException(snapshotId,
+            s"The write to table ${table.name} is committed (snapshot $snapshotId): do not run it again. The compaction that makes " +
               s"its rows visible failed after $attempt attempt(s); readers of a ${if (lookup) "deletion-vector" else "first-row"} " +
               "table see its rows once " +
               s"CALL <catalog>.sys.compact(table => '${table.name}') succeeds", e)

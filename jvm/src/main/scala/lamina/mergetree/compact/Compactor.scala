@@ -18,7 +18,7 @@ import lamina.mergetree.{
   UniversalCompaction
 }
 import lamina.table.{FileStoreTable, KeyValueLayout}
-import lamina.table.commit.{CommitMessage, DeletionVectorsIndexWriter, FileStoreCommit}
+import lamina.table.commit.{CommitMessage, FileStoreCommit, UncommittedFiles}
 import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.{ChangelogProducer, CoreOptions, LookupCompactMode}
@@ -54,12 +54,8 @@ object Compactor {
       try if (table.isPrimaryKeyTable) commit.append(results) else commit.compactAppend(results, work.map(_.split))
       catch {
         case e: CommitConflictException =>
-          // the outputs are referenced by no snapshot: remove them
-          results.foreach { m =>
-            val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
-            DataFileWriters.discard(table.fileIO, dir, None, (m.compactAfter ++ m.compactChangelog).map(_.fileName))
-            m.indexChange.foreach(c => DeletionVectorsIndexWriter.discard(table, c.after))
-          }
+          // this commit did not land: remove what the tasks created, never an input upgraded in place
+          UncommittedFiles.discard(table, results)
           throw e
       }
     if (committed.isDefined) SnapshotExpiration.afterCommit(table)

@@ -2,7 +2,6 @@ package lamina.spark.stream
 
 import java.nio.charset.StandardCharsets
 
-import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
@@ -17,6 +16,7 @@ import org.apache.spark.sql.connector.read.streaming.{
   SupportsTriggerAvailableNow
 }
 
+import lamina.io.PathNames
 import lamina.spark.SessionHadoopConf
 import lamina.spark.read.LaminaInputPartition
 import lamina.table.FileStoreTable
@@ -41,7 +41,7 @@ class LaminaMicroBatchStream(table: FileStoreTable, options: Map[String, String]
 
   override def initialOffset(): Offset = {
     val conf = SessionHadoopConf(SparkSession.active)
-    val file = new Path(checkpointLocation, "lamina-initial-offset")
+    val file = PathNames.child(PathNames.of(checkpointLocation), "lamina-initial-offset")
     val fs = file.getFileSystem(conf)
     if (fs.exists(file)) {
       val in = fs.open(file)

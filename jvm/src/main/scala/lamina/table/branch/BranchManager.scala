@@ -3,7 +3,7 @@ package lamina.table.branch
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.{BadInputException, NotFoundException}
-import lamina.io.FileIO
+import lamina.io.{FileIO, PathNames}
 import lamina.table.Identifiers
 
 /** The `branch/` directory of one table, in Paimon's layout: one `branch-<name>/` directory per
@@ -12,7 +12,7 @@ import lamina.table.Identifiers
  *  is the table's directory itself. Only names and paths live here; creating, deleting and
  *  fast-forwarding branches is `lamina.table.lifecycle.Branches`. */
 final class BranchManager(fileIO: FileIO, tablePath: Path, tableName: String) extends Serializable {
-  val dir: Path = new Path(tablePath, "branch")
+  val dir: Path = PathNames.child(tablePath, "branch")
 
   def branchPath(name: String): Path = BranchManager.branchPath(tablePath, name)
 
@@ -48,7 +48,8 @@ object BranchManager {
 
   /** The directory holding a branch's `snapshot/`, `schema/` and `tag/`: the table's for main. */
   def branchPath(tablePath: Path, name: String): Path =
-    if (isMain(name)) tablePath else new Path(new Path(tablePath, "branch"), Prefix + name)
+    if (isMain(name)) tablePath
+    else PathNames.child(PathNames.child(tablePath, "branch"), Prefix + Identifiers.check(name, "branch", Prefix), "branch")
 
   /** A blank branch option means main, as in Paimon. */
   def normalize(name: String): String = if (name == null || name.trim.isEmpty) Main else name.trim

@@ -81,7 +81,7 @@ final class AppendDeletionVectorsUpdate(table: FileStoreTable, read: Seq[DataSpl
       else { maintainer.removeFile(e.file.fileName); Some(e.copy(kind = ManifestEntry.Delete)) }
     }
     val index = DeletionVectorsIndexWriter.write(table, maintainer.vectors)
-    index.foreach(m => written += new Path(table.paths.indexDir, m.fileName))
+    index.foreach(m => written += table.paths.indexFile(m.fileName))
     (gone, IndexChange(withVectors.map(_.indexFile.fileName).toSet, kept.map(_.indexFile) ++ index))
   }
 

@@ -1,6 +1,6 @@
 package lamina.table.commit
 
-import lamina.table.manifest.DataFileMeta
+import lamina.table.manifest.{DataFileMeta, IndexFileMeta}
 
 /** What one writer task produced for one (partition, bucket): new files, files it replaced
  *  (compaction), with the bucket's new deletion-vector index when a compaction changed it, the
@@ -17,4 +17,18 @@ final case class CommitMessage(
     indexChange: Option[IndexChange] = None,
     changelogFiles: Seq[DataFileMeta] = Seq.empty,
     compactChangelog: Seq[DataFileMeta] = Seq.empty)
-  extends Serializable
+  extends Serializable {
+
+  /** The data and changelog files this message's writer created, the only ones a commit that does not
+   *  land may remove. A compaction output that keeps an input's name (a file upgraded to a higher
+   *  level under the same name) was not created: it is the input, which a snapshot references. */
+  def createdFiles: Seq[DataFileMeta] = {
+    val inputs = compactBefore.map(_.fileName).toSet
+    (newFiles ++ changelogFiles ++ compactAfter ++ compactChangelog).filterNot(f => inputs.contains(f.fileName))
+  }
+
+  /** The deletion-vector index files this message's compaction wrote (those it carried over from the
+   *  snapshot it planned from left out). */
+  def createdIndexFiles: Seq[IndexFileMeta] =
+    indexChange.toSeq.flatMap(c => c.after.filterNot(f => c.before.contains(f.fileName)))
+}

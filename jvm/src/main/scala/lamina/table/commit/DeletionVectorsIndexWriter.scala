@@ -1,7 +1,5 @@
 package lamina.table.commit
 
-import org.apache.hadoop.fs.Path
-
 import lamina.dv.{DeletionVector, DeletionVectorsIndexFile}
 import lamina.table.{DeletionVectorRules, FileStorePaths, FileStoreTable}
 import lamina.table.manifest.IndexFileMeta
@@ -26,11 +24,11 @@ object DeletionVectorsIndexWriter {
       IndexFileMeta(DeletionVectorsIndexFile.IndexType, s"index-$uuid-$n", bytes.length.toLong, ranges.size.toLong,
         Some(ranges), None) -> bytes
     }
-    try files.foreach { case (meta, bytes) => table.fileIO.writeBytes(new Path(table.paths.indexDir, meta.fileName), bytes) }
+    try files.foreach { case (meta, bytes) => table.fileIO.writeBytes(table.paths.indexFile(meta.fileName), bytes) }
     catch { case e: Throwable => discard(table, files.map(_._1)); throw e }
     files.map(_._1)
   }
 
   def discard(table: FileStoreTable, files: Seq[IndexFileMeta]): Unit =
-    files.foreach(f => table.fileIO.deleteQuietly(new Path(table.paths.indexDir, f.fileName)))
+    files.foreach(f => table.fileIO.deleteQuietly(table.paths.indexFile(f.fileName)))
 }

@@ -58,12 +58,12 @@ final class IndexManifestUpdate(table: FileStoreTable) {
           if (live.isEmpty) Seq.empty
           else {
             // an index file with vectors of files that stay: rewritten with theirs only
-            val path = new Path(table.paths.indexDir, e.indexFile.fileName).toString
+            val path = table.paths.indexFile(e.indexFile.fileName).toString
             val vectors = live.map(r =>
               r.dataFileName ->
                 DeletionVectorsIndexFile.read(table.fileIO, DeletionFile(path, e.indexFile.fileSize, r)))
             DeletionVectorsIndexWriter.write(table, vectors).map { meta =>
-              writtenIndexFiles += new Path(table.paths.indexDir, meta.fileName)
+              writtenIndexFiles += table.paths.indexFile(meta.fileName)
               e.copy(indexFile = meta)
             }
           }

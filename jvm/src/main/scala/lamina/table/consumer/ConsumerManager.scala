@@ -5,17 +5,17 @@ import java.io.FileNotFoundException
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.BadInputException
-import lamina.io.FileIO
-import lamina.table.FileStoreTable
+import lamina.io.{FileIO, PathNames}
+import lamina.table.{FileStoreTable, Identifiers}
 
 /** The consumers of one table (`<table>/consumer/consumer-<id>`, as Paimon and pypaimon keep them): a
  *  streaming reader with a `consumer-id` records its progress here, and snapshot expiration keeps every
  *  snapshot from the smallest `nextSnapshot` on. A consumer whose file was last written more than
  *  `consumer.expiration-time` ago is removed by expiration first. */
 final class ConsumerManager(fileIO: FileIO, tablePath: Path, tableName: String) {
-  private def dir = new Path(tablePath, "consumer")
+  private def dir = PathNames.child(tablePath, "consumer")
 
-  def path(id: String): Path = new Path(dir, ConsumerManager.Prefix + ConsumerManager.checkId(id, tableName))
+  def path(id: String): Path = PathNames.child(dir, ConsumerManager.Prefix + ConsumerManager.checkId(id, tableName), "consumer")
 
   def get(id: String): Option[Consumer] = {
     val p = path(id)
@@ -51,9 +51,7 @@ object ConsumerManager {
   def of(table: FileStoreTable): ConsumerManager = new ConsumerManager(table.fileIO, table.path, table.name)
 
   /** A consumer id is one file-name segment. */
-  def checkId(id: String, table: String): String = {
-    if (id.isEmpty || id.contains('/') || id.contains('\\') || id == "." || id == "..")
-      throw new BadInputException(s"Invalid consumer id '$id' for table $table: it must be one file-name segment")
-    id
-  }
+  def checkId(id: String, table: String): String =
+    try Identifiers.check(id, "consumer", Prefix)
+    catch { case e: BadInputException => throw new BadInputException(s"${e.getMessage} (table $table)", e) }
 }

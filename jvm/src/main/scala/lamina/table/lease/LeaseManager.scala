@@ -5,7 +5,7 @@ import scala.util.control.NonFatal
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.CorruptFileException
-import lamina.io.FileIO
+import lamina.io.{FileIO, PathNames}
 
 /** The `lease/` directory of one branch of a table (beside its `snapshot/`): the snapshots running
  *  readers hold ([[SnapshotLease]]). Snapshot expiration keeps every snapshot from the oldest live
@@ -13,12 +13,12 @@ import lamina.io.FileIO
  *  always finds the lease. A lease file that cannot be read holds nothing (a half-written file of a
  *  process that died; the writer's own copies are always complete). */
 final class LeaseManager(fileIO: FileIO, branchPath: Path) extends Serializable {
-  val dir: Path = new Path(branchPath, "lease")
+  val dir: Path = PathNames.child(branchPath, "lease")
 
   /** Writes file `n` of lease `id`; its path. */
   def write(id: String, n: Long, lease: SnapshotLease): Path = {
     fileIO.mkdirs(dir)
-    val p = new Path(dir, s"${LeaseManager.Prefix}$id-$n")
+    val p = PathNames.child(dir, s"${LeaseManager.Prefix}$id-$n", "lease file")
     fileIO.writeBytes(p, lease.toJson.getBytes(java.nio.charset.StandardCharsets.UTF_8))
     p
   }

@@ -3,6 +3,7 @@ package lamina.table.lifecycle
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.{AlreadyExistsException, BadInputException}
+import lamina.io.PathNames
 import lamina.table.FileStoreTable
 import lamina.table.branch.BranchManager
 import lamina.table.schema.SchemaManager
@@ -24,7 +25,7 @@ object Branches {
     val branches = table.branchManager
     if (branches.exists(name)) throw new AlreadyExistsException(s"Branch '$name' of table ${table.baseName} already exists")
     val fileIO = table.fileIO
-    val staging = new Path(branches.dir, s".${BranchManager.Prefix}$name-${java.util.UUID.randomUUID()}")
+    val staging = PathNames.child(branches.dir, s".${BranchManager.Prefix}$name-${java.util.UUID.randomUUID()}")
     val (snapshots, schemas) = (table.snapshotManager, table.schemaManager)
     val lastSchema = tag match {
       case Some(t) =>
@@ -40,7 +41,7 @@ object Branches {
       case None => table.schema.id
     }
     val target = new SchemaManager(fileIO, staging, table.name)
-    fileIO.mkdirs(new Path(staging, "schema"))
+    fileIO.mkdirs(PathNames.child(staging, "schema"))
     schemas.listIds().filter(_ <= lastSchema).foreach { id =>
       fileIO.tryAtomicCreate(target.schemaPath(id), fileIO.readUtf8(schemas.schemaPath(id)))
     }
@@ -77,7 +78,7 @@ object Branches {
     def copyAll(fromDir: Path, toDir: Path, prefix: String): Unit =
       fileIO.list(fromDir).filter(st => st.isFile && st.getPath.getName.startsWith(prefix)).foreach { st =>
         fileIO.mkdirs(toDir)
-        fileIO.overwriteUtf8(new Path(toDir, st.getPath.getName), fileIO.readUtf8(st.getPath))
+        fileIO.overwriteUtf8(PathNames.child(toDir, st.getPath.getName), fileIO.readUtf8(st.getPath))
       }
     copyAll(branch.schemaManager.schemaPath(0).getParent, schemas.schemaPath(0).getParent, "schema-")
     copyAll(branch.snapshotManager.tags.dir, tags.dir, TagManager.Prefix)

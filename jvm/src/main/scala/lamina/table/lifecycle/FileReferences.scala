@@ -5,6 +5,7 @@ import java.io.FileNotFoundException
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.CorruptFileException
+import lamina.io.PathNames
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{AvroFiles, ManifestEntry}
 import lamina.table.snapshot.Snapshot
@@ -22,7 +23,7 @@ final class FileReferences(table: FileStoreTable) {
 
   def dataPaths(e: ManifestEntry): Seq[Path] = {
     val dir = table.paths.bucketDir(store.decodePartition(e.partition), e.bucket)
-    (e.file.fileName +: e.file.extraFiles).map(new Path(dir, _))
+    (e.file.fileName +: e.file.extraFiles).map(PathNames.child(dir, _, "data file"))
   }
 
   /** Every data file live at `s`; strict. */
@@ -48,12 +49,12 @@ final class FileReferences(table: FileStoreTable) {
     val lists = Seq(s.baseManifestList, s.deltaManifestList) ++ s.changelogManifestList
     val manifests = lists.flatMap(l => read(store.readList(l).map(_.fileName)))
     val index = s.indexManifest.toSeq.flatMap { im =>
-      store.manifestPath(im) +: read(indexFileNames(im)).map(new Path(indexDir, _))
+      store.manifestPath(im) +: read(indexFileNames(im)).map(PathNames.child(indexDir, _, "index file"))
     }
     ((lists ++ manifests).map(store.manifestPath) ++ index ++ s.statistics.map(new StatisticsFile(table).path)).toSet
   }
 
-  private def indexDir = new Path(table.path, "index")
+  private def indexDir = table.paths.indexDir
 
   private def indexFileNames(indexManifest: String): Seq[String] =
     AvroFiles.read(fileIO, store.manifestPath(indexManifest)).map { r =>

@@ -1,6 +1,9 @@
 package lamina.table.lifecycle
 
+import scala.collection.mutable.ArrayBuffer
+
 import org.apache.hadoop.fs.{FileStatus, Path}
+import org.slf4j.LoggerFactory
 
 import lamina.table.FileStoreTable
 import lamina.table.branch.BranchManager
@@ -32,6 +35,7 @@ final class OrphanFiles(table: FileStoreTable) {
   /** The files no snapshot or tag refers to, last modified before `olderThanMillis`. */
   def find(olderThanMillis: Long): Seq[FileStatus] = {
     val keep = referenced()
+    linksFound.clear()
     walk(table.path, top = true).filter(f => f.getModificationTime < olderThanMillis && !keep.contains(normal(f.getPath)))
       .sortBy(_.getPath.toString)
   }
@@ -43,16 +47,29 @@ final class OrphanFiles(table: FileStoreTable) {
     orphans
   }
 
+  /** Symbolic links met by the last [[find]]: reported, never followed nor removed. */
+  def links: Seq[Path] = linksFound.toSeq
+
+  private val linksFound = ArrayBuffer.empty[Path]
+
   private def walk(dir: Path, top: Boolean): Seq[FileStatus] =
     fileIO.list(dir).flatMap { st =>
       val name = st.getPath.getName
       if (name.startsWith(".") || name.startsWith("_")) Nil
-      else if (st.isDirectory) { if (top && Protected.contains(name)) Nil else walk(st.getPath, top = false) }
+      else if (fileIO.isSymlink(st.getPath)) {
+        // a link may point anywhere: what it names is not the table's to remove
+        linksFound += st.getPath
+        log.warn(s"remove_orphan_files on table ${table.name} leaves the symbolic link ${st.getPath} alone: " +
+          "links in a table's directory are never followed nor removed")
+        Nil
+      } else if (st.isDirectory) { if (top && Protected.contains(name)) Nil else walk(st.getPath, top = false) }
       else if (top) Nil // files at the top of a table's directory are not Paimon's data or metadata
       else Seq(st)
     }
 
   private def normal(p: Path): String = p.toUri.getPath
+
+  private val log = LoggerFactory.getLogger(getClass)
 }
 
 object OrphanFiles {

@@ -7,6 +7,7 @@ import org.apache.hadoop.fs.Path
 
 import lamina.dv.{DeletionFile, DeletionVectorsIndexFile}
 import lamina.errors.CorruptFileException
+import lamina.io.PathNames
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{IndexManifestEntry, ManifestEntry}
 import lamina.table.options.CoreOptions
@@ -77,10 +78,10 @@ object SnapshotDeletionFiles {
     indexFilePath(table, e, flag(table, "index-file-in-data-file-dir"))
 
   private def indexFilePath(table: FileStoreTable, e: IndexManifestEntry, inDataDir: Boolean): Path =
-    e.indexFile.externalPath.map(new Path(_)).getOrElse {
-      if (inDataDir) new Path(table.paths.bucketDir(table.manifestStore.decodePartition(e.partition), e.bucket),
-        e.indexFile.fileName)
-      else new Path(table.paths.indexDir, e.indexFile.fileName)
+    e.indexFile.externalPath.map(PathNames.of).getOrElse {
+      if (inDataDir) PathNames.child(table.paths.bucketDir(table.manifestStore.decodePartition(e.partition), e.bucket),
+        e.indexFile.fileName, "index file")
+      else table.paths.indexFile(e.indexFile.fileName)
     }
 
   /** Whether the table's readers apply deletion vectors (Paimon's `deletion-vectors.enabled`). */

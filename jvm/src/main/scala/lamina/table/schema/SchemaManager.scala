@@ -3,13 +3,13 @@ package lamina.table.schema
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.{BadInputException, CommitConflictException, CorruptFileException, NotFoundException}
-import lamina.io.FileIO
+import lamina.io.{FileIO, PathNames}
 
 /** Reads and writes the `schema/schema-<id>` files of one table. A new schema id is claimed by
  *  creating its file atomically, so concurrent ALTERs cannot both win the same id. */
 final class SchemaManager(fileIO: FileIO, tablePath: Path, tableName: String) extends Serializable {
-  private def dir = new Path(tablePath, "schema")
-  def schemaPath(id: Long): Path = new Path(dir, s"schema-$id")
+  private def dir = PathNames.child(tablePath, "schema")
+  def schemaPath(id: Long): Path = PathNames.child(dir, s"schema-$id")
 
   def listIds(): Seq[Long] =
     fileIO.list(dir).map(_.getPath.getName).collect {

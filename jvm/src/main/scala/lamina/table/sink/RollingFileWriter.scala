@@ -6,6 +6,7 @@ import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.format.{DataFileWriter, DataFileWriters, StatsCollector, StatsMode, TargetSizeCheck, ValueStats}
+import lamina.io.PathNames
 import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.table.options.CoreOptions
@@ -57,7 +58,7 @@ final class RollingFileWriter(
   private def openFile(): Unit = {
     fileName = FileStorePaths.newDataFileName("data", uuid, counter, writers.format)
     counter += 1
-    writer = writers.open(new Path(dir, fileName).toString, taskId)
+    writer = writers.open(PathNames.child(dir, fileName, "data file").toString, taskId)
     rows = 0
     sizeCheck.reset()
     stats = valueStatsOf.newCollector()
@@ -67,7 +68,7 @@ final class RollingFileWriter(
     if (writer == null) return
     writer.close()
     writer = null
-    val path = new Path(dir, fileName)
+    val path = PathNames.child(dir, fileName, "data file")
     val size = table.fileIO.fileSize(path)
     val (valueStats, statsCols) = SimpleStats.ofFile(valueStatsOf, stats, path)
     done += DataFileMeta(

@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.format.{DataFileWriter, DataFileWriters}
 import lamina.table.FileStoreTable
-import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit}
+import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, UncommittedFiles}
 import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.manifest.DataFileMeta
 import lamina.table.scan.DataSplit
@@ -54,13 +54,8 @@ object TableWriter {
   def discard(table: FileStoreTable, dir: Path, open: Option[(DataFileWriter, String)], done: Seq[DataFileMeta]): Unit =
     DataFileWriters.discard(table.fileIO, dir, open, done.map(_.fileName))
 
-  def deleteFiles(table: FileStoreTable, msgs: Seq[CommitMessage]): Unit = {
-    val store = table.manifestStore
-    msgs.foreach { m =>
-      val dir = table.paths.bucketDir(store.decodePartition(m.partition), m.bucket)
-      discard(table, dir, None, m.newFiles ++ m.changelogFiles)
-    }
-  }
+  /** Removes the files `msgs` created for a commit that did not land ([[UncommittedFiles]]). */
+  def deleteFiles(table: FileStoreTable, msgs: Seq[CommitMessage]): Unit = UncommittedFiles.discard(table, msgs)
 
   private def newUser(): String = java.util.UUID.randomUUID().toString
 }

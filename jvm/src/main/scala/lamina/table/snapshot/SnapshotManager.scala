@@ -3,17 +3,17 @@ package lamina.table.snapshot
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.{CorruptFileException, NotFoundException}
-import lamina.io.FileIO
+import lamina.io.{FileIO, PathNames}
 import lamina.table.tag.TagManager
 
 /** The `snapshot/` directory of one table: snapshot-N files, and the LATEST and EARLIEST hints.
  *  Hints are only hints: the listing is the truth when they lag. A snapshot that expired but that a
  *  tag keeps is read from its tag ([[snapshot]]). */
 final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) extends Serializable {
-  val dir: Path = new Path(tablePath, "snapshot")
-  def snapshotPath(id: Long): Path = new Path(dir, s"snapshot-$id")
-  private def latestHint = new Path(dir, "LATEST")
-  private def earliestHint = new Path(dir, "EARLIEST")
+  val dir: Path = PathNames.child(tablePath, "snapshot")
+  def snapshotPath(id: Long): Path = PathNames.child(dir, s"snapshot-$id")
+  private def latestHint = PathNames.child(dir, "LATEST")
+  private def earliestHint = PathNames.child(dir, "EARLIEST")
 
   def listIds(): Seq[Long] =
     fileIO.list(dir).map(_.getPath.getName).collect {

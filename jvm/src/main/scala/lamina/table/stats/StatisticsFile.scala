@@ -4,6 +4,7 @@ import java.util.UUID
 
 import org.apache.hadoop.fs.Path
 
+import lamina.io.PathNames
 import lamina.table.FileStoreTable
 import lamina.table.commit.FileStoreCommit
 import lamina.table.lifecycle.SnapshotExpiration
@@ -12,8 +13,8 @@ import lamina.table.snapshot.Snapshot
 /** The statistics files of a table (of its branch): `statistics/stat-<uuid>-0` beside `snapshot/`,
  *  as Paimon names them, written once and never changed. */
 final class StatisticsFile(table: FileStoreTable) {
-  def dir: Path = new Path(table.branchPath, StatisticsFile.Dir)
-  def path(name: String): Path = new Path(dir, name)
+  def dir: Path = PathNames.child(table.branchPath, StatisticsFile.Dir)
+  def path(name: String): Path = PathNames.child(dir, name, "statistics file")
 
   def read(name: String): Statistics = {
     val p = path(name)

@@ -3,14 +3,15 @@ package lamina.table.tag
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException}
-import lamina.io.FileIO
+import lamina.io.{FileIO, PathNames}
 import lamina.table.Identifiers
 
 /** The `tag/` directory of one table: one `tag-<name>` file per tag (Paimon's layout). Only reads and
  *  writes tag files; what a tag's removal frees is decided in `lamina.table.lifecycle`. */
 final class TagManager(fileIO: FileIO, tablePath: Path, tableName: String) extends Serializable {
-  val dir: Path = new Path(tablePath, "tag")
-  def tagPath(name: String): Path = new Path(dir, TagManager.Prefix + name)
+  val dir: Path = PathNames.child(tablePath, "tag")
+  def tagPath(name: String): Path =
+    PathNames.child(dir, TagManager.Prefix + Identifiers.check(name, "tag", TagManager.Prefix), "tag")
 
   def exists(name: String): Boolean = fileIO.exists(tagPath(TagManager.checkName(name)))
 

@@ -32,7 +32,7 @@ class ConsumerManagerTest extends AnyFunSuite with BeforeAndAfterAll {
     assert(m.expire(olderThanMillis = Long.MaxValue) === Seq("a", "b"))
     assert(m.get("a").isEmpty)
     val e = intercept[BadInputException](m.path("../x"))
-    assert(e.getMessage === s"Invalid consumer id '../x' for table ${t.name}: it must be one file-name segment")
+    assert(e.getMessage === s"Invalid consumer name '../x': it must not contain '/' (table ${t.name})")
   }
 
   test("expiration keeps every snapshot from a consumer's next snapshot on") {
