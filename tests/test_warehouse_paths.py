@@ -159,6 +159,7 @@ def read_only_warehouse(spark, tmp_path):
     spark.sql("CREATE NAMESPACE rw.db")
     spark.sql("CREATE TABLE rw.db.t (id INT)")
     spark.sql("INSERT INTO rw.db.t VALUES (1)")
+    spark.sql("INSERT INTO rw.db.t VALUES (3)")  # two files: a full compaction has one to write
     done = subprocess.run(["mount", "--bind", "-o", "ro", str(source), str(mount)], capture_output=True)
     if done.returncode != 0:
         pytest.skip(f"a read-only bind mount needs root: {done.stderr.decode().strip()}")
@@ -185,18 +186,19 @@ def test_ddl_on_a_read_only_warehouse_fails_naming_path_and_cause(spark, read_on
         (f"DROP TABLE {catalog}.db.t", "Could not delete"),
         (f"DROP NAMESPACE {catalog}.db CASCADE", "Could not delete"),
         (f"CREATE TABLE {catalog}.db.t2 (id INT)", "t2"),
-        (f"INSERT INTO {catalog}.db.t VALUES (2)", "Read-only"),
+        (f"INSERT INTO {catalog}.db.t VALUES (2)", "Could not write"),
+        (f"CALL {catalog}.sys.compact(table => 'db.t', compact_strategy => 'full')", "Could not write"),
     ]
     for statement, expected in cases:
         with pytest.raises(Exception) as excinfo:
             spark.sql(statement).collect()
         text = error_text(excinfo)
         assert expected in text, (statement, text)
-        if statement.startswith(("CREATE NAMESPACE", "DROP")):
+        if statement.startswith(("CREATE NAMESPACE", "DROP", "INSERT", "CALL")):
             assert isinstance(excinfo.value, lamina.StorageException), (statement, type(excinfo.value))
             assert "read-only file system" in text, (statement, text)
     assert _tree(source) == before
-    assert sql_rows(spark, f"SELECT * FROM {catalog}.db.t") == [(1,)]
+    assert sql_rows(spark, f"SELECT * FROM {catalog}.db.t") == [(1,), (3,)]
 
 
 def test_show_namespaces_on_a_warehouse_that_is_a_file(spark, tmp_path):

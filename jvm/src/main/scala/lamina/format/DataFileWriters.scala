@@ -1,9 +1,11 @@
 package lamina.format
 
+import java.io.IOException
+
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types.StructType
 
-import lamina.io.{FileIO, PathNames, SerializableConfiguration}
+import lamina.io.{FileIO, PathNames, SerializableConfiguration, StorageFailure}
 
 /** Everything an executor needs to open data-file writers of one table: the opener of a file of
  *  the table's format (prepared once on the driver), the Hadoop configuration, and the file schema
@@ -15,11 +17,22 @@ final case class DataFileWriters(
     format: DataFileFormat)
   extends Serializable {
 
-  /** A writer of a new file at `path`, for the task `taskId`. */
-  def open(path: String, taskId: Int): DataFileWriter = opener(path, taskId)
+  /** A writer of a new file at `path`, for the task `taskId`; a file the file system refuses to create
+   *  (read-only, no permission, no space) is a [[lamina.errors.StorageException]] naming it and why. */
+  def open(path: String, taskId: Int): DataFileWriter =
+    try opener(path, taskId)
+    catch {
+      case e: Exception if DataFileWriters.ioCause(e).isDefined =>
+        val p = PathNames.of(path)
+        throw StorageFailure(p.getFileSystem(conf.value), "write", p, DataFileWriters.ioCause(e).get)
+    }
 }
 
 object DataFileWriters {
+
+  /** The first IOException in `e`'s cause chain (writers of some formats wrap it). */
+  private def ioCause(e: Throwable): Option[IOException] =
+    Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(16).collectFirst { case io: IOException => io }
 
   /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
    *  ones. Used when a task aborts; nothing committed references these files. */

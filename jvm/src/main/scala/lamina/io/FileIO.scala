@@ -99,7 +99,10 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
 
   /** Writes the whole file, replacing what was there (used for hints and new unique names only). */
   def writeBytes(path: Path, bytes: Array[Byte]): Unit = {
-    val out = fs(path).create(path, true)
+    val f = fs(path)
+    val out =
+      try f.create(path, true)
+      catch { case e: IOException => throw StorageFailure(f, "write", path, e) }
     try out.write(bytes)
     finally out.close()
   }

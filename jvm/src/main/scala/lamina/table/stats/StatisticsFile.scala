@@ -4,6 +4,7 @@ import java.util.UUID
 
 import org.apache.hadoop.fs.Path
 
+import lamina.errors.CorruptFileException
 import lamina.io.PathNames
 import lamina.table.FileStoreTable
 import lamina.table.commit.FileStoreCommit
@@ -19,6 +20,20 @@ final class StatisticsFile(table: FileStoreTable) {
   def read(name: String): Statistics = {
     val p = path(name)
     Statistics.fromJson(table.fileIO.readUtf8(p), p.toString)
+  }
+
+  /** The statistics file `s` names, checked against `s` and the schema it describes
+   *  ([[StatisticsCheck]]). */
+  private def readChecked(s: Snapshot, name: String): Statistics = {
+    val stats = read(name)
+    val p = path(name).toString
+    val schema =
+      try table.schemaManager.schema(stats.schemaId)
+      catch {
+        case e: Exception => throw new CorruptFileException(p, -1, "the schemaId of a schema of the table",
+            s"schemaId ${stats.schemaId}", e.getMessage, e)
+      }
+    StatisticsCheck.check(stats, s.id, schema, p)
   }
 
   /** Writes `stats` to a new file; its name. */
@@ -42,7 +57,7 @@ final class StatisticsFile(table: FileStoreTable) {
   }
 
   /** The statistics a snapshot carries, if any. */
-  def of(s: Snapshot): Option[Statistics] = s.statistics.map(read)
+  def of(s: Snapshot): Option[Statistics] = s.statistics.map(readChecked(s, _))
 }
 
 object StatisticsFile {
