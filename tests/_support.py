@@ -163,3 +163,13 @@ def run_concurrently(targets) -> list:
     for t in threads:
         t.join()
     return errors
+
+
+def damaged_copy(rng, original: bytes):
+    """(bytes, how): `original` with one byte flipped (three times in four) or cut short, by `rng`."""
+    at = rng.randrange(len(original))
+    if rng.choice(["flip", "flip", "flip", "cut"]) == "flip":
+        damaged = bytearray(original)
+        damaged[at] ^= rng.randrange(1, 256)
+        return bytes(damaged), f"byte {at} flipped"
+    return original[:at], f"cut at {at}"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import latest_snapshot_id, sql_rows, table_path
+from _support import damaged_copy, latest_snapshot_id, sql_rows, table_path
 
 CAT = "lamina"
 TRIALS = 240
@@ -58,16 +58,7 @@ def test_every_damaged_metadata_file_is_reported_or_harmless(spark, warehouse, d
     for trial in range(TRIALS):
         target: Path = files[trial % len(files)]
         original = target.read_bytes()
-        mode = rng.choice(["flip", "flip", "flip", "cut"])
-        if mode == "flip":
-            at = rng.randrange(len(original))
-            damaged = bytearray(original)
-            damaged[at] ^= rng.randrange(1, 256)
-            how = f"byte {at} flipped"
-        else:
-            at = rng.randrange(len(original))
-            damaged = original[:at]
-            how = f"cut at {at}"
+        damaged, how = damaged_copy(rng, original)
         target.write_bytes(bytes(damaged))
         try:
             try:

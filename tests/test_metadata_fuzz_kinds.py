@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import latest_snapshot_id, rows, sql_rows, table_path
+from _support import damaged_copy, latest_snapshot_id, rows, sql_rows, table_path
 
 CAT = "lamina"
 DB = "metadata_fuzz_kinds"
@@ -106,14 +106,7 @@ def test_each_damaged_file_of_a_kind_is_reported_or_harmless(spark, warehouse, t
     for trial in range(TRIALS_PER_KIND):
         target = files[trial % len(files)]
         original = target.read_bytes()
-        at = rng.randrange(len(original))
-        if rng.random() < 0.75:
-            damaged = bytearray(original)
-            damaged[at] ^= rng.randrange(1, 256)
-            how = f"byte {at} flipped"
-        else:
-            damaged = original[:at]
-            how = f"cut at {at}"
+        damaged, how = damaged_copy(rng, original)
         target.write_bytes(bytes(damaged))
         try:
             try:
