@@ -32,20 +32,25 @@ object PathNames {
   /** `name` when it is one path segment (see the object's doc), else a [[BadInputException]] naming
    *  `what`, the name and the directory it was to go under. */
   def checkSegment(name: String, what: => String, parent: Path): String = {
-    def refuse(why: String) =
-      throw new BadInputException(s"Invalid $what name '${printable(name)}' under $parent: $why")
-    if (name == null || name.isEmpty) refuse("it is empty")
-    if (name == "." || name == "..") refuse("it names a directory itself, not a file in it")
+    whyNotSegment(name).foreach(why =>
+      throw new BadInputException(s"Invalid $what name '${printable(name)}' under $parent: $why"))
+    name
+  }
+
+  /** Why `name` is not one path segment, None when it is. */
+  def whyNotSegment(name: String): Option[String] = {
+    if (name == null || name.isEmpty) return Some("it is empty")
+    if (name == "." || name == "..") return Some("it names a directory itself, not a file in it")
     var i = 0
     while (i < name.length) {
       val c = name.charAt(i)
-      if (c == '/' || c == '\\' || c == ':') refuse(s"it must not contain '$c'")
-      if (Character.isISOControl(c)) refuse("it must not contain control characters (NUL, newline, tab, ...)")
+      if (c == '/' || c == '\\' || c == ':') return Some(s"it must not contain '$c'")
+      if (Character.isISOControl(c)) return Some("it must not contain control characters (NUL, newline, tab, ...)")
       i += 1
     }
     val bytes = name.getBytes(StandardCharsets.UTF_8).length
-    if (bytes > MaxSegmentBytes) refuse(s"it takes $bytes bytes in UTF-8, more than the $MaxSegmentBytes a file name may have")
-    name
+    if (bytes > MaxSegmentBytes) Some(s"it takes $bytes bytes in UTF-8, more than the $MaxSegmentBytes a file name may have")
+    else None
   }
 
   /** The name with control characters escaped and cut to 80 characters, for messages. */

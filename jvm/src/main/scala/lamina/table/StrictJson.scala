@@ -5,6 +5,7 @@ import scala.jdk.CollectionConverters._
 import com.fasterxml.jackson.databind.JsonNode
 
 import lamina.errors.CorruptFileException
+import lamina.io.PathNames
 import lamina.table.options.Levenshtein
 
 /** Typed access to the fields of a metadata JSON object (snapshot, schema) that fails, naming the
@@ -45,12 +46,14 @@ final class StrictJson(node: JsonNode, path: String, what: String) {
   def optText(k: String): Option[String] = present(k).map(_ => text(k))
 
   /** A string naming a file beside this one: one non-empty path segment. */
+  /** A file name the field holds: one path segment ([[PathNames.whyNotSegment]]). */
   def fileName(k: String): String = {
     val v = text(k)
-    if (v.isEmpty || v.exists(c => c == '/' || c == '\\' || c.isControl))
-      throw corrupt(s"field '$k' to be a file name", s"'$v'")
+    PathNames.whyNotSegment(v).foreach(_ => throw corrupt(s"field '$k' to be a file name", s"'${PathNames.printable(v)}'"))
     v
   }
+
+  def optFileName(k: String): Option[String] = present(k).map(_ => fileName(k))
 
   def array(k: String): Seq[JsonNode] = {
     val v = required(k)

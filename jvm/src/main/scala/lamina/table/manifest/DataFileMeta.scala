@@ -64,7 +64,7 @@ object DataFileMeta {
   def fromAvro(r: GenericRecord): DataFileMeta = {
     import AvroUtil._
     DataFileMeta(
-      fileName = str(r.get("_FILE_NAME")),
+      fileName = fileName(r.get("_FILE_NAME")),
       fileSize = r.get("_FILE_SIZE").asInstanceOf[Number].longValue(),
       rowCount = r.get("_ROW_COUNT").asInstanceOf[Number].longValue(),
       minKey = bytes(r.get("_MIN_KEY")),
@@ -75,7 +75,7 @@ object DataFileMeta {
       maxSequenceNumber = r.get("_MAX_SEQUENCE_NUMBER").asInstanceOf[Number].longValue(),
       schemaId = r.get("_SCHEMA_ID").asInstanceOf[Number].longValue(),
       level = r.get("_LEVEL").asInstanceOf[Number].intValue(),
-      extraFiles = strList(r.get("_EXTRA_FILES")),
+      extraFiles = strList(r.get("_EXTRA_FILES")).map(fileName),
       creationTimeMillis = optLong(r, "_CREATION_TIME"),
       deleteRowCount = optLong(r, "_DELETE_ROW_COUNT"),
       embeddedIndex = if (r.getSchema.getField("_EMBEDDED_FILE_INDEX") == null) None

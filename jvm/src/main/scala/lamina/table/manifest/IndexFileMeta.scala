@@ -52,7 +52,7 @@ object IndexFileMeta {
    *  write (a damaged byte in the file's schema) is refused rather than read without it. */
   def fromAvro(r: GenericRecord): IndexFileMeta = IndexFileMeta(
     indexType = AvroUtil.str(r.get("_INDEX_TYPE")),
-    fileName = AvroUtil.str(r.get("_FILE_NAME")),
+    fileName = AvroUtil.fileName(r.get("_FILE_NAME")),
     fileSize = r.get("_FILE_SIZE").asInstanceOf[Number].longValue(),
     rowCount = r.get("_ROW_COUNT").asInstanceOf[Number].longValue(),
     dvRanges = Option(r.get("_DELETIONS_VECTORS_RANGES")).map(_.asInstanceOf[java.util.List[GenericRecord]].asScala.toSeq

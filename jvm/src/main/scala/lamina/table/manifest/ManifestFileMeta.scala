@@ -36,7 +36,7 @@ final case class ManifestFileMeta(
 
 object ManifestFileMeta {
   def fromAvro(r: GenericRecord): ManifestFileMeta = ManifestFileMeta(
-    fileName = AvroUtil.str(r.get("_FILE_NAME")),
+    fileName = AvroUtil.fileName(r.get("_FILE_NAME")),
     fileSize = r.get("_FILE_SIZE").asInstanceOf[Number].longValue(),
     numAddedFiles = r.get("_NUM_ADDED_FILES").asInstanceOf[Number].longValue(),
     numDeletedFiles = r.get("_NUM_DELETED_FILES").asInstanceOf[Number].longValue(),

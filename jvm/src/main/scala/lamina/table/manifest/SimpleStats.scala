@@ -7,6 +7,7 @@ import org.apache.avro.generic.{GenericData, GenericRecord}
 import org.apache.hadoop.fs.Path
 
 import lamina.format.{BinaryRowCodec, SimpleStats => CollectedStats, StatsCollector, StatsMode, ValueStats}
+import lamina.io.PathNames
 
 /** Min values, max values (each a serialized Paimon BinaryRow over the stats columns) and per-column
  *  null counts (an entry may be null: unknown). The `_KEY_STATS` / `_VALUE_STATS` /
@@ -69,6 +70,15 @@ private[manifest] object AvroUtil {
     case a: Array[Byte] => a
   }
   def str(v: Any): String = if (v == null) null else v.toString
+
+  /** A file name a manifest records: one path segment, or the record is damaged (reported by
+   *  [[AvroFiles.read]] as a corrupt file naming the manifest). */
+  def fileName(v: Any): String = {
+    val name = str(v)
+    PathNames.whyNotSegment(name).foreach(why =>
+      throw new IllegalStateException(s"file name '${PathNames.printable(name)}' is not one path segment: $why"))
+    name
+  }
   def strList(v: Any): Seq[String] = v match {
     case null => Seq.empty
     case l: java.util.List[_] => l.asScala.map(_.toString).toSeq

@@ -108,9 +108,9 @@ object Snapshot {
       baseManifestListSize = optLong("baseManifestListSize"),
       deltaManifestList = fileName("deltaManifestList"),
       deltaManifestListSize = optLong("deltaManifestListSize"),
-      changelogManifestList = optText("changelogManifestList"),
+      changelogManifestList = optFileName("changelogManifestList"),
       changelogManifestListSize = optLong("changelogManifestListSize"),
-      indexManifest = optText("indexManifest"),
+      indexManifest = optFileName("indexManifest"),
       commitUser = optText("commitUser").getOrElse(""),
       commitIdentifier = optLong("commitIdentifier").getOrElse(Long.MaxValue),
       commitKind = kind,
@@ -121,7 +121,7 @@ object Snapshot {
       watermark = optLong("watermark"),
       version = version,
       properties = properties(n, path),
-      statistics = optText("statistics"))
+      statistics = optFileName("statistics"))
   }
 
   /** Paimon's optional `properties`: an object of strings (null when empty). */
