@@ -16,7 +16,7 @@ VENV_STAMP := $(VENV)/.lamina-installed
 # Pinned so that a fresh machine gets what the tests were written against.
 PY_DEPS := pyspark==4.0.4 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==2.3.3
 
-.PHONY: help venv jar wheel test pytest demo bench bench-jars docs clean distclean
+.PHONY: help venv jar wheel test pytest stress demo bench bench-jars docs clean distclean
 
 help:
 	@echo "make demo   install everything, build the jar, run examples/quickstart.py on a temp warehouse"
@@ -24,6 +24,7 @@ help:
 	@echo "make venv   create $(VENV) with PySpark, pypaimon, pytest and the lamina package"
 	@echo "make jar    build the assembly jar and copy it into the Python package"
 	@echo "make wheel  build dist/lamina-<version>-py3-none-any.whl, the Python package with the jar inside"
+	@echo "make stress the long concurrency suite: more writer processes and operations against the model"
 	@echo "make bench  run the benchmarks (results under bench/results)"
 	@echo "make clean  remove build outputs (distclean also removes $(VENV) and .cache)"
 
@@ -58,6 +59,10 @@ test: venv jar
 # The Python tests alone, against the jar already in the package (no sbt).
 pytest: venv
 	$(PY) -m pytest tests -q
+
+# The concurrency suite of `make test`, longer: 4 writer processes of 60 operations each per table kind.
+stress: venv jar
+	LAMINA_STRESS=1 $(PY) -m pytest tests/test_concurrency_model.py tests/test_compaction_races.py -q
 
 demo: venv jar
 	@wh="$$(mktemp -d)"; trap 'rm -rf "$$wh"' EXIT; \
