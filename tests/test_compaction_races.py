@@ -58,3 +58,19 @@ def test_racing_full_compactions_keep_every_live_file(spark, warehouse, db, kind
         want = sorted(expected.items()) if kind.startswith("pk") else sorted(expected["rows"])
         assert got == want, f"round {round_}"
         _files_of_latest_exist(spark, warehouse, db, name)
+
+
+def test_racing_sort_compactions_keep_every_live_file(spark, warehouse, db):
+    """A sort compaction writes new files; the loser of a race removes only those."""
+    name = "r_sort"
+    spark.sql(f"CREATE TABLE {CAT}.{db}.{name} (k INT, v STRING) TBLPROPERTIES ('deletion-vectors.enabled' = 'true')")
+    expected = []
+    for round_ in range(3):
+        rows = [(k, f"r{round_}") for k in range(round_ * 3, round_ * 3 + 3)]
+        spark.sql(f"INSERT INTO {CAT}.{db}.{name} VALUES " + ", ".join(f"({k}, '{v}')" for k, v in rows))
+        expected.extend(rows)
+        call = f"CALL {CAT}.sys.compact(table => '{db}.{name}', order_strategy => 'zorder', order_by => 'k,v')"
+        for e in _race(spark, [call, call]):
+            assert "conflict" in str(e).lower(), e
+        assert sql_rows(spark, f"SELECT k, v FROM {CAT}.{db}.{name}") == sorted(expected), f"round {round_}"
+        _files_of_latest_exist(spark, warehouse, db, name)

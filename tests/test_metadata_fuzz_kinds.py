@@ -1,6 +1,6 @@
 """Every kind of metadata added since the first corruption suite is reported when damaged, never read
-as other rows: deletion-vector index files and the index manifest, the changelog manifest list and
-changelog manifests, tag files, a branch's snapshot and schema, consumer files, statistics files.
+as other rows: deletion-vector index files and the index manifest, the changelog manifest lists and
+changelog files, tag files, a branch's snapshot and schema, consumer files, statistics files.
 
 Per kind, seeded trials flip one byte of, or cut, one file that a query of that kind opens, run the
 query, and expect exactly the rows of the undamaged table or an error that names the damaged file."""
@@ -70,7 +70,7 @@ def _kinds(warehouse):
             [dv / "manifest" / dv_snap["indexManifest"]] + sorted((dv / "index").glob("index-*")),
             f"SELECT * FROM {q}.dv"),
         "changelog manifests": (
-            changelog_lists,
+            changelog_lists + sorted((cl / "bucket-0").glob("changelog-*")),
             lambda spark: rows(spark.read.option("incremental-between", f"0,{cl_last}")
                                .option("incremental-between-scan-mode", "changelog").table(f"{q}.`cl$audit_log`"))),
         "tag": ([tb / "tag" / "tag-one"], f"SELECT * FROM {q}.tb VERSION AS OF 'one'"),
