@@ -156,3 +156,17 @@ def test_remove_orphan_files_does_not_follow_symbolic_links(spark, warehouse, ta
     # dropping the table removes its directory with the links, never what they point to
     spark.sql(f"DROP TABLE {CAT}.{db}.t")
     assert (elsewhere / "data-precious.parquet").exists() and (elsewhere / "notes.txt").exists()
+
+
+def test_delete_branch_removes_a_linked_branch_directory_not_what_it_points_to(spark, warehouse, tables):
+    db = tables
+    sib = table_path(warehouse, db, "sib")
+    branches = table_path(warehouse, db, "t") / "branch"
+    os.symlink(sib, branches / "branch-linked")
+    before = _tree(sib)
+    try:
+        spark.sql(f"CALL {CAT}.sys.delete_branch(table => '{db}.t', branch => 'linked')").collect()
+    except Exception:  # refusing is as good as removing the link alone
+        pass
+    assert _tree(sib) == before
+    assert sql_rows(spark, f"SELECT * FROM {CAT}.{db}.sib") == [(1, "sib")]
