@@ -7,8 +7,7 @@ import lamina.dv.{DeletionFile, DeletionVectorFilter}
 import lamina.format.{DataFileRef, FileSchemaReader, NullPaddedRow}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.DataFileMeta
-import lamina.table.options.{CoreOptions, MergeEngine}
-import lamina.table.scan.{DataSplit, SnapshotDeletionFiles}
+import lamina.table.scan.DataSplit
 import lamina.types.SparkTypes
 
 /** Reading the data files of a primary-key table as [[KeyValue]] records in the current schema,
@@ -163,10 +162,10 @@ object KeyValueReaders {
    *  file above level 0 only (the vectors delete its older versions), so any number of runs reads
    *  directly, each file through its vector (Paimon's raw-convertible splits). */
   def readableDirectly(table: FileStoreTable, split: DataSplit): Boolean = {
-    val skip0 = skipsLevel0(table)
+    val skip0 = table.capabilities.skipsLevel0
     val files = if (skip0) split.files.filter(_.level > 0) else split.files
     files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)) &&
-    (SnapshotDeletionFiles.enabled(table) || levels(table, split, skip0).runs.size <= 1)
+    (table.capabilities.deletionVectors || levels(table, split, skip0).runs.size <= 1)
   }
 
   /** The split's files as [[Levels]]; without level 0 when `skipLevel0`. */
@@ -175,9 +174,4 @@ object KeyValueReaders {
     if (skipLevel0) all.withoutLevel0 else all
   }
 
-  /** First-row tables, and tables with deletion vectors (unless `deletion-vectors.merge-on-read`), are
-   *  read without level 0. */
-  def skipsLevel0(table: FileStoreTable): Boolean =
-    MergeEngine.of(table.options, table.name) == MergeEngine.FirstRow ||
-      (SnapshotDeletionFiles.enabled(table) && !CoreOptions.DeletionVectorsMergeOnRead.getOrDefault(table.options))
 }

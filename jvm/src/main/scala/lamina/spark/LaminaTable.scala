@@ -26,7 +26,6 @@ import lamina.table.commit.CommitOperation
 import lamina.table.branch.BranchManager
 import lamina.table.options.{CoreOptions, TableOperation}
 import lamina.table.predicate.PredicateEval
-import lamina.table.scan.SnapshotDeletionFiles
 import lamina.table.sink.TableWriter
 import lamina.types.{DataField, SparkTypes}
 
@@ -141,7 +140,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
     if (table.isPrimaryKeyTable) new LaminaRowLevelOperationBuilder(this, info)
     else new RowLevelOperationBuilder {
       override def build(): RowLevelOperation =
-        if (SnapshotDeletionFiles.enabled(table)) new LaminaDeletionVectorOperation(LaminaTable.this, info.command())
+        if (table.capabilities.deletionVectors) new LaminaDeletionVectorOperation(LaminaTable.this, info.command())
         else new LaminaCopyOnWriteOperation(LaminaTable.this, info.command())
     }
   }

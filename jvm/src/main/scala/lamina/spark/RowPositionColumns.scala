@@ -4,7 +4,6 @@ import org.apache.spark.sql.connector.catalog.MetadataColumn
 import org.apache.spark.sql.types.{DataType, LongType, StringType, StructType}
 
 import lamina.table.FileStoreTable
-import lamina.table.scan.SnapshotDeletionFiles
 
 /** Hidden metadata columns of an append table with deletion vectors that say where a row lives: the
  *  name of its data file (`__lamina_file`) and its position in that file (`__lamina_row_position`,
@@ -16,7 +15,7 @@ object RowPositionColumns {
   val Names: Seq[String] = Seq(File, Position)
 
   def of(table: FileStoreTable): Array[MetadataColumn] =
-    if (table.isPrimaryKeyTable || !SnapshotDeletionFiles.enabled(table)) Array.empty
+    if (table.isPrimaryKeyTable || !table.capabilities.deletionVectors) Array.empty
     else
       Array(column(File, StringType, "the name of the row's data file"),
         column(Position, LongType, "the row's 0-based position in its data file"))

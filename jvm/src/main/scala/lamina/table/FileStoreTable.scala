@@ -8,7 +8,7 @@ import lamina.io.FileIO
 import lamina.table.branch.BranchManager
 import lamina.table.lease.LeaseManager
 import lamina.table.manifest.{ManifestStore, SnapshotEntries}
-import lamina.table.options.{CoreOptions, TableOperation, UnsupportedFeatures}
+import lamina.table.options.{CoreOptions, TableCapabilities, TableOperation, UnsupportedFeatures}
 import lamina.table.schema.{SchemaManager, TableSchema}
 import lamina.table.snapshot.{Snapshot, SnapshotManager}
 
@@ -52,6 +52,9 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   /** The checked reader of a snapshot's live files. */
   def snapshotEntries: SnapshotEntries = new SnapshotEntries(manifestStore, snapshotManager.snapshotPath, name)
   def isPrimaryKeyTable: Boolean = schema.primaryKeys.nonEmpty
+
+  /** What this table does at this schema with these options, resolved once ([[TableCapabilities]]). */
+  @transient lazy val capabilities: TableCapabilities = TableCapabilities.of(options, isPrimaryKeyTable, name)
 
   /** Whether the latest snapshot has live data files. */
   def holdsDataFiles: Boolean = snapshotManager.latest().exists(s => snapshotEntries.live(s).nonEmpty)

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer
 import org.slf4j.LoggerFactory
 
 import lamina.errors.{CommitConflictException, PostCommitFailureException}
-import lamina.mergetree.KeyValueReaders
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
 import lamina.table.options.{ChangelogProducer, CoreOptions}
@@ -39,8 +38,9 @@ object CompactAfterWrite {
     if (!pk && latest.numBuckets == -1) return
     // primary-key tables whose readers skip level 0 must compact for the write's rows to be visible:
     // first-row compacts fully, a table with deletion vectors by lookup compaction (unless write-only)
-    val lookup = pk && CoreOptions.DeletionVectorsEnabled.getOrDefault(latest.options)
-    val mustLand = pk && KeyValueReaders.skipsLevel0(latest) && !(lookup && CoreOptions.WriteOnly.getOrDefault(latest.options))
+    val caps = latest.capabilities
+    val lookup = pk && caps.deletionVectors
+    val mustLand = caps.compactionMakesWritesVisible
     val full = pk && ((mustLand && !lookup) || fullChangelogDue(latest.options, batchId))
     if (!mustLand && CoreOptions.WriteOnly.getOrDefault(latest.options)) return
     val attempts = if (mustLand) FullCompactionAttempts else 3

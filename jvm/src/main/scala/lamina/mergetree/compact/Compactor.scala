@@ -21,7 +21,7 @@ import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.commit.{CommitMessage, FileStoreCommit, UncommittedFiles}
 import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.manifest.DataFileMeta
-import lamina.table.options.{ChangelogProducer, CoreOptions, LookupCompactMode}
+import lamina.table.options.{CoreOptions, LookupCompactMode, TableCapabilities}
 import lamina.table.scan.{DataSplit, FileStoreScan}
 
 /** Compaction of primary-key tables: picks, per bucket, the sorted runs to merge (universal or full
@@ -70,8 +70,9 @@ object Compactor {
   def plan(split: DataSplit, keys: FileKeyOrder, options: Map[String, String], full: Boolean): Option[BucketCompaction] = {
     val runs = Levels(split.files, keys).runs
     val numLevels = CoreOptions.numLevels(options)
-    val lookup = looksUp(options)
-    val dv = CoreOptions.DeletionVectorsEnabled.getOrDefault(options)
+    val caps = TableCapabilities.of(options, primaryKey = true, split.bucketPath)
+    val lookup = caps.looksUp
+    val dv = caps.deletionVectors
     val sizeRatio = CoreOptions.CompactionSizeRatio.getOrDefault(options)
     def universal = UniversalCompaction.pick(numLevels, runs,
       CoreOptions.CompactionMaxSizeAmplificationPercent.getOrDefault(options), sizeRatio,
@@ -94,18 +95,12 @@ object Compactor {
     }
   }
 
-  /** Whether the table compacts by [[LookupCompaction]]: it has deletion vectors or the lookup
-   *  changelog producer. */
-  def looksUp(options: Map[String, String]): Boolean =
-    CoreOptions.DeletionVectorsEnabled.getOrDefault(options) ||
-      CoreOptions.ChangelogProducer.getOrDefault(options) == ChangelogProducer.Lookup
-
   /** One compaction task (where [[CompactTasks]] runs it): merges the inputs and writes the output
-   *  files; a table that looks keys up ([[looksUp]]) compacts by [[LookupCompaction]], its local lookup
+   *  files; a table that looks keys up ([[TableCapabilities.looksUp]]) compacts by [[LookupCompaction]], its local lookup
    *  files in `localDir`. */
   def run(table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction,
       localDir: => File): CommitMessage =
-    if (looksUp(table.options)) LookupCompaction.run(table, readers, writers, w, localDir)
+    if (table.capabilities.looksUp) LookupCompaction.run(table, readers, writers, w, localDir)
     else merge(table, readers, writers, w)
 
   private def merge(

@@ -56,7 +56,7 @@ object LookupCompaction {
       localDir: File): CommitMessage = {
     val split = w.split
     val inputs = w.inputs.map(_.fileName).toSet
-    val dv = CoreOptions.DeletionVectorsEnabled.getOrDefault(table.options)
+    val dv = table.capabilities.deletionVectors
     val existing = split.deletionFiles.map { case (name, file) => name -> DeletionVectorsIndexFile.read(table.fileIO, file) }
     // without deletion vectors the marks only keep one lookup from finding a row twice; they are not written
     val vectors = new DeletionVectorsMaintainer(existing, CoreOptions.DeletionVectorsBitmap64.getOrDefault(table.options))

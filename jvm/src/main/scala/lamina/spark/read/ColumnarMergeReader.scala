@@ -163,7 +163,7 @@ class ColumnarMergeReaderFactory(kv: KeyValueReaders, required: StructType) exte
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
-    val (cursors, merge) = kv.mergedBlocks(split, KeyValueReaders.skipsLevel0(kv.table))
+    val (cursors, merge) = kv.mergedBlocks(split, kv.table.capabilities.skipsLevel0)
     new ColumnarMergeReader(cursors, merge, required, required.fields.map(f => kv.table.schema.indexOf(f.name)))
   }
 }

@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.{InternalRow, ProjectingInternalRow}
 import org.apache.spark.sql.catalyst.expressions.{GenericInternalRow, JoinedRow}
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.sources.Filter
-import org.apache.spark.sql.types.{DataType, StructField, StructType}
+import org.apache.spark.sql.types.{StructField, StructType}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -16,7 +16,7 @@ import lamina.spark.{DataFileFormats, OrcFiles, RowPositionColumns}
 import lamina.table.FileStoreTable
 import lamina.table.options.CoreOptions
 import lamina.table.schema.TableSchema
-import lamina.table.scan.{DataSplit, SnapshotDeletionFiles}
+import lamina.table.scan.DataSplit
 import lamina.types.SparkTypes
 
 /** Builds the engine's readers of a table's data files from Spark's readers of its format. */
@@ -33,7 +33,7 @@ object DataFileReaders {
     // only value filters: partition filters were applied exactly to whole files already; none where
     // deletion vectors count rows by their positions in the file (unless the reader says each row's)
     val pushable =
-      if (fileSchema.id != current.id || (SnapshotDeletionFiles.enabled(table) && !withRowIndex)) Seq.empty
+      if (fileSchema.id != current.id || (table.capabilities.deletionVectors && !withRowIndex)) Seq.empty
       else filters.filter(f => f.references.forall(r => !current.partitionKeys.contains(r)))
     forStructs(spark, SparkTypes.toSparkStruct(fileSchema.fields), output, pushable, fileSchema, returningBatch,
       withRowIndex)

@@ -22,7 +22,7 @@ class DiffReaderFactory(kv: KeyValueReaders, required: StructType, auditLog: Boo
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val diff = partition.asInstanceOf[DiffInputPartition].diff
     val table = kv.table
-    val skip0 = KeyValueReaders.skipsLevel0(table)
+    val skip0 = table.capabilities.skipsLevel0
     def merged(s: DataSplit): BufferedIterator[KeyValue] =
       (if (s.files.isEmpty) Iterator.empty
        else kv.mergedRecords(s, skip0, dropDeletes = true).map(_.copy())).buffered

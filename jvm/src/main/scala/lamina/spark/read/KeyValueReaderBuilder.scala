@@ -10,7 +10,6 @@ import lamina.mergetree.function.MergeFunctions
 import lamina.spark.SparkFilters
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.options.{CoreOptions, MergeEngine}
-import lamina.table.scan.SnapshotDeletionFiles
 import lamina.types.SparkTypes
 
 /** Builds the engine's [[KeyValueReaders]] of a primary-key table from Spark's readers of its format. */
@@ -45,7 +44,7 @@ object KeyValueReaderBuilder {
     // there (row groups and pages of every sorted run, each sorted by key, are skipped by range)
     // (none where deletion vectors count rows by their positions in the file)
     val onKeyColumns =
-      if (SnapshotDeletionFiles.enabled(table)) Seq.empty
+      if (table.capabilities.deletionVectors) Seq.empty
       else keyFilters.flatMap(f => SparkFilters.renamed(f, KeyValueLayout.KeyPrefix + _))
     def readersOf(struct: StructType, ids: Seq[Long], batch: Boolean) = ids.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)

@@ -18,7 +18,7 @@ import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
 import lamina.table.lease.LeaseKeeper
-import lamina.table.scan.{ChangeScan, DataSplit, DiffScan, DiffSplit, FileStoreScan, IncrementalRange, SnapshotDeletionFiles}
+import lamina.table.scan.{ChangeScan, DataSplit, DiffScan, DiffSplit, FileStoreScan, IncrementalRange}
 import lamina.table.snapshot.Snapshot
 import lamina.table.stats.StatisticsFile
 
@@ -116,12 +116,12 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     case _ => all
   }
 
-  private def skipsLevel0 = table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table)
+  private def skipsLevel0 = table.isPrimaryKeyTable && table.capabilities.skipsLevel0
 
   /** A primary-key table with deletion vectors whose readers skip level 0: each key lives in one file,
    *  its files are read alone, without merging. */
   private def readsWithoutMerge: Boolean =
-    mode == ScanMode.Normal && SnapshotDeletionFiles.enabled(table) && skipsLevel0
+    mode == ScanMode.Normal && table.capabilities.deletionVectors && skipsLevel0
 
   /** The rows of `f` that its deletion vector keeps (0 when the vector's count is unknown: the file
    *  cannot cover a LIMIT then). */
@@ -211,7 +211,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     !positioned && mode != ScanMode.AuditLog && !readsChanges && fixed.isEmpty && splits.nonEmpty &&
     splits.forall(direct) && splits.forall(_.deletionFiles.isEmpty) &&
     splits.forall(_.files.forall(_.schemaId == table.schema.id)) &&
-    !(table.isPrimaryKeyTable && KeyValueReaders.skipsLevel0(table) && splits.exists(_.files.exists(_.level == 0))) &&
+    !(skipsLevel0 && splits.exists(_.files.exists(_.level == 0))) &&
     DataFileReaders.supportsBatch(spark, table, required)
   }
 
@@ -220,7 +220,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
    *  reader says each row's position, row groups skipped by filters included), append or read without
    *  merging, one schema, columns Spark reads as batches. */
   private lazy val dvColumnar: Boolean =
-    mode == ScanMode.Normal && !positioned && !readsChanges && fixed.isEmpty && SnapshotDeletionFiles.enabled(table) &&
+    mode == ScanMode.Normal && !positioned && !readsChanges && fixed.isEmpty && table.capabilities.deletionVectors &&
       splits.nonEmpty &&
       (!table.isPrimaryKeyTable || readsWithoutMerge) && splits.forall(direct) &&
       DataFileFormats.fillsRowIndex(table.fileFormat) &&

@@ -16,7 +16,7 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
     val table = kv.table
-    val skip0 = KeyValueReaders.skipsLevel0(table)
+    val skip0 = table.capabilities.skipsLevel0
     val files = if (skip0) split.files.filter(_.level > 0) else split.files
     val needsMerge = auditLog || !KeyValueReaders.readableDirectly(table, split)
     // the required columns of a merged record, as a view: Spark converts scanned rows to its own format once

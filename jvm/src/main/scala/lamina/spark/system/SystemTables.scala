@@ -101,7 +101,7 @@ object SystemTables {
     val live = snapshot.toSeq.flatMap(s => new FileStoreScan(table, s).liveEntries())
     // the rows each file's deletion vector deletes (null: no vector, or a table without vectors)
     val deleted: Map[String, Long] =
-      if (!SnapshotDeletionFiles.enabled(table)) Map.empty
+      if (!table.capabilities.deletionVectors) Map.empty
       else snapshot.toSeq.flatMap(s => SnapshotDeletionFiles.of(table, s, live, wholeTable = true).values.flatten)
         .flatMap { case (name, d) => d.range.cardinality.map(name -> _) }.toMap
     live.map { e =>

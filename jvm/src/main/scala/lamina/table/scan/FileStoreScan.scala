@@ -3,14 +3,13 @@ package lamina.table.scan
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.dv.DeletionFile
-import lamina.format.{BinaryRowCodec, StatsCollector}
+import lamina.format.BinaryRowCodec
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats}
-import lamina.table.options.CoreOptions
 import lamina.table.predicate.{Predicate, PredicateEval}
 import lamina.table.schema.TableSchema
 import lamina.table.snapshot.Snapshot
-import lamina.types.{IntType, SparkTypes}
+import lamina.types.SparkTypes
 
 /** Plans the reading of one snapshot: the live files, pruned by partition filters (first with the
  *  manifests' partition stats, then per entry) and by value filters on file statistics, grouped into
@@ -39,7 +38,7 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     // On a primary-key table a file's value statistics describe versions the merge may discard:
     // only filters on key columns (the same in every version of a row) may skip files. With deletion
     // vectors (read without level 0, so without merging) each file holds live rows of its own keys only.
-    val unmerged = SnapshotDeletionFiles.enabled(table) && !CoreOptions.DeletionVectorsMergeOnRead.getOrDefault(table.options)
+    val unmerged = table.capabilities.readsWithoutMerging
     val valueFilters = filters.filterNot(f => f.references.forall(partitionKeys.contains))
       .filter(f => !table.isPrimaryKeyTable || unmerged || f.references.forall(schema.primaryKeys.contains))
     val schemas = scala.collection.mutable.HashMap.empty[Long, TableSchema]
@@ -49,7 +48,7 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     val entries = live.filter(e => valueFilters.isEmpty || fileMightMatch(e.file, valueFilters, schemaOf(e.file.schemaId)))
     // a table with deletion vectors: each split carries the vectors of its files (the snapshot's own)
     val deletionFiles =
-      if (SnapshotDeletionFiles.enabled(table)) SnapshotDeletionFiles.of(table, snapshot, live,
+      if (table.capabilities.deletionVectors) SnapshotDeletionFiles.of(table, snapshot, live,
         wholeTable = !filters.exists(f => f.references.nonEmpty && f.references.forall(partitionKeys.contains)))
       else Map.empty[SnapshotDeletionFiles.Key, Map[String, DeletionFile]]
     entries.groupBy(e => (java.nio.ByteBuffer.wrap(e.partition), e.bucket)).toSeq.map { case (key @ (_, bucket), es) =>

@@ -10,7 +10,6 @@ import lamina.errors.CorruptFileException
 import lamina.io.PathNames
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{IndexManifestEntry, ManifestEntry}
-import lamina.table.options.CoreOptions
 import lamina.table.snapshot.Snapshot
 
 /** The deletion vectors of one snapshot, as its index manifest lists them: for each (partition,
@@ -83,9 +82,6 @@ object SnapshotDeletionFiles {
         e.indexFile.fileName, "index file")
       else table.paths.indexFile(e.indexFile.fileName)
     }
-
-  /** Whether the table's readers apply deletion vectors (Paimon's `deletion-vectors.enabled`). */
-  def enabled(table: FileStoreTable): Boolean = CoreOptions.DeletionVectorsEnabled.getOrDefault(table.options)
 
   private def flag(table: FileStoreTable, key: String): Boolean =
     table.options.get(key).exists(_.trim.equalsIgnoreCase("true"))
