@@ -58,6 +58,10 @@ def test_a_clean_tree_passes(tmp_path):
      'merge-engine: table/sink/Rows.scala: holds the literal(s) "first-row"'),
     ("mergetree/Writer.scala", "package lamina.mergetree\n\nobject Writer { def f = new lamina.errors.BadInputException(\"x\") }\n",
      "qualified: mergetree/Writer.scala: inline qualified name lamina.errors.BadInputException"),
+    ("mergetree/Writer.scala", "package lamina.mergetree\n\nimport lamina.table.manifest.{DataFileMeta, ManifestEntry}\n"
+     "import lamina.table.options.CoreOptions\nimport lamina.table.commit.FileStoreCommit\n",
+     "seam: mergetree/Writer.scala: imports from table/ beyond the option registry and the file-metadata types: "
+     "lamina.table.commit.FileStoreCommit, lamina.table.manifest.ManifestEntry"),
     ("table/tag/Tags.scala", "package lamina.table.tag\n\nobject Tags { def p(d: Path, n: String) = new Path(d, n) }\n",
      "path: table/tag/Tags.scala: builds a Hadoop Path with new Path(...): use io/PathNames (child, descendant, of)"),
 ])

@@ -1,9 +1,9 @@
 package lamina.api
 
 import lamina.errors.BadInputException
-import lamina.mergetree.compact.{CompactRequest, CompactTasks}
+import lamina.table.compact.{CompactRequest, CompactTasks}
 import lamina.table.Warehouse
-import lamina.table.append.AppendCompactTasks
+import lamina.table.compact.AppendCompactTasks
 import lamina.table.sort.OrderStrategy
 
 /** The compaction entry point of `CALL sys.compact`, the `lamina.jobs.Compact` spark-submit job and

@@ -3,9 +3,8 @@ package lamina.mergetree
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
 
-import lamina.table.FileStoreTable
-import lamina.table.options.{ChangelogProducer, CoreOptions, MergeEngine}
-import lamina.types.SparkTypes
+import lamina.table.options.{ChangelogProducer, CoreOptions, MergeEngine, TableCapabilities}
+import lamina.types.{DataField, SparkTypes}
 
 /** The changelog a compaction writes beside its output (Paimon's `changelog-producer` lookup and
  *  full-compaction): per key, the row before against the merged row after, as +I (a new key), -D (a
@@ -29,10 +28,10 @@ object CompactionChangelog {
   }
 
   /** What the table's producer asks of a compaction into `outputLevel`, if anything. */
-  def of(table: FileStoreTable, outputLevel: Int): Option[CompactionChangelog] = {
-    val o = table.options
-    val firstRow = MergeEngine.of(o, table.name) == MergeEngine.FirstRow
-    CoreOptions.ChangelogProducer.getOrDefault(o) match {
+  def of(caps: TableCapabilities, options: Map[String, String], outputLevel: Int): Option[CompactionChangelog] = {
+    val o = options
+    val firstRow = caps.mergeEngine == MergeEngine.FirstRow
+    caps.changelogProducer match {
       case ChangelogProducer.Lookup if outputLevel > 0 =>
         Some(Lookup(firstRow, CoreOptions.ChangelogRowDeduplicate.getOrDefault(o)))
       case ChangelogProducer.FullCompaction if outputLevel == CoreOptions.numLevels(o) - 1 =>
@@ -44,9 +43,9 @@ object CompactionChangelog {
   /** Whether two rows of the table are equal for `changelog-producer.row-deduplicate`: every column
    *  but those of `changelog-producer.row-deduplicate-ignore-fields`, compared as Spark's binary rows.
    *  Not thread-safe. */
-  def rowEquality(table: FileStoreTable): (InternalRow, InternalRow) => Boolean = {
-    val ignored = CoreOptions.ChangelogRowDeduplicateIgnoreFields.get(table.options).getOrElse(Nil).toSet
-    val compared = table.schema.fields.zipWithIndex.filterNot { case (f, _) => ignored.contains(f.name) }
+  def rowEquality(fields: Seq[DataField], options: Map[String, String]): (InternalRow, InternalRow) => Boolean = {
+    val ignored = CoreOptions.ChangelogRowDeduplicateIgnoreFields.get(options).getOrElse(Nil).toSet
+    val compared = fields.zipWithIndex.filterNot { case (f, _) => ignored.contains(f.name) }
       .map { case (f, i) => BoundReference(i, SparkTypes.toSpark(f.dataType), nullable = true) }
     val left = UnsafeProjection.create(compared.toSeq)
     val right = UnsafeProjection.create(compared.toSeq)

@@ -6,11 +6,11 @@ import org.apache.spark.SparkFiles
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 
-import lamina.mergetree.compact.{AppendCompaction, BucketCompaction, CompactTasks, Compactor}
+import lamina.table.compact.{AppendCompaction, BucketCompaction, CompactTasks, Compactor}
 import lamina.spark.DataFileFormats
 import lamina.spark.read.{DataFileReaders, KeyValueReaderBuilder}
 import lamina.table.FileStoreTable
-import lamina.table.append.AppendCompactTasks
+import lamina.table.compact.AppendCompactTasks
 import lamina.table.commit.CommitMessage
 import lamina.table.scan.DataSplit
 import lamina.table.sort.SortKey

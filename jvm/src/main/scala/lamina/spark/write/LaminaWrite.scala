@@ -9,7 +9,7 @@ import org.apache.spark.sql.connector.write.streaming.StreamingWrite
 
 import lamina.errors.{BadInputException, CommitStateUnknownException}
 import lamina.mergetree.RowKind
-import lamina.mergetree.compact.CompactAfterWrite
+import lamina.table.compact.CompactAfterWrite
 import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReferences, DataFileFormats, MergeShapes, OptionScopes}
 import lamina.spark.compact.SparkCompactTasks
 import lamina.spark.stream.LaminaStreamingWrite

@@ -1,4 +1,4 @@
-package lamina.table.append
+package lamina.table.compact
 
 import org.apache.spark.sql.catalyst.InternalRow
 
@@ -27,7 +27,7 @@ trait AppendCompactTasks {
  *  kind for a sort compaction; operation COMPACT) replaces exactly the files read. It fails with a
  *  conflict, committing nothing, when a concurrent commit removed a file it read or marked rows of one
  *  deleted; files added meanwhile stay. (Compaction without an order packs files per bucket:
- *  [[lamina.mergetree.compact.AppendCompaction]].) */
+ *  [[lamina.table.compact.AppendCompaction]].) */
 object SortCompaction {
 
   def sort(table: FileStoreTable, key: SortKey, partitionFilter: Option[InternalRow => Boolean],

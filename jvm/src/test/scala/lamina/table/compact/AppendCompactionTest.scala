@@ -1,4 +1,4 @@
-package lamina.mergetree.compact
+package lamina.table.compact
 
 import org.scalatest.funsuite.AnyFunSuite
 

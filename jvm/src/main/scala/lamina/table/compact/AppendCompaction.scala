@@ -1,4 +1,4 @@
-package lamina.mergetree.compact
+package lamina.table.compact
 
 import lamina.dv.DeletionVectorFilter
 import lamina.format.{DataFileWriters, FileSchemaReader}

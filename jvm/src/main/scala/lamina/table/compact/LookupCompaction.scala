@@ -1,4 +1,4 @@
-package lamina.mergetree.compact
+package lamina.table.compact
 
 import java.io.File
 
@@ -65,7 +65,7 @@ object LookupCompaction {
     val keptRuns = Levels(kept, order).runs
     if (keptRuns.exists(_.level == 0))
       throw new IllegalStateException(s"a lookup compaction of ${table.name} leaves level-0 files behind")
-    val changelog = CompactionChangelog.of(table, w.outputLevel)
+    val changelog = CompactionChangelog.of(table.capabilities, table.options, w.outputLevel)
     val olderRowsMatter = !MergeFunctions.ignoresOlderRows(table.options, table.name)
     val levels = new LookupLevels(readers, split.bucketPath, keptRuns, vectors, olderRowsMatter || changelog.isDefined,
       localDir)
@@ -77,7 +77,7 @@ object LookupCompaction {
     val changes = changelog.map(_ =>
       new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
         level = w.outputLevel, changelog = true))
-    val equalRows = changelog.map(_ => CompactionChangelog.rowEquality(table))
+    val equalRows = changelog.map(_ => CompactionChangelog.rowEquality(table.schema.fields, table.options))
     val lookup = (kv: KeyValue) => levels.lookupAndDelete(kv.key)
     def merging(mf: MergeFunction): MergeFunction = {
       val looking = new LookupMergeFunction(mf, lookup, feed = olderRowsMatter)

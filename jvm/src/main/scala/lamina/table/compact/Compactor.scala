@@ -1,4 +1,4 @@
-package lamina.mergetree.compact
+package lamina.table.compact
 
 import java.io.File
 import java.nio.ByteBuffer
@@ -112,14 +112,14 @@ object Compactor {
     val out = new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
       level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
     // the full-compaction producer's changelog, at a compaction into the top level
-    val changelog = CompactionChangelog.of(table, w.outputLevel)
+    val changelog = CompactionChangelog.of(table.capabilities, table.options, w.outputLevel)
     val changes = changelog.map(_ =>
       new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
         level = w.outputLevel, changelog = true))
     try {
       val merged = (changelog, changes) match {
         case (Some(mode), Some(c)) =>
-          val equalRows = CompactionChangelog.rowEquality(table)
+          val equalRows = CompactionChangelog.rowEquality(table.schema.fields, table.options)
           readers.mergedRecordsWith(split, w.dropDeletes,
             mf =>
               new ChangelogMergeFunction(mf, mode, equalRows, (kind, kv) => c.write(kv.value, kind, kv.sequenceNumber)))

@@ -1,4 +1,4 @@
-package lamina.mergetree.compact
+package lamina.table.compact
 
 import java.util.UUID
 
@@ -6,7 +6,6 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.BadInputException
 import lamina.table.{PartitionValues, Warehouse}
-import lamina.table.append.{AppendCompactTasks, SortCompaction}
 import lamina.table.options.{CoreOptions, TableOperation}
 import lamina.table.sort.{OrderStrategy, SortKey}
 
@@ -14,7 +13,7 @@ import lamina.table.sort.{OrderStrategy, SortKey}
  *  table (`db.t`), the partitions (each a map of column to value text; empty = all) or a `where`
  *  condition on partition columns (evaluated by the tasks' engine), whether to compact fully, and for
  *  append tables how to order the rewritten rows (`order_strategy` over `order_by`). A table is
- *  compacted by [[Compactor]] (an append table's files by [[lamina.mergetree.compact.AppendCompaction]]);
+ *  compacted by [[Compactor]] (an append table's files by [[lamina.table.compact.AppendCompaction]]);
  *  an order sorts an append table by [[SortCompaction]]. */
 final case class CompactRequest(table: String, partitions: Seq[Map[String, String]], full: Boolean,
     orderStrategy: OrderStrategy = OrderStrategy.NoOrder, orderBy: String = "", where: Option[String] = None) {
