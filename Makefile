@@ -89,7 +89,7 @@ bench: venv jar
 	  [ -e "$$f" ] || continue; \
 	  echo "== $$f"; $(PY) "$$f"; \
 	done
-	$(SBT) 'set Test / javaOptions += "-Xmx12g"' "Test/runMain lamina.bench.LookupBench --out bench/results"
+	$(SBT) "bench/runMain lamina.bench.LookupBench --out bench/results"
 
 # Regenerates docs/options.md from the option registry (a JVM test checks it is current). Run on the
 # test classpath, which holds the libraries Spark provides (the registry's lookup codecs among them).

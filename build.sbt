@@ -19,9 +19,7 @@ lazy val root = (project in file("."))
     libraryDependencies ++= Seq(
       "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
       "com.github.ben-manes.caffeine" % "caffeine" % "3.1.8",
-      "org.scalatest" %% "scalatest" % "3.2.19" % Test,
-      // Baseline of the lookup benchmark only (jvm/src/test/scala/lamina/bench/LookupBench.scala).
-      "org.rocksdb" % "rocksdbjni" % "9.8.4" % Test
+      "org.scalatest" %% "scalatest" % "3.2.19" % Test
     ),
     Test / fork := true,
     Test / javaOptions ++= Seq(
@@ -48,4 +46,29 @@ lazy val root = (project in file("."))
       case PathList("module-info.class") => MergeStrategy.discard
       case x => MergeStrategy.defaultMergeStrategy(x)
     }
+  )
+
+// The JVM benchmarks (`make bench`), apart from the tests so that `make test` compiles and runs none of
+// them: jvm/src/bench/scala, on the engine's classes with Spark on the class path.
+lazy val bench = (project in file("jvm/bench"))
+  .dependsOn(root)
+  .settings(
+    name := "lamina-bench",
+    Compile / scalaSource := (ThisBuild / baseDirectory).value / "jvm" / "src" / "bench" / "scala",
+    scalacOptions ++= Seq("-deprecation", "-feature", "-release", "17"),
+    libraryDependencies ++= Seq(
+      "org.apache.spark" %% "spark-sql" % sparkVersion,
+      // Baseline of the lookup benchmark only (LookupBench).
+      "org.rocksdb" % "rocksdbjni" % "9.8.4"
+    ),
+    run / fork := true,
+    run / baseDirectory := (ThisBuild / baseDirectory).value,
+    run / javaOptions ++= Seq(
+      "-Xmx12g",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED"
+    )
   )

@@ -27,7 +27,7 @@ import lamina.lookup.compression.CompressionType
 /** Build and lookup throughput of the local lookup stores, against baselines measured in the same
  *  process: binary search over an in-memory sorted array of the same keys, and RocksDB through JNI.
  *
- * Usage: `Test/runMain lamina.bench.LookupBench [--out DIR] [--quick] [--keys 1000000,10000000]
+ * Usage: `bench/runMain lamina.bench.LookupBench [--out DIR] [--quick] [--keys 1000000,10000000]
  *   [--values 0,64,500] [--lookups N] [--cold-lookups N] [--work DIR] [--no-rocksdb]`
  *
  * Keys are 16 bytes: an 8-byte big-endian even number then 8 mixed bytes, so a miss key (odd number)

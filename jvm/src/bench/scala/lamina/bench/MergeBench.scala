@@ -13,7 +13,7 @@ import lamina.mergetree.function.DeduplicateMergeFunction
  *  over a [[LoserTree]]) against the cost floor of reading the same runs one after the other, as an
  *  iterator (concatenation: what a read of runs that need no merge costs).
  *
- * Usage: `Test/runMain lamina.bench.MergeBench [--records N] [--runs 2,5,10,50] [--repeat N]
+ * Usage: `bench/runMain lamina.bench.MergeBench [--records N] [--runs 2,5,10,50] [--repeat N]
  *   [--layouts overlapping,disjoint,updates] [--only concat|merge]`
  *
  * `--records` long keys in total (2,000,000 by default) are spread over the runs: `overlapping` deals
