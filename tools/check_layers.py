@@ -44,7 +44,7 @@ BELOW_TABLE = ("mergetree/", "lookup/", "dv/", "format/")
 SEAM_TYPES = {
     "lamina.table.manifest": {"DataFileMeta", "SimpleStats", "IndexFileMeta"},
     "lamina.table.scan": {"DataSplit"},
-    "lamina.table": {"KeyValueLayout"},
+    "lamina.table": {"KeyValueLayout", "FileStorePaths"},
 }
 TABLE_IMPORT = re.compile(r"^\s*import\s+(lamina\.table(?:\.[a-z]\w*)*)\.(\{[^}]*\}|\w+|_)", re.M)
 QUALIFIED = re.compile(r"(?<![\w.])lamina\.[a-z][\w]*(?:\.[a-z][\w]*)*\.[A-Z]\w*")
@@ -58,9 +58,9 @@ KNOWN = {
     # SQLExecution's registry of running executions: the only synchronous way to know that the query
     # holding a snapshot lease ended (listener events arrive later than an expiration that follows it)
     "spark/read/QueryLifetime.scala": {"execution"},
-    # the merge tree's writer and readers still take a whole FileStoreTable (its file IO, paths, layout,
-    # options and name) instead of a context resolved once per table version
-    "mergetree/KeyValueFileWriter.scala": {"seam"},
+    # the merge tree's readers still take a whole FileStoreTable (its file IO, layout, options, name and
+    # deletion-vector reading) instead of a context resolved once per table version, as the writer's
+    # KeyValueFileContext is
     "mergetree/KeyValueReaders.scala": {"seam"},
 }
 

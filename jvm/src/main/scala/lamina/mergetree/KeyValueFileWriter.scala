@@ -18,9 +18,8 @@ import lamina.format.{
   ValueStats
 }
 import lamina.io.PathNames
-import lamina.table.{FileStorePaths, FileStoreTable, KeyValueLayout}
+import lamina.table.FileStorePaths
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
-import lamina.table.options.CoreOptions
 import lamina.types.SparkTypes
 
 /** Writes the records of one (partition, bucket) of a primary-key table into level-0 data files in
@@ -32,22 +31,21 @@ import lamina.types.SparkTypes
  *  whose rows arrive sorted by key). With `changelog` the files are `changelog` files (the same
  *  layout) instead of `data` files of the merge tree: they hold what a write or compaction changed, for
  *  streaming readers, and a key's records (-U then +U) share a file. */
-final class KeyValueFileWriter(
-    table: FileStoreTable,
-    writers: DataFileWriters,
+final class KeyValueFileWriter private[mergetree] (
+    files: KeyValueFileContext,
     val partition: Array[Byte],
     dir: Path,
     val bucket: Int,
     firstSequence: Long,
-    targetFileSize: Long,
     taskId: Int,
-    level: Int = 0,
-    fileSource: Int = DataFileMeta.FileSourceAppend,
-    uniqueKeys: Boolean = false,
-    changelog: Boolean = false) {
+    level: Int,
+    fileSource: Int,
+    uniqueKeys: Boolean,
+    changelog: Boolean) {
 
-  private val layout = KeyValueLayout(table.schema)
-  private val types = table.schema.fields.map(_.dataType)
+  private val layout = files.layout
+  private val writers = files.writers
+  private val types = layout.schema.fields.map(_.dataType)
   private val keyTypes = layout.keyFields.map(_.dataType)
   private val keySparkTypes = keyTypes.map(SparkTypes.toSpark)
   private val keyOrdering = KeyOrder.orderingOf(keySparkTypes)
@@ -58,7 +56,7 @@ final class KeyValueFileWriter(
   private val keyProjections = Array(newKeyProjection(), newKeyProjection())
   private var flip = 0
   private val valueStatsOf =
-    new ValueStats(StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options)), table.schema.fields, writers)
+    new ValueStats(StatsMode.parse(files.statsMode), layout.schema.fields, writers)
   private val uuid = FileStorePaths.newUuid()
 
   /** A key compared with the previous one at or below this starts a new file: 0 for data files (keys
@@ -74,7 +72,7 @@ final class KeyValueFileWriter(
   private var fileName: String = _
   private var rows = 0L
   private var deletes = 0L
-  private val sizeCheck = new TargetSizeCheck(targetFileSize, types.size)
+  private val sizeCheck = new TargetSizeCheck(files.targetFileSize, types.size)
   private var minSeq = 0L
   private var minKey: InternalRow = _
   private var lastKey: InternalRow = _
@@ -94,7 +92,7 @@ final class KeyValueFileWriter(
       s"${layout.keyFields(i).name}=${key.get(i, keySparkTypes(i))}"
     }.mkString(", ")
     new BadInputException(
-      s"Table ${table.name}: more than one written row has primary key ($shown). A MERGE INTO that upserts its " +
+      s"Table ${files.tableName}: more than one written row has primary key ($shown). A MERGE INTO that upserts its " +
         "source writes each key once, as MERGE matches a target row with at most one source row; remove the " +
         "duplicates from the source")
   }
@@ -133,7 +131,7 @@ final class KeyValueFileWriter(
   def finish(): Seq[DataFileMeta] = { closeFile(); done.toSeq }
 
   def abort(): Unit = {
-    DataFileWriters.discard(table.fileIO, dir, Option(writer).map(_ -> fileName), done.map(_.fileName).toSeq)
+    DataFileWriters.discard(files.fileIO, dir, Option(writer).map(_ -> fileName), done.map(_.fileName).toSeq)
     writer = null
     done.clear()
   }
@@ -163,7 +161,7 @@ final class KeyValueFileWriter(
     writer.close()
     writer = null
     val path = PathNames.child(dir, fileName, "data file")
-    val size = table.fileIO.fileSize(path)
+    val size = files.fileIO.fileSize(path)
     val (vStats, statsCols) = SimpleStats.ofFile(valueStatsOf, valueStats, path)
     val (lo, hi) = seqRange()
     done += DataFileMeta(
@@ -176,7 +174,7 @@ final class KeyValueFileWriter(
       valueStats = vStats,
       minSequenceNumber = lo,
       maxSequenceNumber = hi,
-      schemaId = table.schema.id,
+      schemaId = layout.schema.id,
       level = level,
       creationTimeMillis = Some(System.currentTimeMillis()),
       deleteRowCount = Some(deletes),

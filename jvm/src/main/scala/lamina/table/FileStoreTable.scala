@@ -3,8 +3,9 @@ package lamina.table
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.{CorruptFileException, NotFoundException}
-import lamina.format.DataFileFormat
+import lamina.format.{DataFileFormat, DataFileWriters}
 import lamina.io.FileIO
+import lamina.mergetree.KeyValueFileContext
 import lamina.table.branch.BranchManager
 import lamina.table.lease.LeaseManager
 import lamina.table.manifest.{ManifestStore, SnapshotEntries}
@@ -52,6 +53,10 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   /** The checked reader of a snapshot's live files. */
   def snapshotEntries: SnapshotEntries = new SnapshotEntries(manifestStore, snapshotManager.snapshotPath, name)
   def isPrimaryKeyTable: Boolean = schema.primaryKeys.nonEmpty
+
+  /** What the merge tree needs to write this table version's key-value files with `writers`. */
+  def keyValueFiles(writers: DataFileWriters): KeyValueFileContext =
+    KeyValueFileContext.of(name, fileIO, KeyValueLayout(schema), options, writers)
 
   /** What this table does at this schema with these options, resolved once ([[TableCapabilities]]). */
   @transient lazy val capabilities: TableCapabilities = TableCapabilities.of(options, isPrimaryKeyTable, name)

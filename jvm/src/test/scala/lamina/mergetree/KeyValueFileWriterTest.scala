@@ -44,8 +44,8 @@ class KeyValueFileWriterTest extends AnyFunSuite {
   private def row(id: Int) = InternalRow(id, UTF8String.fromString(s"v$id"), UTF8String.fromString("p"))
 
   private def writer(t: FileStoreTable, target: Long, unique: Boolean = false) =
-    new KeyValueFileWriter(t, counting, Array.emptyByteArray, new Path(t.path, "bucket-0"), 0, 100L, target, 0,
-      uniqueKeys = unique)
+    t.keyValueFiles(counting).copy(targetFileSize = target)
+      .writer(Array.emptyByteArray, new Path(t.path, "bucket-0"), 0, 100L, uniqueKeys = unique)
 
   private def keyOf(bytes: Array[Byte]) = BinaryRowCodec.deserialize(bytes, Seq(IntType(nullable = false))).getInt(0)
 

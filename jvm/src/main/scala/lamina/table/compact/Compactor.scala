@@ -12,7 +12,6 @@ import lamina.mergetree.{
   CompactUnit,
   CompactionChangelog,
   FileKeyOrder,
-  KeyValueFileWriter,
   KeyValueReaders,
   Levels,
   UniversalCompaction
@@ -108,14 +107,12 @@ object Compactor {
     val split = w.split.copy(files = w.inputs)
     val partitionRow = table.manifestStore.decodePartition(split.partition)
     val dir = table.paths.bucketDir(partitionRow, split.bucket)
-    val targetSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
-    val out = new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
-      level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
+    val files = table.keyValueFiles(writers)
+    val out = files.writer(split.partition, dir, split.bucket, level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
     // the full-compaction producer's changelog, at a compaction into the top level
     val changelog = CompactionChangelog.of(table.capabilities, table.options, w.outputLevel)
     val changes = changelog.map(_ =>
-      new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
-        level = w.outputLevel, changelog = true))
+      files.writer(split.partition, dir, split.bucket, level = w.outputLevel, changelog = true))
     try {
       val merged = (changelog, changes) match {
         case (Some(mode), Some(c)) =>

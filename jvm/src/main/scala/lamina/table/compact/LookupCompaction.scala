@@ -71,12 +71,11 @@ object LookupCompaction {
       localDir)
     val partitionRow = table.manifestStore.decodePartition(split.partition)
     val dir = table.paths.bucketDir(partitionRow, split.bucket)
-    val targetSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
-    def writer() = new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
-      level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
+    val files = table.keyValueFiles(writers)
+    def writer() =
+      files.writer(split.partition, dir, split.bucket, level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
     val changes = changelog.map(_ =>
-      new KeyValueFileWriter(table, writers, split.partition, dir, split.bucket, 0L, targetSize, 0,
-        level = w.outputLevel, changelog = true))
+      files.writer(split.partition, dir, split.bucket, level = w.outputLevel, changelog = true))
     val equalRows = changelog.map(_ => CompactionChangelog.rowEquality(table.schema.fields, table.options))
     val lookup = (kv: KeyValue) => levels.lookupAndDelete(kv.key)
     def merging(mf: MergeFunction): MergeFunction = {

@@ -30,7 +30,7 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
   private val routing = new RowRouting(table)
   private val numBuckets = routing.numBuckets
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
-  private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
+  private val files = table.keyValueFiles(writers)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
   private val changelogs = mutable.HashMap.empty[KeyValueFileWriter, KeyValueFileWriter]
 
@@ -85,14 +85,12 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
         val bytes = BinaryRowCodec.serialize(key, schema.partitionTypes)
         val base = sequenceBases.getOrElse((ArraySeq.unsafeWrapArray(bytes), bucket), -1L)
         val dir = table.paths.bucketDir(key, bucket)
-        val w = new KeyValueFileWriter(table, writers, bytes, dir, bucket, base + 1, targetFileSize, taskId,
-          uniqueKeys = uniqueKeys)
+        val w = files.writer(bytes, dir, bucket, base + 1, taskId, uniqueKeys = uniqueKeys)
         open.put((key, bucket), w)
         if (!uniqueKeys) merges.put(w, new RepeatedKeyMerge(table, w, newMergeFunction()))
         if (inputChangelog)
           changelogs.put(w,
-            new KeyValueFileWriter(table, writers, bytes, dir, bucket, base + 1, targetFileSize, taskId,
-              changelog = true))
+            files.writer(bytes, dir, bucket, base + 1, taskId, changelog = true))
         w
     }
 

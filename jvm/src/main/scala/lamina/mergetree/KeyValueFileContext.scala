@@ -1,0 +1,38 @@
+package lamina.mergetree
+
+import org.apache.hadoop.fs.Path
+
+import lamina.format.DataFileWriters
+import lamina.io.FileIO
+import lamina.table.KeyValueLayout
+import lamina.table.manifest.DataFileMeta
+import lamina.table.options.CoreOptions
+
+/** What writing one table version's key-value files needs, resolved once (on the driver, from the
+ *  table: `FileStoreTable.keyValueFiles`) and carried to the executors: the table's name for
+ *  messages, its file IO, its key layout (schema and key columns), the data-file writers of its format,
+ *  and the option values the writer uses. The merge tree gets these, never the table. */
+final case class KeyValueFileContext(
+    tableName: String,
+    fileIO: FileIO,
+    layout: KeyValueLayout,
+    writers: DataFileWriters,
+    statsMode: String,
+    targetFileSize: Long)
+  extends Serializable {
+
+  /** A writer of one (partition, bucket)'s files in `dir` (see [[KeyValueFileWriter]]). */
+  def writer(partition: Array[Byte], dir: Path, bucket: Int, firstSequence: Long = 0L, taskId: Int = 0, level: Int = 0,
+      fileSource: Int = DataFileMeta.FileSourceAppend, uniqueKeys: Boolean = false,
+      changelog: Boolean = false): KeyValueFileWriter =
+    new KeyValueFileWriter(this, partition, dir, bucket, firstSequence, taskId, level, fileSource, uniqueKeys, changelog)
+}
+
+object KeyValueFileContext {
+
+  /** The context of a table with this layout and options. */
+  def of(tableName: String, fileIO: FileIO, layout: KeyValueLayout, options: Map[String, String],
+      writers: DataFileWriters): KeyValueFileContext =
+    KeyValueFileContext(tableName, fileIO, layout, writers, CoreOptions.StatsMode.getOrDefault(options),
+      CoreOptions.TargetFileSize.getOrDefault(options))
+}
