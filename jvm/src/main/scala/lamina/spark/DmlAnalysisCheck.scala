@@ -16,6 +16,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import lamina.errors.BadInputException
+import lamina.mergetree.function.DmlOperation
 import lamina.spark.AssignedValue.{bare, uncast}
 import lamina.table.sink.PrimaryKeyWrites
 import lamina.table.FileStoreTable
@@ -79,8 +80,8 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
     val changed = assignments.filterNot(keepsValue)
     val columns = changed.map(a => canonical(t, column(a))).distinct
     // a key column first, so that the refusal names it whatever the engine says about the rest
-    columns.find(keyColumns(t).contains).foreach(c => refuse(PrimaryKeyWrites.dmlRefusal(t, "UPDATE", Seq(c))))
-    refuse(PrimaryKeyWrites.dmlRefusal(t, "UPDATE", columns))
+    columns.find(keyColumns(t).contains).foreach(c => refuse(PrimaryKeyWrites.dmlRefusal(t, DmlOperation.Update, Seq(c))))
+    refuse(PrimaryKeyWrites.dmlRefusal(t, DmlOperation.Update, columns))
     refuseNullOnPartialUpdate(t, changed, "UPDATE")
   }
 
@@ -91,7 +92,7 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
     val partitions = t.schema.partitionKeys
     val wholePartitions = condition.references.forall(a => partitions.exists(_.equalsIgnoreCase(a.name)))
     if (!wholePartitions)
-      refuse(PrimaryKeyWrites.dmlRefusal(t, "DELETE"))
+      refuse(PrimaryKeyWrites.dmlRefusal(t, DmlOperation.Delete))
   }
 
   private def checkMerge(t: FileStoreTable, m: MergeIntoTable): Unit = {
@@ -111,12 +112,12 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
           val keepsKey = m.notMatchedBySourceActions.forall(_ ne u) &&
             equated.exists { case (x, y) => uncast(x).semanticEquals(a.key) && uncast(y).semanticEquals(uncast(a.value)) }
           if (keyColumns(t).contains(col) && !keepsKey)
-            refuse(PrimaryKeyWrites.dmlRefusal(t, "MERGE_UPDATE", Seq(col)))
+            refuse(PrimaryKeyWrites.dmlRefusal(t, DmlOperation.MergeUpdate, Seq(col)))
         }
-        refuse(PrimaryKeyWrites.dmlRefusal(t, "MERGE_UPDATE", nonKey))
+        refuse(PrimaryKeyWrites.dmlRefusal(t, DmlOperation.MergeUpdate, nonKey))
         refuseNullOnPartialUpdate(t, changed, "MERGE INTO ... UPDATE")
       case _: DeleteAction =>
-        refuse(PrimaryKeyWrites.dmlRefusal(t, "MERGE_DELETE"))
+        refuse(PrimaryKeyWrites.dmlRefusal(t, DmlOperation.MergeDelete))
       case _ =>
     }
   }

@@ -7,6 +7,7 @@ import org.apache.spark.sql.connector.write.RowLevelOperation.Command
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.errors.BadInputException
+import lamina.mergetree.function.DmlOperation
 import lamina.spark.write.{LaminaWrite, WriteMode}
 import lamina.table.sink.PrimaryKeyWrites
 
@@ -21,7 +22,7 @@ class LaminaRowLevelOperationBuilder(table: LaminaTable, info: RowLevelOperation
     // DELETE is checked when its write starts (see LaminaDeltaOperation.newWriteBuilder).
     if (info.command() == Command.UPDATE) {
       val nonKey = t.schema.fieldNames.filterNot(t.schema.primaryKeys.contains)
-      PrimaryKeyWrites.dmlRefusal(t, "UPDATE", nonKey).foreach(why => throw new BadInputException(why))
+      PrimaryKeyWrites.dmlRefusal(t, DmlOperation.Update, nonKey).foreach(why => throw new BadInputException(why))
     }
     new LaminaDeltaOperation(table, info.command())
   }
@@ -37,7 +38,7 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
    *  turned into a metadata delete by the optimizer, never writes records, and every merge engine
    *  honours it. */
   override def newWriteBuilder(info: LogicalWriteInfo): DeltaWriteBuilder = {
-    val refusal = if (cmd != Command.DELETE) None else PrimaryKeyWrites.dmlRefusal(table.table, "DELETE")
+    val refusal = if (cmd != Command.DELETE) None else PrimaryKeyWrites.dmlRefusal(table.table, DmlOperation.Delete)
     new DeltaWriteBuilder {
       override def build(): DeltaWrite = new LaminaWrite(table.table, info, WriteMode.Append, refusal, Some(cmd))
     }

@@ -27,39 +27,30 @@ import lamina.types.DataField
  *    max, bool_and, bool_or, merge_map, and collect or listagg with distinct). A sum, for example,
  *    would add the new value to the old one. */
 object DmlRules {
-  private val Ops = Set("DELETE", "UPDATE", "MERGE_DELETE", "MERGE_UPDATE", "INSERT_OVERWRITE")
   private val Replacing = Set("last_value", FieldAggregator.LastNonNullValue)
   private val Idempotent =
     Replacing ++ Set("first_value", "first_non_null_value", "min", "max", "bool_and", "bool_or", "merge_map")
 
-  /** None when `op` is allowed, Some(reason) when it must be rejected at analysis. `op` is DELETE,
-   *  UPDATE, MERGE_DELETE, MERGE_UPDATE or INSERT_OVERWRITE; `updatedColumns` are the assigned columns
-   *  of an UPDATE (or of MERGE's update clauses; empty means unknown, taken as every non-key column). */
+  /** None when `op` is allowed, Some(reason) when it must be rejected at analysis; `updatedColumns`
+   *  are the assigned columns of an UPDATE (or of MERGE's update clauses; empty means unknown, taken as
+   *  every non-key column). */
   def check(
-      op: String,
+      op: DmlOperation,
       updatedColumns: Seq[String],
       fields: Seq[DataField],
       primaryKeys: Seq[String],
       partitionKeys: Seq[String],
       options: Map[String, String],
       table: String): Option[String] = {
-    val o = op.trim.toUpperCase
-    require(Ops.contains(o), s"unknown DML operation '$op'; expected one of ${Ops.toSeq.sorted.mkString(", ")}")
     val engine = MergeEngine.of(options, table)
-    val isDelete = o == "DELETE" || o == "MERGE_DELETE"
-    val isUpdate = o == "UPDATE" || o == "MERGE_UPDATE"
-    val what = o match {
-      case "DELETE" => "DELETE"
-      case "UPDATE" => "UPDATE"
-      case "MERGE_DELETE" => "MERGE INTO ... DELETE"
-      case "MERGE_UPDATE" => "MERGE INTO ... UPDATE"
-      case _ => "INSERT OVERWRITE"
-    }
+    val isDelete = op.deletes
+    val isUpdate = op.updates
+    val what = op.shown
     def reject(why: String): Option[String] = Some(s"$what is not supported on table $table (merge-engine $engine): $why")
     val nonKey = fields.map(_.name).filterNot(primaryKeys.contains)
     val updated = if (updatedColumns.isEmpty) nonKey else updatedColumns
 
-    if (o == "INSERT_OVERWRITE") return None
+    if (op == DmlOperation.InsertOverwrite) return None
     if (isUpdate) {
       val keyCols = updated.filter(c => primaryKeys.contains(c) || partitionKeys.contains(c))
       if (keyCols.nonEmpty) {

@@ -8,7 +8,7 @@ import org.apache.spark.unsafe.types.UTF8String
 import lamina.errors.BadInputException
 import lamina.format.DataFileWriters
 import lamina.mergetree.RowKind
-import lamina.mergetree.function.MergeFunctions
+import lamina.mergetree.function.{DmlOperation, MergeFunctions}
 import lamina.spark.MirrorColumns
 import lamina.table.FileStoreTable
 import lamina.table.options.CoreOptions
@@ -41,8 +41,8 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   // The statement's clauses are refused during analysis when the session extensions are installed
   // (DmlAnalysisCheck); without them, a writer refuses the first delete or update it is handed
   private lazy val nonKey = schema.fieldNames.filterNot(schema.primaryKeys.contains)
-  private lazy val deleteRefusal = PrimaryKeyWrites.dmlRefusal(table, "MERGE_DELETE")
-  private lazy val updateRefusal = PrimaryKeyWrites.dmlRefusal(table, "MERGE_UPDATE", nonKey)
+  private lazy val deleteRefusal = PrimaryKeyWrites.dmlRefusal(table, DmlOperation.MergeDelete)
+  private lazy val updateRefusal = PrimaryKeyWrites.dmlRefusal(table, DmlOperation.MergeUpdate, nonKey)
 
   /** A row of an INSERT or DataFrame write: of the kind the whole write gives its rows (`rowKind`, its
    *  non-key values unchecked), of the kind its `kindColumn` holds (a deleted row's non-key values

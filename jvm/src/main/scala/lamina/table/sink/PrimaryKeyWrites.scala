@@ -1,7 +1,7 @@
 package lamina.table.sink
 
 import lamina.errors.BadInputException
-import lamina.mergetree.function.DmlRules
+import lamina.mergetree.function.{DmlOperation, DmlRules}
 import lamina.table.FileStoreTable
 import lamina.table.options.{CoreOptions, MergeEngine}
 
@@ -41,7 +41,7 @@ object PrimaryKeyWrites {
   /** Why row-level `op` (an operation of [[DmlRules.check]], which `updatedColumns` are for) cannot
    *  run on the table, or None: its merge engine's rules.
    *  The one decision behind every refusal: during analysis, when a write is planned, in a writer. */
-  def dmlRefusal(table: FileStoreTable, op: String, updatedColumns: Seq[String] = Seq.empty): Option[String] = {
+  def dmlRefusal(table: FileStoreTable, op: DmlOperation, updatedColumns: Seq[String] = Seq.empty): Option[String] = {
     val s = table.schema
     DmlRules.check(op, updatedColumns, s.fields, s.primaryKeys, s.partitionKeys, table.options, table.name)
   }
