@@ -173,3 +173,17 @@ def damaged_copy(rng, original: bytes):
         damaged[at] ^= rng.randrange(1, 256)
         return bytes(damaged), f"byte {at} flipped"
     return original[:at], f"cut at {at}"
+
+
+def read_damaged(target, damaged: bytes, read):
+    """Writes `damaged` over the file `target`, calls `read()`, and restores the file: ("rows", what
+    read returned) or ("error", the error's message and text)."""
+    original = target.read_bytes()
+    target.write_bytes(damaged)
+    try:
+        try:
+            return "rows", read()
+        except Exception as e:  # noqa: BLE001 - the caller judges whether the error names the file
+            return "error", f"{getattr(e, 'message', '') or ''}\n{e}"
+    finally:
+        target.write_bytes(original)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from _support import damaged_copy, latest_snapshot_id, sql_rows, table_path
+from _support import damaged_copy, latest_snapshot_id, read_damaged, sql_rows, table_path
 
 CAT = "lamina"
 TRIALS = 240
@@ -57,25 +57,17 @@ def test_every_damaged_metadata_file_is_reported_or_harmless(spark, warehouse, d
     wrong = []
     for trial in range(TRIALS):
         target: Path = files[trial % len(files)]
-        original = target.read_bytes()
-        damaged, how = damaged_copy(rng, original)
-        target.write_bytes(bytes(damaged))
-        try:
-            try:
-                got = sql_rows(spark, f"SELECT * FROM {name}")
-            except Exception as e:  # noqa: BLE001 - any error, as long as it names the file
-                text = f"{getattr(e, 'message', '') or ''}\n{e}"
-                if target.name in text:
-                    outcomes["reported"] += 1
-                else:
-                    wrong.append(f"{target.name} {how}: error not naming the file: {text[:300]}")
+        damaged, how = damaged_copy(rng, target.read_bytes())
+        outcome, got = read_damaged(target, damaged, lambda: sql_rows(spark, f"SELECT * FROM {name}"))
+        if outcome == "error":
+            if target.name in got:
+                outcomes["reported"] += 1
             else:
-                if got == expected:
-                    outcomes["same rows"] += 1
-                else:
-                    wrong.append(f"{target.name} {how}: read {len(got)} rows that differ from the {len(expected)} expected")
-        finally:
-            target.write_bytes(original)
+                wrong.append(f"{target.name} {how}: error not naming the file: {got[:300]}")
+        elif got == expected:
+            outcomes["same rows"] += 1
+        else:
+            wrong.append(f"{target.name} {how}: read {len(got)} rows that differ from the {len(expected)} expected")
     assert wrong == [], "\n".join(wrong)
     assert outcomes["reported"] > TRIALS // 2, outcomes
     assert sql_rows(spark, f"SELECT * FROM {name}") == expected

@@ -22,9 +22,10 @@ final case class DataFileWriters(
   def open(path: String, taskId: Int): DataFileWriter =
     try opener(path, taskId)
     catch {
-      case e: Exception if DataFileWriters.ioCause(e).isDefined =>
+      case e: Exception =>
+        val io = DataFileWriters.ioCause(e).getOrElse(throw e)
         val p = PathNames.of(path)
-        throw StorageFailure(p.getFileSystem(conf.value), "write", p, DataFileWriters.ioCause(e).get)
+        throw StorageFailure(p.getFileSystem(conf.value), "write", p, io)
     }
 }
 
