@@ -54,7 +54,7 @@ wheel: venv jar
 test: venv jar
 	$(PYTHON) tools/check_layers.py
 	$(SBT) scalafmtCheckAll scalafmtSbtCheck test
-	$(PY) -m pytest tests -q
+	$(PY) -m pytest tests -q --durations=25
 
 # The Python tests alone, against the jar already in the package (no sbt).
 pytest: venv

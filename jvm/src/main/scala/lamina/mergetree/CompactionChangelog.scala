@@ -3,7 +3,7 @@ package lamina.mergetree
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
 
-import lamina.table.options.{ChangelogProducer, CoreOptions, MergeEngine, TableCapabilities}
+import lamina.table.options.{ChangelogProducer, CoreOptions, TableCapabilities}
 import lamina.types.{DataField, SparkTypes}
 
 /** The changelog a compaction writes beside its output (Paimon's `changelog-producer` lookup and
@@ -30,7 +30,7 @@ object CompactionChangelog {
   /** What the table's producer asks of a compaction into `outputLevel`, if anything. */
   def of(caps: TableCapabilities, options: Map[String, String], outputLevel: Int): Option[CompactionChangelog] = {
     val o = options
-    val firstRow = caps.mergeEngine == MergeEngine.FirstRow
+    val firstRow = caps.mergeEngine.keepsFirstRecord
     caps.changelogProducer match {
       case ChangelogProducer.Lookup if outputLevel > 0 =>
         Some(Lookup(firstRow, CoreOptions.ChangelogRowDeduplicate.getOrDefault(o)))

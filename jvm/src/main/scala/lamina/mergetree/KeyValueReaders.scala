@@ -5,24 +5,25 @@ import org.apache.spark.sql.types.{StructField, StructType}
 
 import lamina.dv.{DeletionFile, DeletionVectorFilter}
 import lamina.format.{DataFileRef, FileSchemaReader, NullPaddedRow}
-import lamina.table.{FileStoreTable, KeyValueLayout}
+import lamina.table.KeyValueLayout
 import lamina.table.manifest.DataFileMeta
 import lamina.table.scan.DataSplit
 import lamina.types.SparkTypes
 
 /** Reading the data files of a primary-key table as [[KeyValue]] records in the current schema,
  *  and merging the sorted runs of a split into rows with a fresh merge function of `mergeFunctions`
- *  (the table's factory, built and checked once). Serializable: built on the driver, used in
+ *  (the table's factory, built and checked once). `table` is the merge tree's view of the table
+ *  ([[MergeTreeTable]]). Serializable: built on the driver, used in
  *  executors (and by compaction). */
 final case class KeyValueReaders(
     readers: Map[Long, FileSchemaReader],
     batchReaders: Map[Long, FileSchemaReader],
-    table: FileStoreTable,
+    table: MergeTreeTable,
     mergeFunctions: MergeFunctionFactory,
     batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty)
   extends Serializable {
 
-  private def layout = KeyValueLayout(table.schema)
+  private def layout = table.layout
 
   private def keySchema(l: KeyValueLayout) =
     StructType(l.keyFields.map(x => StructField(x.name, SparkTypes.toSpark(x.dataType))))
@@ -161,7 +162,7 @@ object KeyValueReaders {
    *  level 0 is always merged, as Paimon's own readers do. With deletion vectors a key lives in one
    *  file above level 0 only (the vectors delete its older versions), so any number of runs reads
    *  directly, each file through its vector (Paimon's raw-convertible splits). */
-  def readableDirectly(table: FileStoreTable, split: DataSplit): Boolean = {
+  def readableDirectly(table: MergeTreeTable, split: DataSplit): Boolean = {
     val skip0 = table.capabilities.skipsLevel0
     val files = if (skip0) split.files.filter(_.level > 0) else split.files
     files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)) &&
@@ -169,8 +170,8 @@ object KeyValueReaders {
   }
 
   /** The split's files as [[Levels]]; without level 0 when `skipLevel0`. */
-  def levels(table: FileStoreTable, split: DataSplit, skipLevel0: Boolean): Levels = {
-    val all = Levels(split.files, FileKeyOrder.of(KeyValueLayout(table.schema)))
+  def levels(table: MergeTreeTable, split: DataSplit, skipLevel0: Boolean): Levels = {
+    val all = Levels(split.files, FileKeyOrder.of(table.layout))
     if (skipLevel0) all.withoutLevel0 else all
   }
 

@@ -12,9 +12,7 @@ import org.apache.spark.unsafe.Platform
 import lamina.dv.DeletionVectorsMaintainer
 import lamina.errors.{BadInputException, CorruptFileException}
 import lamina.lookup.{LocalFileCache, LocalFileType, LookupStoreWriter, UnsignedBytesComparator}
-import lamina.table.KeyValueLayout
 import lamina.table.manifest.DataFileMeta
-import lamina.table.options.CoreOptions
 import lamina.types.SparkTypes
 
 /** The levels of one bucket that a lookup compaction does not rewrite, looked up by key: for a key,
@@ -39,16 +37,15 @@ final class LookupLevels(
   require(runs.forall(_.level > 0), "lookup levels hold no level-0 run")
 
   private val table = readers.table
-  private val options = table.options
-  private val layout = KeyValueLayout(table.schema)
+  private val layout = table.layout
   private val keyTypes = layout.keyFields.map(f => SparkTypes.toSpark(f.dataType))
   private val valueTypes = table.schema.fields.map(f => SparkTypes.toSpark(f.dataType))
   private val keyBytes = new LookupKeyEncoding(keyTypes)
   private val valueBytes = UnsafeProjection.create(valueTypes.toArray)
   private val order = FileKeyOrder.of(layout)
-  private val lookupOptions = CoreOptions.lookupStore(options)
-  private val maxDisk = CoreOptions.LookupCacheMaxDiskSize.getOrDefault(options)
-  private val retention = CoreOptions.LookupCacheFileRetention.getOrDefault(options)
+  private val lookupOptions = table.lookupStore
+  private val maxDisk = table.lookupMaxDiskSize
+  private val retention = table.lookupFileRetentionMillis
 
   /** Each run's files with their key ranges, for a binary search. */
   private val ranges: Seq[IndexedSeq[(DataFileMeta, InternalRow, InternalRow)]] =

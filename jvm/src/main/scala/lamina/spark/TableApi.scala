@@ -10,7 +10,7 @@ import org.apache.spark.sql.types.{DataType, StringType, StructField, StructType
 import lamina.api.{Branching, Partitions, Snapshots, Tagging}
 import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException}
 import lamina.table.branch.BranchManager
-import lamina.table.options.{CoreOptions, MergeEngine}
+import lamina.table.options.CoreOptions
 
 /** What the Python package's `LaminaTable` calls through py4j: one call per Python method, plain
  *  Java values and Spark's own Dataset and Column in and out. A table is named `db.t` within a Lamina
@@ -94,7 +94,7 @@ object TableApi {
       "primary_keys" -> t.schema.primaryKeys.mkString(","),
       "partition_keys" -> t.schema.partitionKeys.mkString(","),
       "bucket" -> CoreOptions.Bucket.getOrDefault(t.options).toString,
-      "merge_engine" -> (if (t.isPrimaryKeyTable) MergeEngine.of(t.options, t.name).name else ""),
+      "merge_engine" -> (if (t.isPrimaryKeyTable) t.capabilities.mergeEngine.name else ""),
       "file_format" -> t.fileFormat.name,
       "schema_id" -> t.schema.id.toString,
       "latest_snapshot_id" -> latest.map(_.id.toString).orNull,

@@ -16,7 +16,7 @@ object DeletionVectorRules {
     if (producer == ChangelogProducer.FullCompaction)
       throw new BadInputException(s"Table $table: deletion vectors ('deletion-vectors.enabled' = 'true') work only " +
         s"with changelog-producer none, input or lookup, not '$producer'")
-    if (s.primaryKeys.nonEmpty && MergeEngine.of(s.options, table) == MergeEngine.FirstRow)
+    if (s.primaryKeys.nonEmpty && MergeEngine.of(s.options, table).keepsFirstRecord)
       throw new BadInputException(s"Table $table: merge-engine 'first-row' takes no deletion vectors " +
         "('deletion-vectors.enabled' = 'true'): it never deletes an older row (its reads already skip level 0)")
   }

@@ -5,7 +5,7 @@ import org.apache.hadoop.fs.Path
 import lamina.errors.{CorruptFileException, NotFoundException}
 import lamina.format.{DataFileFormat, DataFileWriters}
 import lamina.io.FileIO
-import lamina.mergetree.KeyValueFileContext
+import lamina.mergetree.{KeyValueFileContext, MergeTreeTable}
 import lamina.table.branch.BranchManager
 import lamina.table.lease.LeaseManager
 import lamina.table.manifest.{ManifestStore, SnapshotEntries}
@@ -60,6 +60,10 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
 
   /** What this table does at this schema with these options, resolved once ([[TableCapabilities]]). */
   @transient lazy val capabilities: TableCapabilities = TableCapabilities.of(options, isPrimaryKeyTable, name)
+
+  /** What the merge tree's readers and lookups know of this table version, resolved once. */
+  @transient lazy val mergeTree: MergeTreeTable =
+    MergeTreeTable.of(name, path.toString, fileIO, KeyValueLayout(schema), capabilities, options)
 
   /** Whether the latest snapshot has live data files. */
   def holdsDataFiles: Boolean = snapshotManager.latest().exists(s => snapshotEntries.live(s).nonEmpty)

@@ -21,15 +21,11 @@ import lamina.types.DataField
  *  - aggregation: DELETE is allowed only with `aggregation.remove-record-on-delete`; otherwise the
  *    key would stay behind with its values retracted (sum 0, nulls), which is not a delete.
  *    UPDATE is allowed only when re-aggregating the new row replaces the old values: every
- *    assigned column uses last_value or last_non_null_value (with the latter an assignment of NULL has
- *    no effect), and every other non-key column's function gives the same result when fed its own
- *    current value again (last_value, last_non_null_value, first_value, first_non_null_value, min,
- *    max, bool_and, bool_or, merge_map, and collect or listagg with distinct). A sum, for example,
- *    would add the new value to the old one. */
+ *    assigned column's function replaces its value ([[AggregateFunction.replaces]]: last_value or
+ *    last_non_null_value, with the latter an assignment of NULL has no effect), and every other
+ *    non-key column's function gives the same result when fed its own current value again
+ *    ([[AggregateFunction.idempotent]]). A sum, for example, would add the new value to the old one. */
 object DmlRules {
-  private val Replacing = Set("last_value", FieldAggregator.LastNonNullValue)
-  private val Idempotent =
-    Replacing ++ Set("first_value", "first_non_null_value", "min", "max", "bool_and", "bool_or", "merge_map")
 
   /** None when `op` is allowed, Some(reason) when it must be rejected at analysis; `updatedColumns`
    *  are the assigned columns of an UPDATE (or of MERGE's update clauses; empty means unknown, taken as
@@ -71,11 +67,11 @@ object DmlRules {
         else None
       case MergeEngine.Aggregation =>
         val functions = nonKey.map { c =>
-          c -> options.getOrElse(s"fields.$c.${MergeFunctions.AggregateFunctionSuffix}",
-            options.getOrElse(CoreOptions.DefaultAggregateFunction.key, FieldAggregator.LastNonNullValue)).trim.toLowerCase
+          val text = options.getOrElse(s"fields.$c.${MergeFunctions.AggregateFunctionSuffix}",
+            options.getOrElse(CoreOptions.DefaultAggregateFunction.key, AggregateFunction.Default.name))
+          c -> (text.trim.toLowerCase, AggregateFunction.parse(text))
         }.toMap
-        def ignoresRetract(c: String) =
-          options.get(s"fields.$c.${MergeFunctions.IgnoreRetractSuffix}").exists(_.trim.equalsIgnoreCase("true"))
+        def named(c: String) = functions(c)._1
         def distinct(c: String) = options.get(s"fields.$c.distinct").exists(_.trim.equalsIgnoreCase("true"))
         if (isDelete) {
           if (CoreOptions.AggregationRemoveRecordOnDelete.ofTable(options, table)) None
@@ -84,15 +80,12 @@ object DmlRules {
           else reject("a DELETE would leave the key with retracted aggregates instead of removing it; " +
             "set 'aggregation.remove-record-on-delete'='true'")
         } else {
-          updated.find(c => !Replacing.contains(functions(c))) match {
-            case Some(c) => reject(s"aggregate function '${functions(c)}' of column '$c' would aggregate the new value " +
+          updated.find(c => !functions(c)._2.exists(_.replaces)) match {
+            case Some(c) => reject(s"aggregate function '${named(c)}' of column '$c' would aggregate the new value " +
                 "with the old one instead of replacing it; only last_value and last_non_null_value columns can be updated")
             case None =>
-              nonKey.filterNot(updated.contains).find { c =>
-                val fn = functions(c)
-                !(Idempotent.contains(fn) || ((fn == "collect" || fn == "listagg") && distinct(c)))
-              } match {
-                case Some(c) => reject(s"the update rewrites the whole row, and aggregate function '${functions(c)}' of " +
+              nonKey.filterNot(updated.contains).find(c => !functions(c)._2.exists(_.idempotent(distinct(c)))) match {
+                case Some(c) => reject(s"the update rewrites the whole row, and aggregate function '${named(c)}' of " +
                     s"column '$c' would count the unchanged value again")
                 case None => None
               }

@@ -38,14 +38,6 @@ private[mergetree] abstract class FieldAggregator {
 
 /** The aggregate functions Paimon defines that Lamina implements, their types and options. */
 private[mergetree] object FieldAggregator {
-  val LastNonNullValue = "last_non_null_value"
-
-  val Functions: Seq[String] = Seq("sum", "min", "max", "last_value", "last_non_null_value", "first_value",
-    "first_non_null_value", "product", "bool_and", "bool_or", "listagg", "collect", "merge_map")
-
-  /** Functions that apply -U and -D records (Paimon: sum, product, collect, merge_map, last_value and
-   *  last_non_null_value); the others fail on them unless `fields.<f>.ignore-retract` is set. */
-  val RetractCapable: Set[String] = Set("sum", "product", "collect", "merge_map", "last_value", "last_non_null_value")
 
   /** Builds `function` for column `field`; unknown functions and unsupported types fail naming the
    *  table, the column and the option. */
@@ -58,47 +50,47 @@ private[mergetree] object FieldAggregator {
     val key = if (optionKey.nonEmpty) optionKey else s"fields.${field.name}.aggregate-function"
     val t = field.dataType
     val fn = function.trim.toLowerCase
+    import AggregateFunction._
     def typeError(expected: String) = new BadInputException(
       s"Table $table: aggregate function '$fn' of column '${field.name}' (option '$key') " +
         s"does not support type ${t.asSQLString}; it needs $expected")
     def numeric: Arith = Arith.of(t).getOrElse(throw typeError("a numeric type"))
-    fn match {
-      case "sum" => new SumAgg(numeric)
-      case "product" => new ProductAgg(numeric)
-      case "min" | "max" =>
+    val parsed = AggregateFunction.parse(fn).getOrElse(throw new BadInputException(
+        s"Table $table: unknown aggregate function '$fn' for column '${field.name}' " +
+          s"(option '$key'); supported: ${AggregateFunction.All.mkString(", ")}"))
+    parsed match {
+      case Sum => new SumAgg(numeric)
+      case Product => new ProductAgg(numeric)
+      case Min | Max =>
         val ord = t match {
           case _: BooleanType | _: BinaryType | _: VarBinaryType => None
           case _ => ValueOrdering.of(t)
         }
-        new MinMaxAgg(fn, ord.getOrElse(throw typeError("a numeric, string, date or time type")), fn == "max")
-      case "last_value" => new LastValueAgg
+        new MinMaxAgg(fn, ord.getOrElse(throw typeError("a numeric, string, date or time type")), parsed == Max)
+      case LastValue => new LastValueAgg
       case LastNonNullValue => new LastNonNullValueAgg
-      case "first_value" => new FirstValueAgg
-      case "first_non_null_value" => new FirstNonNullValueAgg
-      case "bool_and" | "bool_or" =>
+      case FirstValue => new FirstValueAgg
+      case FirstNonNullValue => new FirstNonNullValueAgg
+      case BoolAnd | BoolOr =>
         if (!t.isInstanceOf[BooleanType]) throw typeError("BOOLEAN")
-        new BoolAgg(fn, fn == "bool_and")
-      case "listagg" =>
+        new BoolAgg(fn, parsed == BoolAnd)
+      case ListAgg =>
         t match {
           case _: VarCharType | _: CharType =>
           case _ => throw typeError("a string type")
         }
         val delimiter = options.getOrElse(s"fields.${field.name}.list-agg-delimiter", ",")
         new ListAggAgg(UTF8String.fromString(delimiter), distinct(field, options, table))
-      case "collect" =>
+      case Collect =>
         t match {
           case ArrayType(element, _) => new CollectAgg(element, distinct(field, options, table))
           case _ => throw typeError("an ARRAY type")
         }
-      case "merge_map" =>
+      case MergeMap =>
         t match {
           case MapType(k, v, _) => new MergeMapAgg(k, v)
           case _ => throw typeError("a MAP type")
         }
-      case other =>
-        throw new BadInputException(
-          s"Table $table: unknown aggregate function '$other' for column '${field.name}' " +
-            s"(option '$key'); supported: ${Functions.mkString(", ")}")
     }
   }
 
@@ -211,7 +203,7 @@ private[mergetree] final class LastValueAgg extends FieldAggregator {
 
 /** last_non_null_value: the latest non-NULL value; retracting a non-NULL value clears it. */
 private[mergetree] final class LastNonNullValueAgg extends FieldAggregator {
-  val name = FieldAggregator.LastNonNullValue
+  val name = AggregateFunction.LastNonNullValue.name
   def agg(acc: Any, input: Any): Any = if (input == null) acc else input
   override def supportsRetract = true
   override def retract(acc: Any, input: Any): Any = if (input == null) acc else null

@@ -2,7 +2,7 @@ package lamina.mergetree.function
 
 import lamina.errors.BadInputException
 import lamina.mergetree.{MergeFunction, MergeFunctionFactory}
-import lamina.table.options.{ChangelogProducer, CoreOptions, MergeEngine}
+import lamina.table.options.{ChangelogProducer, CoreOptions, MergeEngine, TableCapabilities}
 import lamina.types.{CharType, DataField, VarCharType}
 
 /** Builds the merge function of a primary-key table from its schema and options, and decides which
@@ -43,7 +43,7 @@ object MergeFunctions {
     val ignoreDelete = CoreOptions.IgnoreDelete.ofTable(options, table)
     val seqFields = sequenceFields(fields, options, table)
     rowKindField(fields, primaryKeys, options, table)
-    if (engine == MergeEngine.FirstRow && seqFields.nonEmpty)
+    if (engine.keepsFirstRecord && seqFields.nonEmpty)
       throw new BadInputException(
         s"Table $table: option 'sequence.field' cannot be used with merge-engine first-row, which keeps the earliest written row")
     val base: () => MergeFunction = engine match {
@@ -60,10 +60,11 @@ object MergeFunctions {
   /** Whether a key's rows above level 0 are each its whole merged row, older ones left in their files,
    *  so that merges take only the newest ([[MergedRowsMergeFunction]]): lookup compaction without
    *  deletion vectors (`changelog-producer` = lookup), where the merge depends on older rows. */
-  def mergesOnlyNewestRowAbove0(options: Map[String, String], table: String): Boolean =
-    CoreOptions.ChangelogProducer.getOrDefault(options) == ChangelogProducer.Lookup &&
-      !CoreOptions.DeletionVectorsEnabled.getOrDefault(options) && !ignoresOlderRows(options, table) &&
-      MergeEngine.of(options, table) != MergeEngine.FirstRow
+  def mergesOnlyNewestRowAbove0(options: Map[String, String], table: String): Boolean = {
+    val caps = TableCapabilities.of(options, primaryKey = true, table)
+    caps.changelogProducer == ChangelogProducer.Lookup && !caps.deletionVectors && !ignoresOlderRows(options, table) &&
+    !caps.mergeEngine.keepsFirstRecord
+  }
 
   /** Whether a key's merged row never depends on its older rows, given newer records of it (a
    *  deduplicate table without sequence field or ignore-delete): lookup compaction then needs an older
@@ -139,7 +140,7 @@ object MergeFunctions {
         val own = s"fields.${f.name}.$AggregateFunctionSuffix"
         options.get(own).map(_ -> own)
           .orElse(default.map(_ -> CoreOptions.DefaultAggregateFunction.key))
-          .orElse(Some(FieldAggregator.LastNonNullValue -> own))
+          .orElse(Some(AggregateFunction.Default.name -> own))
       }
     }
     def build(): Array[Option[ColumnAggregation]] = fields.zip(functions).map {

@@ -9,7 +9,7 @@ import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
 import lamina.spark.SparkFilters
 import lamina.table.{FileStoreTable, KeyValueLayout}
-import lamina.table.options.{CoreOptions, MergeEngine}
+import lamina.table.options.CoreOptions
 import lamina.types.SparkTypes
 
 /** Builds the engine's [[KeyValueReaders]] of a primary-key table from Spark's readers of its format. */
@@ -21,10 +21,9 @@ object KeyValueReaderBuilder {
   def build(spark: SparkSession, table: FileStoreTable, schemaIds: Seq[Long], keyFilters: Seq[Filter],
       needed: Option[Set[String]] = None): KeyValueReaders = {
     val full = KeyValueLayout(table.schema).fileStruct
-    val engine = MergeEngine.of(table.options, table.name)
     // columns of the trimmed primary key are read from their key columns
     val keep: Option[Set[String]] =
-      needed.filter(_ => engine == MergeEngine.Deduplicate || engine == MergeEngine.FirstRow).map(cols =>
+      needed.filter(_ => table.capabilities.mergeEngine.keepsOneWholeRecord).map(cols =>
         (cols ++ table.schema.primaryKeys ++
           CoreOptions.SequenceField.get(table.options).getOrElse(Seq.empty)) --
           table.schema.trimmedPrimaryKeys)
@@ -64,7 +63,8 @@ object KeyValueReaderBuilder {
       if (needed.isEmpty) Map.empty[Long, FileSchemaReader]
       else readersOf(unread(current, _ == KeyValueLayout.SequenceNumber), batchable, batch = true)
     val s = table.schema
-    KeyValueReaders(readers, batchReaders, table, MergeFunctions.factory(s.fields, s.primaryKeys, table.options, table.name),
+    KeyValueReaders(readers, batchReaders, table.mergeTree,
+      MergeFunctions.factory(s.fields, s.primaryKeys, table.options, table.name),
       withoutSequence)
   }
 }

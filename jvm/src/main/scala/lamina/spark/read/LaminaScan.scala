@@ -203,7 +203,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
    *  sorted run of a primary-key table without deletes. */
   private def direct(s: DataSplit): Boolean =
     !table.isPrimaryKeyTable || mode == ScanMode.ReadOptimized ||
-      (mode == ScanMode.Normal && KeyValueReaders.readableDirectly(table, s))
+      (mode == ScanMode.Normal && KeyValueReaders.readableDirectly(table.mergeTree, s))
 
   private lazy val columnar: Boolean = {
     val spark = SparkSession.active

@@ -14,7 +14,7 @@ import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReference
 import lamina.spark.compact.SparkCompactTasks
 import lamina.spark.stream.LaminaStreamingWrite
 import lamina.table.FileStoreTable
-import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions}
+import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit}
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.TableWriter
 import lamina.types.SparkTypes
@@ -31,7 +31,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     stored.withDynamicOptions(OptionScopes.dynamic(stored.name,
         info.options().asCaseSensitiveMap().asScala.toMap, "write"))
   }
-  private val commitUser = java.util.UUID.randomUUID().toString
+  private val commitUser = FileStoreCommit.newUser()
 
   /** What `$snapshots.operation` shows: the row-level command, a MERGE planned as a write, else the mode's. */
   private def operation(default: CommitOperation): CommitOperation = command match {

@@ -248,10 +248,15 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
   }
 }
 
-private object FileStoreCommit {
+object FileStoreCommit {
+
+  /** A fresh commit user: the name one writer's commits carry in their snapshots (`commitUser`), a
+   *  random UUID as Paimon's writers take. A streaming sink names its commits by its query's id instead,
+   *  so that a restarted query finds the batches it committed. */
+  def newUser(): String = java.util.UUID.randomUUID().toString
 
   /** One attempt's changes on top of the latest snapshot: `writtenIndexFiles` were written for it
    *  alone, and are removed when it does not land. */
-  final case class Attempt(entries: Seq[ManifestEntry], kind: String,
+  private[commit] final case class Attempt(entries: Seq[ManifestEntry], kind: String,
       indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty, writtenIndexFiles: Seq[Path] = Seq.empty)
 }

@@ -1,11 +1,10 @@
 package lamina.table.compact
 
-import java.util.UUID
-
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.BadInputException
 import lamina.table.{PartitionValues, Warehouse}
+import lamina.table.commit.FileStoreCommit
 import lamina.table.options.{CoreOptions, TableOperation}
 import lamina.table.sort.{OrderStrategy, SortKey}
 
@@ -42,7 +41,7 @@ final case class CompactRequest(table: String, partitions: Seq[Map[String, Strin
           }))
     sortKey match {
       case Some(key) => SortCompaction.sort(t, key, filter, appendTasks)
-      case None => Compactor.compactBuckets(t, None, full, UUID.randomUUID().toString, tasks, filter)
+      case None => Compactor.compactBuckets(t, None, full, FileStoreCommit.newUser(), tasks, filter)
     }
   }
 }

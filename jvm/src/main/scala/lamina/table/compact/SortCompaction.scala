@@ -42,7 +42,7 @@ object SortCompaction {
     if (splits.isEmpty) return None
     val msgs = tasks.sort(table, splits, key)
     val id =
-      try new FileStoreCommit(table, java.util.UUID.randomUUID().toString, CommitOperation.Compact.properties)
+      try new FileStoreCommit(table, FileStoreCommit.newUser(), CommitOperation.Compact.properties)
           .rewrite(splits, msgs, Snapshot.Kind.Overwrite)
       catch {
         case e: CommitConflictException =>

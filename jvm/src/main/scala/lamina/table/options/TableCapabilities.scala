@@ -17,7 +17,7 @@ final case class TableCapabilities(
 
   /** Readers skip level 0, as Paimon's do: first-row tables (level 0 becomes visible by full
    *  compaction), and tables read without merging ([[readsWithoutMerging]]). */
-  def skipsLevel0: Boolean = mergeEngine == MergeEngine.FirstRow || readsWithoutMerging
+  def skipsLevel0: Boolean = mergeEngine.keepsFirstRecord || readsWithoutMerging
 
   /** Compaction is lookup compaction (each key's older row looked up in the levels left alone):
    *  deletion vectors, or the lookup changelog producer. */

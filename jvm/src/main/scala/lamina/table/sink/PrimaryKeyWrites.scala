@@ -3,7 +3,7 @@ package lamina.table.sink
 import lamina.errors.BadInputException
 import lamina.mergetree.function.{DmlOperation, DmlRules}
 import lamina.table.FileStoreTable
-import lamina.table.options.{CoreOptions, MergeEngine}
+import lamina.table.options.CoreOptions
 
 /** Driver-side steps of writes to primary-key tables. */
 object PrimaryKeyWrites {
@@ -48,7 +48,7 @@ object PrimaryKeyWrites {
 
   /** Whether NULLs never overwrite values in the table (merge-engine partial-update). */
   def isPartialUpdate(table: FileStoreTable): Boolean =
-    MergeEngine.of(table.options, table.name) == MergeEngine.PartialUpdate
+    table.capabilities.mergeEngine.nullsOverwriteNothing
 
   /** The refusal of `what` (UPDATE, MERGE INTO ... UPDATE) setting `column` of a partial-update table to NULL. */
   def nullOnPartialUpdate(table: FileStoreTable, what: String, column: String): BadInputException =

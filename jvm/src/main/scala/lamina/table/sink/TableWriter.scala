@@ -13,7 +13,7 @@ import lamina.table.scan.DataSplit
 /** Driver-side commits of written files, shared by SQL writes, TRUNCATE and the Python API. A commit
  *  that lands is followed by snapshot expiration ([[SnapshotExpiration.afterCommit]]). */
 object TableWriter {
-  def commitAppend(table: FileStoreTable, msgs: Seq[CommitMessage], user: String = newUser(),
+  def commitAppend(table: FileStoreTable, msgs: Seq[CommitMessage], user: String = FileStoreCommit.newUser(),
       identifier: Long = System.currentTimeMillis(), operation: CommitOperation = CommitOperation.Write): Option[Long] =
     expireAfter(table, new FileStoreCommit(table, user, operation.properties).append(msgs, identifier))
 
@@ -21,7 +21,7 @@ object TableWriter {
    *  serialized partitions. As in Paimon an overwrite commits no changelog: its changelog files are
    *  removed first. */
   def commitOverwrite(table: FileStoreTable, msgs: Seq[CommitMessage], filter: Option[InternalRow => Boolean],
-      user: String = newUser(), partitions: Option[Set[java.nio.ByteBuffer]] = None,
+      user: String = FileStoreCommit.newUser(), partitions: Option[Set[java.nio.ByteBuffer]] = None,
       operation: CommitOperation = CommitOperation.Overwrite): Option[Long] = {
     deleteFiles(table, msgs.map(m => m.copy(newFiles = m.changelogFiles, changelogFiles = Seq.empty)))
     val commit = new FileStoreCommit(table, user, operation.properties)
@@ -56,6 +56,4 @@ object TableWriter {
 
   /** Removes the files `msgs` created for a commit that did not land ([[UncommittedFiles]]). */
   def deleteFiles(table: FileStoreTable, msgs: Seq[CommitMessage]): Unit = UncommittedFiles.discard(table, msgs)
-
-  private def newUser(): String = java.util.UUID.randomUUID().toString
 }

@@ -50,7 +50,7 @@ final class StatisticsFile(table: FileStoreTable) {
     if (table.snapshotManager.latest().isEmpty) return None
     val name = write(stats)
     val id =
-      try new FileStoreCommit(table, UUID.randomUUID().toString).analyze(name)
+      try new FileStoreCommit(table, FileStoreCommit.newUser()).analyze(name)
       catch { case e: Throwable => table.fileIO.deleteQuietly(path(name)); throw e }
     if (id.isDefined) SnapshotExpiration.afterCommit(table)
     id

@@ -128,7 +128,24 @@ class FieldAggregatorTest extends AnyFunSuite {
       assert(!agg(fn, t).supportsRetract, fn)
     }
     assert(!agg("bool_or", BooleanType()).supportsRetract)
-    assert(FieldAggregator.RetractCapable == Set("sum", "product", "collect", "merge_map", "last_value", "last_non_null_value"))
+    assert(AggregateFunction.All.filter(_.retracts).map(_.name).toSet ==
+      Set("sum", "product", "collect", "merge_map", "last_value", "last_non_null_value"))
+  }
+
+  test("each function's implementation retracts exactly when its type says it does") {
+    AggregateFunction.All.foreach { fn =>
+      val t = fn match {
+        case AggregateFunction.BoolAnd | AggregateFunction.BoolOr => BooleanType()
+        case AggregateFunction.ListAgg => VarCharType(VarCharType.MaxLength)
+        case AggregateFunction.Collect => ArrayType(IntType())
+        case AggregateFunction.MergeMap => MapType(IntType(), IntType())
+        case _ => IntType()
+      }
+      val a = agg(s" ${fn.name.toUpperCase} ", t)
+      assert(a.supportsRetract == fn.retracts, fn)
+      assert(AggregateFunction.parse(a.name).contains(fn), fn)
+    }
+    assert(AggregateFunction.parse("median").isEmpty)
   }
 
   test("unsupported types and unknown functions are rejected naming table, column and option") {

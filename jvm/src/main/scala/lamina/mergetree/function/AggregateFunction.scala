@@ -1,0 +1,57 @@
+package lamina.mergetree.function
+
+/** An aggregate function of the aggregation merge engine (`fields.<f>.aggregate-function`), with the
+ *  traits the rules of row-level DML ([[DmlRules]]) and retraction ask of it. The one place the
+ *  functions' names are spelled; [[FieldAggregator.create]] builds each one's implementation.
+ *
+ *  - `retracts`: it applies -U and -D records (Paimon: sum, product, collect, merge_map and the two
+ *    "last" functions); the others fail on them unless `fields.<f>.ignore-retract` is set.
+ *  - `replaces`: folding a new value in replaces the old one, so an UPDATE may assign the column.
+ *  - [[idempotent]]: folding the column's current value in again leaves it unchanged, so an UPDATE
+ *    that rewrites the whole row does not count the column twice. */
+sealed abstract class AggregateFunction(val name: String, val retracts: Boolean, val replaces: Boolean,
+    alwaysIdempotent: Boolean) {
+
+  /** Whether feeding the current value again leaves it unchanged; `distinct` is `fields.<f>.distinct`,
+   *  which makes collect and listagg drop a repeated element. */
+  def idempotent(distinct: Boolean): Boolean = alwaysIdempotent
+
+  override def toString: String = name
+}
+
+object AggregateFunction {
+  case object Sum extends AggregateFunction("sum", retracts = true, replaces = false, alwaysIdempotent = false)
+  case object Product extends AggregateFunction("product", retracts = true, replaces = false, alwaysIdempotent = false)
+  case object Min extends AggregateFunction("min", retracts = false, replaces = false, alwaysIdempotent = true)
+  case object Max extends AggregateFunction("max", retracts = false, replaces = false, alwaysIdempotent = true)
+  case object LastValue extends AggregateFunction("last_value", retracts = true, replaces = true, alwaysIdempotent = true)
+  case object LastNonNullValue
+    extends AggregateFunction("last_non_null_value", retracts = true, replaces = true, alwaysIdempotent = true)
+  case object FirstValue extends AggregateFunction("first_value", retracts = false, replaces = false, alwaysIdempotent = true)
+  case object FirstNonNullValue
+    extends AggregateFunction("first_non_null_value", retracts = false, replaces = false, alwaysIdempotent = true)
+  case object BoolAnd extends AggregateFunction("bool_and", retracts = false, replaces = false, alwaysIdempotent = true)
+  case object BoolOr extends AggregateFunction("bool_or", retracts = false, replaces = false, alwaysIdempotent = true)
+  case object MergeMap extends AggregateFunction("merge_map", retracts = true, replaces = false, alwaysIdempotent = true)
+
+  case object ListAgg extends AggregateFunction("listagg", retracts = false, replaces = false, alwaysIdempotent = false) {
+    override def idempotent(distinct: Boolean): Boolean = distinct
+  }
+
+  case object Collect extends AggregateFunction("collect", retracts = true, replaces = false, alwaysIdempotent = false) {
+    override def idempotent(distinct: Boolean): Boolean = distinct
+  }
+
+  /** The default function of a column the options name none for. */
+  val Default: AggregateFunction = LastNonNullValue
+
+  val All: Seq[AggregateFunction] =
+    Seq(Sum, Min, Max, LastValue, LastNonNullValue, FirstValue, FirstNonNullValue, Product, BoolAnd, BoolOr, ListAgg,
+      Collect, MergeMap)
+
+  /** The function an option's text names (case and surrounding blanks ignored), if any. */
+  def parse(text: String): Option[AggregateFunction] = {
+    val t = text.trim.toLowerCase
+    All.find(_.name == t)
+  }
+}
