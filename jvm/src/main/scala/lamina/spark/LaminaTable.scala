@@ -19,7 +19,8 @@ import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.errors.BadInputException
-import lamina.spark.read.{LaminaScanBuilder, ScanMode}
+import lamina.spark.read.LaminaScanBuilder
+import lamina.table.scan.ScanMode
 import lamina.spark.write.{LaminaWriteBuilder, WriteModes}
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitOperation

@@ -6,6 +6,7 @@ import org.apache.spark.sql.types.StructType
 import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.mergetree.RowKind
+import lamina.table.scan.ScanMode
 
 /** The rows of `$audit_log`: the `rowkind` column of `outputSchema` filled with a record's kind
  *  (+I, -U, +U, -D), the others with the record's values in order. One mutable row, reused. */

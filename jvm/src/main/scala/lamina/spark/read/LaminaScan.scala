@@ -18,7 +18,8 @@ import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
 import lamina.table.lease.LeaseKeeper
-import lamina.table.scan.{ChangeScan, DataSplit, DiffScan, DiffSplit, FileStoreScan, IncrementalRange}
+import lamina.table.scan.{ChangeScan, DataSplit, DiffScan, DiffSplit, FileStoreScan, FormatAbilities, IncrementalRange}
+import lamina.table.scan.{ReadPlan, ReadRequest, ReaderKind, ScanMode}
 import lamina.table.snapshot.Snapshot
 import lamina.table.stats.StatisticsFile
 
@@ -116,12 +117,12 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     case _ => all
   }
 
-  private def skipsLevel0 = table.isPrimaryKeyTable && table.capabilities.skipsLevel0
+  /** The planning step: which reader kind reads the splits, and how they become partitions. */
+  private def plan = new ReadPlan(table.mergeTree,
+    ReadRequest(mode, positioned = positioned, changes = readsChanges, diff = diffs.isDefined, microBatch = fixed.nonEmpty))
 
-  /** A primary-key table with deletion vectors whose readers skip level 0: each key lives in one file,
-   *  its files are read alone, without merging. */
-  private def readsWithoutMerge: Boolean =
-    mode == ScanMode.Normal && table.capabilities.deletionVectors && skipsLevel0
+  private def skipsLevel0 = plan.skipsLevel0
+  private def readsWithoutMerge: Boolean = plan.readsWithoutMerge
 
   /** The rows of `f` that its deletion vector keeps (0 when the vector's count is unknown: the file
    *  cannot cover a LIMIT then). */
@@ -180,115 +181,79 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   override def planInputPartitions(): Array[InputPartition] = {
     planned = true
     if (diffs.isDefined) return diffs.get.map(DiffInputPartition(_)).toArray
-    val target = 128L * 1024 * 1024
-    splits.flatMap { s =>
-      if (table.isPrimaryKeyTable && mode != ScanMode.ReadOptimized && !dvColumnar) Seq(LaminaInputPartition(s))
-      else {
-        // append files and files read with their deletion vectors need no merging: pack them into
-        // partitions of about `target` bytes (level 0 is not read where readers skip it)
-        val groups = Seq.newBuilder[Seq[DataFileMeta]]
-        var cur = Vector.empty[DataFileMeta]
-        var size = 0L
-        s.files.filter(f => !(dvColumnar && skipsLevel0) || f.level > 0).foreach { f =>
-          if (cur.nonEmpty && size + f.fileSize > target) { groups += cur; cur = Vector.empty; size = 0 }
-          cur :+= f; size += f.fileSize
-        }
-        if (cur.nonEmpty) groups += cur
-        groups.result().map(g => LaminaInputPartition(s.copy(files = g)))
-      }
-    }.toArray
+    plan.partitions(splits, readerKind, targetBytes = 128L * 1024 * 1024).map(LaminaInputPartition(_)).toArray
   }
 
-  /** A split is read directly (no merge) when it belongs to an append table, to `$ro`, or is one
-   *  sorted run of a primary-key table without deletes. */
-  private def direct(s: DataSplit): Boolean =
-    !table.isPrimaryKeyTable || mode == ScanMode.ReadOptimized ||
-      (mode == ScanMode.Normal && KeyValueReaders.readableDirectly(table.mergeTree, s))
-
-  private lazy val columnar: Boolean = {
+  /** The reader kind of this scan ([[ReadPlan.kind]]), with what Spark's readers of the format can do. */
+  private lazy val readerKind: ReaderKind = {
     val spark = SparkSession.active
-    // batches carry no row positions for deletion vectors
-    !positioned && mode != ScanMode.AuditLog && !readsChanges && fixed.isEmpty && splits.nonEmpty &&
-    splits.forall(direct) && splits.forall(_.deletionFiles.isEmpty) &&
-    splits.forall(_.files.forall(_.schemaId == table.schema.id)) &&
-    !(skipsLevel0 && splits.exists(_.files.exists(_.level == 0))) &&
-    DataFileReaders.supportsBatch(spark, table, required)
+    val values = valueColumns
+    plan.kind(splits,
+      FormatAbilities(
+        batches = DataFileReaders.supportsBatch(spark, table, required),
+        rowPositions = readsRowIndex,
+        mergedBatches = () => columnarMerge(spark, keyValueReaders, schemaIds, values)))
   }
 
-  /** Whether the splits are read as Spark's columnar batches with their deletion vectors applied by row
-   *  position ([[DeletionVectorBatchReaderFactory]]): a table with deletion vectors in Parquet (whose
-   *  reader says each row's position, row groups skipped by filters included), append or read without
-   *  merging, one schema, columns Spark reads as batches. */
-  private lazy val dvColumnar: Boolean =
-    mode == ScanMode.Normal && !positioned && !readsChanges && fixed.isEmpty && table.capabilities.deletionVectors &&
-      splits.nonEmpty &&
-      (!table.isPrimaryKeyTable || readsWithoutMerge) && splits.forall(direct) &&
-      DataFileFormats.fillsRowIndex(table.fileFormat) &&
-      splits.forall(_.files.forall(f => f.schemaId == table.schema.id || (skipsLevel0 && f.level == 0))) &&
-      DataFileReaders.supportsBatch(SparkSession.active, table, required)
+  private lazy val schemaIds: Seq[Long] = splits.flatMap(_.files.map(_.schemaId)).distinct
 
-  /** Whether the merge can hand Spark columnar batches: every file read as batches (none with a
-   *  deletion vector, which needs row positions), a single integral
+  /** The columns a merge returns: `$audit_log`'s row kind is not a table column. */
+  private def valueColumns: StructType =
+    StructType(required.fields.filterNot(f => mode == ScanMode.AuditLog && f.name == ScanMode.RowKindColumn))
+
+  /** Below the merge only key filters are safe: a value filter could hide the newest version. */
+  private def keyFilters: Seq[Filter] =
+    readFilters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
+
+  /** The merge tree's readers of a primary-key table's files, for the value columns a scan returns. */
+  private lazy val keyValueReaders: KeyValueReaders =
+    KeyValueReaderBuilder.build(SparkSession.active, table, schemaIds, keyFilters, Some(valueColumns.fieldNames.toSet))
+
+  /** Whether the merge can hand Spark columnar batches: every file read as batches, a single integral
    *  key, an engine that returns a key's single insert unchanged, atomic columns only. */
   private def columnarMerge(spark: SparkSession, kv: KeyValueReaders, schemaIds: Seq[Long], values: StructType): Boolean =
-    kv.allBatched(schemaIds) && splits.forall(_.deletionFiles.isEmpty) && kv.keyOrder.asLong.isDefined &&
+    kv.allBatched(schemaIds) && kv.keyOrder.asLong.isDefined &&
       values.fields.forall(f => ColumnarMergeReader.supports(f.dataType)) &&
       MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
         .singleInsertIsResult &&
       DataFileReaders.supportsBatch(spark, table, values)
 
   override def createReaderFactory(): PartitionReaderFactory = {
-    val schemaIds = splits.flatMap(_.files.map(_.schemaId)).distinct
     val spark = SparkSession.active
-    if (positioned) {
-      val data = StructType(required.fields.filterNot(f => RowPositionColumns.Names.contains(f.name)))
-      return new RowPositionReaderFactory(
-        DataFileReaders.bySchema(spark, table, schemaIds, data, readFilters, withRowIndex = readsRowIndex), required,
-        table.name, DeletionVectorFilter(table.fileIO), withRowIndex = readsRowIndex)
-    }
-    if (dvColumnar) {
-      // rows' positions from the reader only where filters may skip rows in a file; else counted
-      val rowIndex = readFilters.nonEmpty
-      return new DeletionVectorBatchReaderFactory(
-        DataFileReaders.forSchema(spark, table, table.schema, required, readFilters, returningBatch = true,
-          withRowIndex = rowIndex), table.name, table.fileIO, rowIndex)
-    }
-    if (columnar) {
-      val keyOnly =
-        if (table.isPrimaryKeyTable) readFilters.filter(_.references.forall(table.schema.trimmedPrimaryKeys.contains))
-        else readFilters
-      return new ColumnarReaderFactory(Map(table.schema.id ->
-          DataFileReaders.forSchema(spark, table, table.schema, required, keyOnly, returningBatch = true)), table.name)
-    }
-    val values = StructType(required.fields.filterNot(f => mode == ScanMode.AuditLog && f.name == ScanMode.RowKindColumn))
-    if (diffs.isDefined) return diffReaders(spark, schemaIds, values)
-    if (mode == ScanMode.AuditLog && !table.isPrimaryKeyTable)
-      new AuditLogAppendReaderFactory(DataFileReaders.factory(spark, table, schemaIds, values, readFilters), required)
-    else if (!table.isPrimaryKeyTable || mode == ScanMode.ReadOptimized)
-      DataFileReaders.factory(spark, table, schemaIds, required, readFilters)
-    else {
-      // below the merge only key filters are safe: a value filter could hide the newest version
-      val keyFilters = readFilters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
-      val kv = KeyValueReaderBuilder.build(spark, table, schemaIds, keyFilters, Some(values.fieldNames.toSet))
-      if (readsChanges)
-        return new ChangesReaderFactory(kv, values, auditLog = mode == ScanMode.AuditLog, outputSchema = required)
-      val direct = DataFileReaders.bySchema(spark, table, schemaIds, values, keyFilters)
-      // a micro-batch's reader hands rows (its partitions mix whole and change reads)
-      if (mode == ScanMode.Normal && fixed.isEmpty && columnarMerge(spark, kv, schemaIds, values))
-        new ColumnarMergeReaderFactory(kv, values)
-      else new MergeReaderFactory(kv, values, direct, auditLog = mode == ScanMode.AuditLog, outputSchema = required)
-    }
-  }
-
-  /** The readers of a diff: a primary-key table's merged rows of both sides, whole (every column
-   *  takes part in the comparison); an append table's files. */
-  private def diffReaders(spark: SparkSession, schemaIds: Seq[Long], values: StructType): PartitionReaderFactory = {
+    val values = valueColumns
     val auditLog = mode == ScanMode.AuditLog
-    if (!table.isPrimaryKeyTable)
-      new DiffAppendReaderFactory(DataFileReaders.factory(spark, table, schemaIds, values, readFilters), auditLog, required)
-    else {
-      val keyFilters = readFilters.filter(f => f.references.forall(table.schema.trimmedPrimaryKeys.contains))
-      new DiffReaderFactory(KeyValueReaderBuilder.build(spark, table, schemaIds, keyFilters), values, auditLog, required)
+    readerKind match {
+      case ReaderKind.PositionedRows =>
+        val data = StructType(required.fields.filterNot(f => RowPositionColumns.Names.contains(f.name)))
+        new RowPositionReaderFactory(
+          DataFileReaders.bySchema(spark, table, schemaIds, data, readFilters, withRowIndex = readsRowIndex), required,
+          table.name, DeletionVectorFilter(table.fileIO), withRowIndex = readsRowIndex)
+      case ReaderKind.DeletionVectorBatches =>
+        // rows' positions from the reader only where filters may skip rows in a file; else counted
+        val rowIndex = readFilters.nonEmpty
+        new DeletionVectorBatchReaderFactory(
+          DataFileReaders.forSchema(spark, table, table.schema, required, readFilters, returningBatch = true,
+            withRowIndex = rowIndex), table.name, table.fileIO, rowIndex)
+      case ReaderKind.FileBatches =>
+        val filtersRead = if (table.isPrimaryKeyTable) keyFilters else readFilters
+        new ColumnarReaderFactory(Map(table.schema.id ->
+            DataFileReaders.forSchema(spark, table, table.schema, required, filtersRead, returningBatch = true)), table.name)
+      case ReaderKind.AppendDiff =>
+        new DiffAppendReaderFactory(DataFileReaders.factory(spark, table, schemaIds, values, readFilters), auditLog, required)
+      case ReaderKind.MergedDiff =>
+        // a diff compares whole rows: every column is read
+        new DiffReaderFactory(KeyValueReaderBuilder.build(spark, table, schemaIds, keyFilters), values, auditLog, required)
+      case ReaderKind.AppendAuditLog =>
+        new AuditLogAppendReaderFactory(DataFileReaders.factory(spark, table, schemaIds, values, readFilters), required)
+      case ReaderKind.FileRows =>
+        DataFileReaders.factory(spark, table, schemaIds, required, readFilters)
+      case ReaderKind.Changes =>
+        new ChangesReaderFactory(keyValueReaders, values, auditLog = auditLog, outputSchema = required)
+      case ReaderKind.MergedBatches =>
+        new ColumnarMergeReaderFactory(keyValueReaders, values)
+      case ReaderKind.MergedRows =>
+        val direct = DataFileReaders.bySchema(spark, table, schemaIds, values, keyFilters)
+        new MergeReaderFactory(keyValueReaders, values, direct, auditLog = auditLog, outputSchema = required)
     }
   }
 }

@@ -6,6 +6,7 @@ import org.apache.spark.sql.types.StructType
 
 import lamina.spark.MirrorColumns
 import lamina.table.FileStoreTable
+import lamina.table.scan.ScanMode
 
 /** Collects column pruning, filters and LIMIT for a scan. Partition filters are exact (applied to
  *  the partition values of each file); other filters only skip files and row groups, so Spark

@@ -15,7 +15,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.mergetree.RowKind
-import lamina.spark.read.ScanMode
+import lamina.table.scan.ScanMode
 
 /** `$binlog` (Paimon's): the records of `$audit_log` with each column as an array, an update's -U and
  *  +U records packed into one row of kind +U whose arrays hold the value before and after; any other

@@ -10,7 +10,8 @@ import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import lamina.spark.{LaminaTable, OptionScopes}
-import lamina.spark.read.{LaminaScanBuilder, ScanMode}
+import lamina.spark.read.LaminaScanBuilder
+import lamina.table.scan.ScanMode
 import lamina.table.options.TableOperation
 
 /** `$ro` (top level of a primary-key table, unmerged) and `$audit_log` (merged records with a

@@ -11,7 +11,7 @@ import org.apache.spark.unsafe.types.UTF8String
 import lamina.errors.NotFoundException
 import lamina.format.BinaryRowCodec
 import lamina.spark.LaminaTable
-import lamina.spark.read.ScanMode
+import lamina.table.scan.ScanMode
 import lamina.table.{FileStoreTable, PartitionValues}
 import lamina.table.commit.CommitOperation
 import lamina.table.consumer.ConsumerManager

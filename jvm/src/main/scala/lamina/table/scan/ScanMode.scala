@@ -1,4 +1,4 @@
-package lamina.spark.read
+package lamina.table.scan
 
 /** What a scan returns: the table's rows; only the top level of a primary-key table without
  *  merging (`$ro`); the merged records with their row kind, deletes included (`$audit_log`); or
