@@ -7,18 +7,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
 
 import lamina.errors.BadInputException
-import lamina.format.{
-  BinaryRowCodec,
-  DataFileWriter,
-  DataFileWriters,
-  KeyValueRow,
-  StatsCollector,
-  StatsMode,
-  TargetSizeCheck,
-  ValueStats
-}
-import lamina.io.PathNames
-import lamina.table.FileStorePaths
+import lamina.format.{BinaryRowCodec, DataFileRoll, KeyValueRow, StatsCollector, StatsMode, ValueStats}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.types.SparkTypes
 
@@ -57,26 +46,22 @@ final class KeyValueFileWriter private[mergetree] (
   private var flip = 0
   private val valueStatsOf =
     new ValueStats(StatsMode.parse(files.statsMode), layout.schema.fields, writers)
-  private val uuid = FileStorePaths.newUuid()
 
   /** A key compared with the previous one at or below this starts a new file: 0 for data files (keys
    *  strictly ascend), -1 for changelog files (keys never descend, and repeat within a key's records). */
   private val rollAtOrBelow = if (changelog) -1 else 0
-  private val prefix = if (changelog) KeyValueFileWriter.ChangelogPrefix else KeyValueFileWriter.DataPrefix
+  private val roll = new DataFileRoll(files.fileIO, dir, writers, taskId,
+    if (changelog) KeyValueFileWriter.ChangelogPrefix else KeyValueFileWriter.DataPrefix, valueStatsOf,
+    files.targetFileSize, types.size)
   private val done = ArrayBuffer.empty[DataFileMeta]
   private val record = new KeyValueRow(layout.keyArity, writers.fileSchema)
 
   private var nextSequence = firstSequence
-  private var counter = 0
-  private var writer: DataFileWriter = _
-  private var fileName: String = _
   private var rows = 0L
   private var deletes = 0L
-  private val sizeCheck = new TargetSizeCheck(files.targetFileSize, types.size)
   private var minSeq = 0L
   private var minKey: InternalRow = _
   private var lastKey: InternalRow = _
-  private var valueStats: StatsCollector = _
   private var keyStats: StatsCollector = _
 
   /** A file's keys ascend, so a single key column's bounds are its first and last key: no stats
@@ -115,35 +100,30 @@ final class KeyValueFileWriter private[mergetree] (
       if (previousKey != null && keyOrdering.compare(key, previousKey) == 0) throw repeatedKey(key)
       previousKey = key
     }
-    if (writer != null && lastKey != null && keyOrdering.compare(key, lastKey) <= rollAtOrBelow) closeFile()
-    if (writer == null) openFile(key)
+    if (roll.isOpen && lastKey != null && keyOrdering.compare(key, lastKey) <= rollAtOrBelow) closeFile()
+    if (!roll.isOpen) openFile(key)
     val seq = if (sequence >= 0) { noteSequence(sequence); sequence }
     else { val s = nextSequence; nextSequence += 1; s }
-    writer.write(record.set(key, seq, kind, row))
-    valueStats.update(row)
+    val full = roll.write(record.set(key, seq, kind, row), row)
     if (!sortedKeyStats) keyStats.update(row)
     rows += 1
     if (RowKind.isRetract(kind)) deletes += 1
     lastKey = key
-    if (sizeCheck.reached(writer, row)) closeFile()
+    if (full) closeFile()
   }
 
   def finish(): Seq[DataFileMeta] = { closeFile(); done.toSeq }
 
   def abort(): Unit = {
-    DataFileWriters.discard(files.fileIO, dir, Option(writer).map(_ -> fileName), done.map(_.fileName).toSeq)
-    writer = null
+    roll.abort()
     done.clear()
   }
 
   private def openFile(key: InternalRow): Unit = {
-    fileName = FileStorePaths.newDataFileName(prefix, uuid, counter, writers.format)
-    counter += 1
-    writer = writers.open(PathNames.child(dir, fileName, "data file").toString, taskId)
-    rows = 0; deletes = 0; sizeCheck.reset()
+    roll.open()
+    rows = 0; deletes = 0
     minSeq = nextSequence
     minKey = key.copy()
-    valueStats = valueStatsOf.newCollector()
     keyStats = new StatsCollector(keyTypes, layout.keyOrdinals, Seq.fill(keyTypes.size)(StatsMode.Full))
     keyBounds = new StatsCollector(keyTypes, Array.range(0, keyTypes.size), Seq.fill(keyTypes.size)(StatsMode.Full))
   }
@@ -157,21 +137,17 @@ final class KeyValueFileWriter private[mergetree] (
     }
 
   private def closeFile(): Unit = {
-    if (writer == null) return
-    writer.close()
-    writer = null
-    val path = PathNames.child(dir, fileName, "data file")
-    val size = files.fileIO.fileSize(path)
-    val (vStats, statsCols) = SimpleStats.ofFile(valueStatsOf, valueStats, path)
+    if (!roll.isOpen) return
+    val f = roll.close()
     val (lo, hi) = seqRange()
     done += DataFileMeta(
-      fileName = fileName,
-      fileSize = size,
+      fileName = f.fileName,
+      fileSize = f.fileSize,
       rowCount = rows,
       minKey = BinaryRowCodec.serialize(minKey, keyTypes),
       maxKey = BinaryRowCodec.serialize(lastKey, keyTypes),
       keyStats = SimpleStats.from(keyStatsResult()),
-      valueStats = vStats,
+      valueStats = f.valueStats,
       minSequenceNumber = lo,
       maxSequenceNumber = hi,
       schemaId = layout.schema.id,
@@ -179,7 +155,7 @@ final class KeyValueFileWriter private[mergetree] (
       creationTimeMillis = Some(System.currentTimeMillis()),
       deleteRowCount = Some(deletes),
       fileSource = Some(fileSource),
-      valueStatsCols = statsCols)
+      valueStatsCols = f.valueStatsCols)
     lastKey = null
   }
 

@@ -1,18 +1,15 @@
 package lamina.mergetree
 
-import java.io.{File, FileOutputStream}
+import java.io.File
 import java.net.URI
 
-import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.types.StructType
 import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.BadInputException
-import lamina.format.{BinaryRowCodec, DataFileFormat, DataFileWriter, DataFileWriters}
-import lamina.io.SerializableConfiguration
+import lamina.format.{BinaryRowCodec, ByteCountingWriters}
 import lamina.table.{FileStoreTable, TestTables}
 import lamina.types.IntType
 
@@ -28,18 +25,7 @@ class KeyValueFileWriterTest extends AnyFunSuite {
   }
 
   /** Writes one byte per row: enough for a file size, nothing to decode. */
-  private val counting = DataFileWriters((path: String, _: Int) =>
-      new DataFileWriter {
-        private val out = {
-          val file = new File(new URI(new Path(path).toUri.toString))
-          file.getParentFile.mkdirs()
-          new FileOutputStream(file)
-        }
-        private var written = 0L
-        override def write(row: InternalRow): Unit = { out.write(1); written += 1 }
-        override def close(): Unit = out.close()
-        override def length: Long = written
-      }, new SerializableConfiguration(new Configuration()), new StructType(), DataFileFormat.Orc)
+  private val counting = ByteCountingWriters.writers
 
   private def row(id: Int) = InternalRow(id, UTF8String.fromString(s"v$id"), UTF8String.fromString("p"))
 

@@ -1,13 +1,10 @@
 package lamina.table.sink
 
-import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
-import lamina.format.{DataFileWriter, DataFileWriters}
 import lamina.table.FileStoreTable
 import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, UncommittedFiles}
 import lamina.table.lifecycle.SnapshotExpiration
-import lamina.table.manifest.DataFileMeta
 import lamina.table.scan.DataSplit
 
 /** Driver-side commits of written files, shared by SQL writes, TRUNCATE and the Python API. A commit
@@ -48,11 +45,6 @@ object TableWriter {
   def commitMarkDeleted(table: FileStoreTable, msgs: Seq[CommitMessage], read: Seq[DataSplit],
       deleted: DeletedPositions, user: String, operation: CommitOperation): Option[Long] =
     expireAfter(table, new FileStoreCommit(table, user, operation.properties).markDeleted(read, deleted, msgs))
-
-  /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
-   *  ones. Used when a task aborts; nothing committed references these files. */
-  def discard(table: FileStoreTable, dir: Path, open: Option[(DataFileWriter, String)], done: Seq[DataFileMeta]): Unit =
-    DataFileWriters.discard(table.fileIO, dir, open, done.map(_.fileName))
 
   /** Removes the files `msgs` created for a commit that did not land ([[UncommittedFiles]]). */
   def deleteFiles(table: FileStoreTable, msgs: Seq[CommitMessage]): Unit = UncommittedFiles.discard(table, msgs)

@@ -1,0 +1,77 @@
+package lamina.format
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.apache.hadoop.fs.Path
+import org.apache.spark.sql.catalyst.InternalRow
+
+import lamina.io.{FileIO, PathNames}
+import lamina.table.FileStorePaths
+import lamina.table.manifest.SimpleStats
+
+/** The data files one task writes into one directory, one open at a time: each named
+ *  `<prefix>-<uuid>-<n>.<format>` ([[FileStorePaths.newDataFileName]]), written through the format's
+ *  writers with its value statistics collected per row, and closed into its name, size and statistics
+ *  ([[DataFileRoll.Closed]]), from which the caller builds the file's metadata. `abort` removes every file
+ *  this roll wrote, open or closed. Not thread-safe: one per writer. */
+final class DataFileRoll(
+    fileIO: FileIO,
+    dir: Path,
+    writers: DataFileWriters,
+    taskId: Int,
+    prefix: String,
+    valueStatsOf: ValueStats,
+    targetFileSize: Long,
+    columns: Int) {
+
+  private val uuid = FileStorePaths.newUuid()
+  private val sizeCheck = new TargetSizeCheck(targetFileSize, columns)
+  private val closed = ArrayBuffer.empty[String]
+  private var counter = 0
+  private var fileName: String = _
+  private var writer: DataFileWriter = _
+  private var values: StatsCollector = _
+
+  def isOpen: Boolean = writer != null
+
+  /** Opens the next file. */
+  def open(): Unit = {
+    fileName = FileStorePaths.newDataFileName(prefix, uuid, counter, writers.format)
+    counter += 1
+    writer = writers.open(PathNames.child(dir, fileName, "data file").toString, taskId)
+    sizeCheck.reset()
+    values = valueStatsOf.newCollector()
+  }
+
+  /** Writes `fileRow` to the open file, `row` (the table's columns) to its value statistics; true when
+   *  the file reached the target size ([[TargetSizeCheck]]), so the caller closes it. */
+  def write(fileRow: InternalRow, row: InternalRow): Boolean = {
+    writer.write(fileRow)
+    values.update(row)
+    sizeCheck.reached(writer, row)
+  }
+
+  /** Closes the open file, which holds at least one row. */
+  def close(): DataFileRoll.Closed = {
+    writer.close()
+    writer = null
+    val path = PathNames.child(dir, fileName, "data file")
+    val (stats, statsCols) = SimpleStats.ofFile(valueStatsOf, values, path)
+    closed += fileName
+    DataFileRoll.Closed(fileName, fileIO.fileSize(path), stats, statsCols)
+  }
+
+  /** Removes every file this roll wrote: the open one (closed first) and the closed ones. */
+  def abort(): Unit = {
+    DataFileWriters.discard(fileIO, dir, Option(writer).map(_ -> fileName), closed.toSeq)
+    writer = null
+    closed.clear()
+  }
+}
+
+object DataFileRoll {
+
+  /** A closed file: its name, size in bytes, and value statistics with the columns they cover (None:
+   *  every column). */
+  final case class Closed(fileName: String, fileSize: Long, valueStats: SimpleStats, valueStatsCols: Option[Seq[String]])
+}
