@@ -74,7 +74,8 @@ def catalog(request, spark, tmp_path):
         options = {"metastore": "filesystem"}
     elif request.param == "jdbc-sqlite":
         sqlite_file = tmp_path / "catalog.db"
-        options = {"metastore": "jdbc", "uri": f"jdbc:sqlite:{sqlite_file}"}
+        # with the commit lock: every commit and ALTER below takes and gives back its row
+        options = {"metastore": "jdbc", "uri": f"jdbc:sqlite:{sqlite_file}", "lock.enabled": "true"}
     else:
         uri = request.getfixturevalue("postgres_uri")
         # each test its own catalog-key: the tables of one server are shared by the module
@@ -126,6 +127,8 @@ def test_tables_live_through_create_insert_alter_rename_and_drop(spark, catalog)
         assert _sqlite_rows(sqlite_file, "SELECT catalog_key, database_name, table_name FROM paimon_tables") == [
             ("jdbc", "d", "t2")]
 
+    if sqlite_file is not None:
+        assert _sqlite_rows(sqlite_file, "SELECT * FROM paimon_distributed_locks") == []
     spark.sql(f"DROP TABLE {cat}.d.t2")
     assert sql_rows(spark, f"SHOW TABLES IN {cat}.d") == []
     if sqlite_file is not None:
@@ -149,8 +152,8 @@ def test_drop_namespace_cascade_drops_its_tables(spark, catalog):
     ({"metastore": "jdbc", "uri": "jdbc:sqlite::memory:"},
      "option 'uri' = 'jdbc:sqlite::memory:' is an in-memory SQLite database"),
     ({"metastore": "jdbc", "uri": "jdbc:sqlite:/tmp/x.db", "jdbc-user": "u"}, "option 'jdbc-user' is not supported"),
-    ({"metastore": "jdbc", "uri": "jdbc:sqlite:/tmp/x.db", "lock.enabled": "true"},
-     "option 'lock.enabled' = 'true' is not supported"),
+    ({"metastore": "jdbc", "uri": "jdbc:sqlite:/tmp/x.db", "lock.enabled": "yes"},
+     "option 'lock.enabled' must be true or false, not 'yes'"),
     ({"metastore": "filesystem", "uri": "jdbc:sqlite:/tmp/x.db"}, "option 'uri' is not supported"),
     ({"metastore": "hive"}, "metastore 'hive' is not supported (the Hive metastore is not supported yet)"),
 ])

@@ -1,6 +1,7 @@
 package lamina.table.catalog
 
 import lamina.errors.BadInputException
+import lamina.table.options.OptionKind.DurationKind
 
 /** The catalog options a metastore reads, by Paimon 1.4's keys (`spark.sql.catalog.<name>.<key>`):
  *
@@ -12,7 +13,9 @@ import lamina.errors.BadInputException
  *  | `jdbc.<prop>`       | jdbc       | string |         | driver property `<prop>` (user, password, ...)  |
  *  | `catalog-key`       | jdbc       | string | jdbc    | the `catalog_key` column: catalogs sharing a database |
  *  | `client-pool-size`  | jdbc       | int    | 2       | connections kept open                           |
- *  | `lock.enabled`      | jdbc       | bool   | false   | only `false` is accepted: the commit lock is not built yet |
+ *  | `lock.enabled`      | jdbc       | bool   | false   | a row of `paimon_distributed_locks` held around each commit |
+ *  | `lock-acquire-timeout` | jdbc    | duration | 8 min | how long a commit waits for the lock; also how long a dead holder blocks |
+ *  | `lock-check-max-sleep` | jdbc    | duration | 8 s   | the longest sleep between two attempts to take the lock |
  *  | `sync-all-properties` | jdbc     | bool   | false   | only `false` is accepted: `paimon_table_properties` is not written yet |
  *
  *  A key a metastore does not read is refused, naming it, rather than silently ignored. */
@@ -24,6 +27,8 @@ object MetastoreOptions {
   val CatalogKey = "catalog-key"
   val ClientPoolSize = "client-pool-size"
   val LockEnabled = "lock.enabled"
+  val LockAcquireTimeout = "lock-acquire-timeout"
+  val LockCheckMaxSleep = "lock-check-max-sleep"
   val SyncAllProperties = "sync-all-properties"
 
   val DefaultCatalogKey = "jdbc"
@@ -34,7 +39,12 @@ object MetastoreOptions {
   case object Jdbc extends Kind("jdbc")
   val Kinds: Seq[Kind] = Seq(FileSystem, Jdbc)
 
-  private val JdbcKeys = Set(Uri, CatalogKey, ClientPoolSize, LockEnabled, SyncAllProperties)
+  private val JdbcKeys = Set(Uri, CatalogKey, ClientPoolSize, LockEnabled, LockAcquireTimeout, LockCheckMaxSleep,
+    SyncAllProperties)
+
+  /** Paimon's defaults. */
+  val DefaultLockAcquireTimeout = "8 min"
+  val DefaultLockCheckMaxSleep = "8 s"
 
   /** The metastore `options` choose; `catalog` names the catalog in messages. */
   def kind(catalog: String, options: Map[String, String]): Kind = {
@@ -66,8 +76,10 @@ object MetastoreOptions {
         throw new BadInputException(s"Catalog '$catalog': option '$Uri' = '$uri' is an in-memory SQLite database, " +
           s"which is a different database on each of the $pool pooled connections; use a file " +
           s"(jdbc:sqlite:/path/catalog.db) or set '$ClientPoolSize' to 1")
-      Seq(LockEnabled -> "the JDBC commit lock is not supported yet",
-        SyncAllProperties -> "table properties are not written to paimon_table_properties yet").foreach {
+      lockEnabled(catalog, options)
+      lockMillis(catalog, options, LockAcquireTimeout, DefaultLockAcquireTimeout)
+      lockMillis(catalog, options, LockCheckMaxSleep, DefaultLockCheckMaxSleep)
+      Seq(SyncAllProperties -> "table properties are not written to paimon_table_properties yet").foreach {
         case (key, why) =>
           get(options, key).map(_.trim.toLowerCase).foreach {
             case "false" =>
@@ -75,6 +87,20 @@ object MetastoreOptions {
                 s"remove spark.sql.catalog.$catalog.$key or set it to false")
           }
       }
+  }
+
+  def lockEnabled(catalog: String, options: Map[String, String]): Boolean =
+    get(options, LockEnabled).map(_.trim.toLowerCase) match {
+      case None | Some("false") => false
+      case Some("true") => true
+      case Some(v) => throw new BadInputException(s"Catalog '$catalog': option '$LockEnabled' must be true or false, not '$v'")
+    }
+
+  /** A lock duration in milliseconds, at least 1. */
+  def lockMillis(catalog: String, options: Map[String, String], key: String, default: String): Long = {
+    val v = get(options, key).getOrElse(default)
+    DurationKind.parse(v).toOption.filter(_ > 0).getOrElse(throw new BadInputException(
+        s"Catalog '$catalog': option '$key' must be a positive duration such as $default, not '$v'"))
   }
 
   def clientPoolSize(catalog: String, options: Map[String, String]): Int =

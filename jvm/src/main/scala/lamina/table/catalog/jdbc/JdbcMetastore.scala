@@ -2,15 +2,14 @@ package lamina.table.catalog.jdbc
 
 import java.sql.{Connection, SQLException}
 
-import scala.collection.mutable.ListBuffer
-
 import org.apache.hadoop.fs.Path
 
 import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException, StorageException}
 import lamina.io.FileIO
 import lamina.table.FileStoreTable
 import lamina.table.catalog.{Metastore, MetastoreOptions, TableFiles}
-import lamina.table.schema.TableSchema
+import lamina.table.commit.CommitLock
+import lamina.table.schema.{SchemaChange, TableSchema}
 
 /** The JDBC metastore (`metastore=jdbc`): databases and tables are rows of Paimon's JDBC catalog
  *  tables ([[JdbcTables]]) under one `catalog-key`; each table's schemas, snapshots and data stay in
@@ -24,9 +23,11 @@ import lamina.table.schema.TableSchema
  *    the directory when the insert loses, which can delete the winner's files.)
  *  - rename updates the row (the primary key refuses an existing target), then moves the directory,
  *    as Paimon does for managed tables; a failed move puts the row back;
- *  - drop deletes the row, then the directory. */
+ *  - drop deletes the row, then the directory.
+ *  With `lock.enabled`, tables come with a [[JdbcCommitLock]] held around each snapshot commit and
+ *  around ALTER TABLE's schema commit. */
 final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKey: String,
-    connections: JdbcConnections)
+    connections: JdbcConnections, lock: CommitLock)
   extends Metastore {
 
   def listDatabases(): Seq[String] =
@@ -52,7 +53,7 @@ final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKe
   def databaseProperties(db: String): Map[String, String] = {
     if (!databaseExists(db)) throw new NotFoundException(s"Database $db does not exist")
     val props = connections.run { c =>
-      query(c, JdbcTables.DatabasePropertiesOf, catalogKey, db) { rs => rs.getString(1) -> rs.getString(2) }
+      Statements.query(c, JdbcTables.DatabasePropertiesOf, catalogKey, db) { rs => rs.getString(1) -> rs.getString(2) }
     }.toMap
     Map(Metastore.LocationProperty -> databasePath(db).toString) ++ props.removed(JdbcTables.ExistsProperty)
   }
@@ -83,7 +84,7 @@ final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKe
     if (!TableFiles.hasSchema(fileIO, path, name))
       throw new NotFoundException(s"Table $name is registered in the JDBC catalog '$catalogKey' but has no schema " +
         s"files at $path; DROP TABLE $name removes the registration")
-    TableFiles.load(fileIO, path, name)
+    TableFiles.load(fileIO, path, name).copy(commitLock = lock)
   }
 
   def createTable(db: String, table: String, schema: TableSchema): FileStoreTable = {
@@ -93,7 +94,7 @@ final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKe
     insertOrAlreadyExists(s"Table $name already exists", tableExists(db, table)) {
       update(JdbcTables.InsertTable, catalogKey, db, table)
     }
-    try TableFiles.create(fileIO, path, name, schema)
+    try TableFiles.create(fileIO, path, name, schema).copy(commitLock = lock)
     catch {
       case e: Throwable =>
         try update(JdbcTables.DeleteTable, catalogKey, db, table)
@@ -129,6 +130,9 @@ final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKe
     }
   }
 
+  override def alterTable(table: FileStoreTable, changes: Seq[SchemaChange]): TableSchema =
+    lock.runWithLock(table.baseName)(super.alterTable(table, changes))
+
   override def close(): Unit = connections.close()
 
   /** Runs a write that a primary key may refuse: when it fails and `exists` then holds, another writer
@@ -140,28 +144,9 @@ final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKe
     }
 
   private def strings(sql: String, args: String*): Seq[String] =
-    connections.run(c => query(c, sql, args: _*)(_.getString(1)))
+    connections.run(Statements.query(_, sql, args: _*)(_.getString(1)))
 
-  private def query[T](c: Connection, sql: String, args: String*)(row: java.sql.ResultSet => T): Seq[T] = {
-    val s = c.prepareStatement(sql)
-    try {
-      args.zipWithIndex.foreach { case (a, i) => s.setString(i + 1, a) }
-      val rs = s.executeQuery()
-      try {
-        val out = ListBuffer.empty[T]
-        while (rs.next()) out += row(rs)
-        out.toList
-      } finally rs.close()
-    } finally s.close()
-  }
-
-  private def update(sql: String, args: String*): Int = connections.run { c =>
-    val s = c.prepareStatement(sql)
-    try {
-      args.zipWithIndex.foreach { case (a, i) => s.setString(i + 1, a) }
-      s.executeUpdate()
-    } finally s.close()
-  }
+  private def update(sql: String, args: String*): Int = connections.run(Statements.update(_, sql, args: _*))
 }
 
 object JdbcMetastore {
@@ -173,9 +158,18 @@ object JdbcMetastore {
       .getOrElse(MetastoreOptions.DefaultCatalogKey)
     val connections = new JdbcConnections(uri, MetastoreOptions.driverProperties(options),
       MetastoreOptions.clientPoolSize(catalog, options))
+    val lock =
+      if (!MetastoreOptions.lockEnabled(catalog, options)) CommitLock.Unlocked
+      else JdbcCommitLock(uri, MetastoreOptions.driverProperties(options), key,
+        MetastoreOptions.lockMillis(catalog, options, MetastoreOptions.LockAcquireTimeout,
+          MetastoreOptions.DefaultLockAcquireTimeout),
+        MetastoreOptions.lockMillis(catalog, options, MetastoreOptions.LockCheckMaxSleep,
+          MetastoreOptions.DefaultLockCheckMaxSleep))
+    val tables = JdbcTables.Create ++
+      (if (lock == CommitLock.Unlocked) Nil else Seq(JdbcCommitLock.Table -> JdbcCommitLock.Create))
     try {
-      connections.run(createMissingTables)
-      new JdbcMetastore(root, fileIO, key, connections)
+      connections.run(createMissingTables(_, tables))
+      new JdbcMetastore(root, fileIO, key, connections, lock)
     } catch {
       case e: SQLException =>
         connections.close()
@@ -186,8 +180,8 @@ object JdbcMetastore {
 
   /** Creates each of Paimon's tables that does not exist; another process creating it at the same time
    *  is not an error. */
-  private def createMissingTables(c: Connection): Unit =
-    JdbcTables.Create.foreach { case (table, ddl) =>
+  private def createMissingTables(c: Connection, tables: Seq[(String, String)]): Unit =
+    tables.foreach { case (table, ddl) =>
       def exists: Boolean = {
         val rs = c.getMetaData.getTables(null, null, table, null)
         try rs.next()

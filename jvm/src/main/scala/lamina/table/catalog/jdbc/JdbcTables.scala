@@ -9,7 +9,7 @@ package lamina.table.catalog.jdbc
  *    create, so an empty database still has rows;
  *  - `paimon_table_properties(catalog_key, database_name, table_name, property_key, property_value)`:
  *    created, not written (only with `sync-all-properties`, which is refused);
- *  - `paimon_distributed_locks`: the commit lock's table, not used yet. */
+ *  - `paimon_distributed_locks`: the commit lock's table ([[JdbcCommitLock]]), created with `lock.enabled`. */
 object JdbcTables {
   val Tables = "paimon_tables"
   val DatabaseProperties = "paimon_database_properties"

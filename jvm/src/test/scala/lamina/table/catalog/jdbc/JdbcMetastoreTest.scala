@@ -178,8 +178,9 @@ class JdbcMetastoreTest extends AnyFunSuite with BeforeAndAfterEach {
       "'client-pool-size' to 1")
     assert(refused(base + ("client-pool-size" -> "0")) ==
       "Catalog 'c': option 'client-pool-size' must be a positive integer, not '0'")
-    assert(refused(base + ("lock.enabled" -> "true")) == "Catalog 'c': option 'lock.enabled' = 'true' is not " +
-      "supported (the JDBC commit lock is not supported yet); remove spark.sql.catalog.c.lock.enabled or set it to false")
+    assert(refused(base + ("sync-all-properties" -> "true")) == "Catalog 'c': option 'sync-all-properties' = 'true' " +
+      "is not supported (table properties are not written to paimon_table_properties yet); remove " +
+      "spark.sql.catalog.c.sync-all-properties or set it to false")
     assert(refused(base + ("metastore" -> "hive")) == "Catalog 'c': metastore 'hive' is not supported (the Hive " +
       "metastore is not supported yet); set spark.sql.catalog.c.metastore to one of filesystem, jdbc")
     assert(refused(base - "warehouse") ==
