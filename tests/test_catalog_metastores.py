@@ -17,6 +17,8 @@ import pytest
 
 import lamina
 from _support import error_text, sql_rows
+from conftest import _ensure_jar
+from paimon_connector import require_paimon, run_sql
 
 _catalog_counter = itertools.count()
 
@@ -192,3 +194,30 @@ def test_configure_checks_its_arguments(kwargs, message):
     with pytest.raises(ValueError) as excinfo:
         lamina.configure(SparkSession.Builder(), "/w", **kwargs)
     assert str(excinfo.value) == message
+
+
+def test_paimon_jdbc_catalog_lists_and_reads_what_lamina_created(spark, tmp_path):
+    """Apache Paimon's own Spark connector, configured with metastore=jdbc on the same SQLite file and
+    warehouse, sees the database and table Lamina registered and reads its rows; and Lamina sees a table
+    Paimon's catalog registered."""
+    require_paimon()
+    sqlite_file = tmp_path / "catalog.db"
+    uri = f"jdbc:sqlite:{sqlite_file}"
+    cat = _new_catalog(spark, tmp_path, {"metastore": "jdbc", "uri": uri})
+    spark.sql(f"CREATE NAMESPACE {cat}.shared")
+    spark.sql(f"CREATE TABLE {cat}.shared.t (id INT NOT NULL, v STRING) "
+              "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    spark.sql(f"INSERT INTO {cat}.shared.t VALUES (1, 'a'), (2, 'b')")
+    # Paimon's connector has no SQLite driver of its own: Lamina's jar, on the same process, brings it
+    databases, tables, rows = run_sql(str(tmp_path / "wh"), [
+        "SHOW NAMESPACES IN paimon",
+        "SHOW TABLES IN paimon.shared",
+        "SELECT id, v FROM paimon.shared.t ORDER BY id",
+        "CREATE TABLE paimon.shared.p (k INT, w STRING)",
+        "INSERT INTO paimon.shared.p VALUES (7, 'z')",
+    ], lamina_jar=_ensure_jar(), paimon_options={"metastore": "jdbc", "uri": uri})[:3]
+    assert ["shared"] in databases
+    assert [r[1] for r in tables] == ["t"]
+    assert rows == [[1, "a"], [2, "b"]]
+    assert sql_rows(spark, f"SHOW TABLES IN {cat}.shared") == [("shared", "p", False), ("shared", "t", False)]
+    assert sql_rows(spark, f"SELECT * FROM {cat}.shared.p") == [(7, "z")]
