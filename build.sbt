@@ -19,6 +19,10 @@ lazy val root = (project in file("."))
     libraryDependencies ++= Seq(
       "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
       "com.github.ben-manes.caffeine" % "caffeine" % "3.1.8",
+      // JDBC metastore drivers (metastore=jdbc): in the assembly so `uri=jdbc:sqlite:...` and
+      // `jdbc:postgresql://...` work with nothing else on the class path.
+      "org.xerial" % "sqlite-jdbc" % "3.54.1.0",
+      "org.postgresql" % "postgresql" % "42.7.14",
       "org.scalatest" %% "scalatest" % "3.2.19" % Test
     ),
     Test / fork := true,

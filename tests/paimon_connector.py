@@ -21,7 +21,7 @@ ANCHORS = REPO.parent / "shared" / "anchors"
 _SCRIPT = r"""
 import json, sys
 from pyspark.sql import SparkSession
-jar, warehouse, lamina_jar = sys.argv[1], sys.argv[2], sys.argv[3]
+jar, warehouse, lamina_jar, options = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 statements = json.loads(sys.stdin.read())
 builder = (SparkSession.builder.master("local[1]").appName("paimon-oracle")
     .config("spark.ui.enabled", "false")
@@ -32,6 +32,8 @@ builder = (SparkSession.builder.master("local[1]").appName("paimon-oracle")
             + (",lamina.spark.LaminaSparkSessionExtensions" if lamina_jar else ""))
     .config("spark.sql.session.timeZone", "UTC")
     .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC"))
+for key, value in options.items():
+    builder = builder.config("spark.sql.catalog.paimon." + key, value)
 if lamina_jar:
     builder = (builder.config("spark.sql.catalog.lamina", "lamina.spark.LaminaCatalog")
                .config("spark.sql.catalog.lamina.warehouse", warehouse))
@@ -64,12 +66,13 @@ def _cause(stderr: str) -> str:
     return "\n".join(lines)[-4000:]
 
 
-def run_sql(warehouse: str, statements, lamina_jar: str = ""):
+def run_sql(warehouse: str, statements, lamina_jar: str = "", paimon_options=None):
     """With `lamina_jar`, the process also has Lamina's catalog `lamina` on the same warehouse and its
-    session extensions listed after Paimon's."""
+    session extensions listed after Paimon's. `paimon_options` are further options of Paimon's catalog
+    (`metastore`, `uri`, ...)."""
     jar = require_paimon()
     env = dict(os.environ, TZ="UTC")
-    done = subprocess.run([sys.executable, "-c", _SCRIPT, jar, warehouse, lamina_jar], input=json.dumps(list(statements)),
+    done = subprocess.run([sys.executable, "-c", _SCRIPT, jar, warehouse, lamina_jar, json.dumps(paimon_options or {})], input=json.dumps(list(statements)),
                           capture_output=True, text=True, env=env, timeout=600)
     for line in done.stdout.splitlines():
         if line.startswith("RESULT"):

@@ -2,12 +2,13 @@
 
 import os
 import re
-from typing import Union
+from typing import Dict, Mapping, Optional, Union
 
 _CATALOG_CLASS = "lamina.spark.LaminaCatalog"
 _EXTENSIONS_CLASS = "lamina.spark.LaminaSparkSessionExtensions"
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_METASTORES = ("filesystem", "jdbc")
 
 
 def jar_path() -> str:
@@ -26,11 +27,28 @@ def jar_path() -> str:
     return path
 
 
-def configure(builder, warehouse: Union[str, "os.PathLike[str]"], catalog: str = "lamina"):
+def configure(
+    builder,
+    warehouse: Union[str, "os.PathLike[str]"],
+    catalog: str = "lamina",
+    metastore: str = "filesystem",
+    uri: Optional[str] = None,
+    catalog_options: Optional[Mapping[str, str]] = None,
+):
     """Return `builder` set up to use Lamina tables under `warehouse` through catalog `catalog`.
 
+    `metastore` is where the catalog keeps its databases and tables: `"filesystem"` (the warehouse's
+    directories) or `"jdbc"` (Paimon's JDBC catalog tables in the database `uri` names, such as
+    `"jdbc:sqlite:/data/catalog.db"` or `"jdbc:postgresql://host:5432/db"`). `catalog_options` are
+    further catalog options, each set as `spark.sql.catalog.<catalog>.<key>` (for example
+    `{"jdbc.user": "u", "jdbc.password": "p", "catalog-key": "prod"}`); the catalog refuses keys it
+    does not know when it is first used. Example::
+
+        lamina.configure(SparkSession.builder, "/data/warehouse", metastore="jdbc",
+                         uri="jdbc:sqlite:/data/catalog.db")
+
     Sets `spark.jars` (keeping any jars already listed), `spark.sql.catalog.<catalog>`,
-    `spark.sql.catalog.<catalog>.warehouse`, and adds Lamina's session extensions to
+    `spark.sql.catalog.<catalog>.warehouse` (and `.metastore`, `.uri` and each catalog option), and adds Lamina's session extensions to
     `spark.sql.extensions` (keeping any listed): they refuse, during analysis, an UPDATE or MERGE
     INTO that a primary-key table's merge engine cannot honour. A local warehouse path is made absolute; a URI
     (`file:`, `hdfs:`, `s3a:`, ...) is kept as given. Call before `getOrCreate()`: the jar is only
@@ -50,6 +68,8 @@ def configure(builder, warehouse: Union[str, "os.PathLike[str]"], catalog: str =
             f"not starting with a digit, got {catalog!r}"
         )
 
+    options = _catalog_options(metastore, uri, catalog_options)
+
     jar = jar_path()
     existing = [j.strip() for j in str(builder._options.get("spark.jars", "")).split(",") if j.strip()]
     if jar not in existing:
@@ -57,12 +77,41 @@ def configure(builder, warehouse: Union[str, "os.PathLike[str]"], catalog: str =
     extensions = [e.strip() for e in str(builder._options.get("spark.sql.extensions", "")).split(",") if e.strip()]
     if _EXTENSIONS_CLASS not in extensions:
         extensions.append(_EXTENSIONS_CLASS)
-    return (
+    builder = (
         builder.config("spark.jars", ",".join(existing))
         .config("spark.sql.extensions", ",".join(extensions))
         .config(f"spark.sql.catalog.{catalog}", _CATALOG_CLASS)
         .config(f"spark.sql.catalog.{catalog}.warehouse", warehouse)
     )
+    for key, value in options.items():
+        builder = builder.config(f"spark.sql.catalog.{catalog}.{key}", value)
+    return builder
+
+
+def _catalog_options(metastore, uri, catalog_options) -> Dict[str, str]:
+    """The catalog options besides `warehouse`, checked for type and shape; the JVM checks the rest."""
+    if not isinstance(metastore, str) or metastore not in _METASTORES:
+        raise ValueError(f"metastore must be one of {', '.join(map(repr, _METASTORES))}, got {metastore!r}")
+    if uri is not None and (not isinstance(uri, str) or not uri.strip()):
+        raise ValueError(f"uri must be a non-empty string or None, got {uri!r}")
+    if metastore == "jdbc" and uri is None:
+        raise ValueError("metastore='jdbc' needs uri, for example uri='jdbc:sqlite:/data/catalog.db'")
+    if metastore == "filesystem" and uri is not None:
+        raise ValueError("uri is only read by metastore='jdbc'; the filesystem metastore has none")
+    if catalog_options is None:
+        catalog_options = {}
+    if not isinstance(catalog_options, Mapping):
+        raise ValueError(f"catalog_options must be a mapping of strings, got {type(catalog_options).__name__}")
+    options = {"metastore": metastore}
+    if uri is not None:
+        options["uri"] = uri
+    for key, value in catalog_options.items():
+        if not isinstance(key, str) or not key.strip() or not isinstance(value, str):
+            raise ValueError(f"catalog_options must map option names to strings, got {key!r}: {value!r}")
+        if key.lower() in ("warehouse", "metastore", "uri"):
+            raise ValueError(f"catalog_options must not set {key!r}: pass it as the argument of that name")
+        options[key] = value
+    return options
 
 
 def _check_warehouse(warehouse) -> str:

@@ -1,6 +1,6 @@
 package lamina.api
 
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import lamina.table.lifecycle.Branches
 
 /** Branches for `CALL sys.create_branch`, `sys.delete_branch` and `sys.fast_forward`: plain values in
@@ -8,22 +8,22 @@ import lamina.table.lifecycle.Branches
 object Branching {
 
   /** `tag` None or blank: an empty branch with the table's current schema, as in Paimon. */
-  def create(warehouse: Warehouse, table: String, branch: String, tag: Option[String]): Unit =
+  def create(warehouse: Metastore, table: String, branch: String, tag: Option[String]): Unit =
     Branches.create(warehouse.loadTable(table), branch, tag.map(_.trim).filter(_.nonEmpty))
 
   /** `branches` is one name or several, comma-separated (as Paimon's `delete_branch` takes them). */
-  def delete(warehouse: Warehouse, table: String, branches: String): Unit = {
+  def delete(warehouse: Metastore, table: String, branches: String): Unit = {
     val t = warehouse.loadTable(table)
     val names = branches.split(",").map(_.trim).filter(_.nonEmpty).toSeq
     names.foreach(t.branchManager.requireExists)
     names.foreach(Branches.delete(t, _))
   }
 
-  def fastForward(warehouse: Warehouse, table: String, branch: String): Unit =
+  def fastForward(warehouse: Metastore, table: String, branch: String): Unit =
     Branches.fastForward(warehouse.loadTable(table), branch)
 
   /** The table's branches other than main, by name, with their creation times (epoch ms). */
-  def list(warehouse: Warehouse, table: String): Seq[(String, Long)] = {
+  def list(warehouse: Metastore, table: String): Seq[(String, Long)] = {
     val b = warehouse.loadTable(table).branchManager
     b.names().map(n => n -> b.createTimeMillis(n))
   }

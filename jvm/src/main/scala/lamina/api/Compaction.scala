@@ -2,7 +2,7 @@ package lamina.api
 
 import lamina.errors.BadInputException
 import lamina.table.compact.{CompactRequest, CompactTasks}
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import lamina.table.compact.AppendCompactTasks
 import lamina.table.sort.OrderStrategy
 
@@ -18,12 +18,12 @@ object Compaction {
    *  on partition columns (blank: none); `strategy` is 'full' (or blank) or 'minor' (universal
    *  compaction picks the runs; append tables pack fewer small files); `orderStrategy` ('none', 'order',
    *  'zorder', 'hilbert'; blank: none) sorts an append table by the comma-separated `orderBy` columns. */
-  def compact(warehouse: Warehouse, table: String, partitions: String, strategy: String, orderStrategy: String,
+  def compact(warehouse: Metastore, table: String, partitions: String, strategy: String, orderStrategy: String,
       orderBy: String, where: String, tasks: Tasks): Option[Long] =
     compact(warehouse, table, CompactRequest.parsePartitions(partitions), isFull(strategy), orderStrategy, orderBy,
       where, tasks)
 
-  def compact(warehouse: Warehouse, table: String, partitions: Seq[Map[String, String]], full: Boolean,
+  def compact(warehouse: Metastore, table: String, partitions: Seq[Map[String, String]], full: Boolean,
       orderStrategy: String, orderBy: String, where: String, tasks: Tasks): Option[Long] =
     CompactRequest(table, partitions, full, OrderStrategy.parse(orderStrategy), orderBy,
       Option(where).map(_.trim).filter(_.nonEmpty)).run(warehouse, tasks, tasks)

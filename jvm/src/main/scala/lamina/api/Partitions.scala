@@ -3,7 +3,7 @@ package lamina.api
 import java.time.LocalDateTime
 
 import lamina.errors.BadInputException
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import lamina.table.lifecycle.PartitionExpiration
 import lamina.table.options.{CoreOptions, OptionKind, PartitionExpireStrategy}
 
@@ -13,7 +13,7 @@ import lamina.table.options.{CoreOptions, OptionKind, PartitionExpireStrategy}
 object Partitions {
 
   /** Each argument None takes the table's option; an expiration time is needed from one or the other. */
-  def expire(warehouse: Warehouse, table: String, expirationTime: Option[String], timestampFormatter: Option[String],
+  def expire(warehouse: Metastore, table: String, expirationTime: Option[String], timestampFormatter: Option[String],
       timestampPattern: Option[String], expireStrategy: Option[String], maxExpires: Option[Int],
       now: LocalDateTime = LocalDateTime.now()): Seq[String] = {
     val t = warehouse.loadTable(table)

@@ -4,7 +4,7 @@ import java.time.{LocalDate, LocalDateTime, ZoneId}
 import java.time.format.DateTimeParseException
 
 import lamina.errors.BadInputException
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import lamina.table.lifecycle.{OrphanFiles, Rollback, RetentionPolicy, SnapshotExpiration}
 
 /** Snapshot expiration and rollback for `CALL sys.expire_snapshots`, `sys.rollback` and
@@ -14,7 +14,7 @@ object Snapshots {
   /** Expires the table's snapshots under its own retention options, each given argument replacing its
    *  option (`olderThan`, a timestamp, replaces `snapshot.time-retained`: snapshots whose successor was
    *  committed before it may go; a time in the future counts as now). Returns how many snapshots expired. */
-  def expire(warehouse: Warehouse, table: String, retainMax: Option[Int], retainMin: Option[Int],
+  def expire(warehouse: Metastore, table: String, retainMax: Option[Int], retainMin: Option[Int],
       olderThan: Option[String], maxDeletes: Option[Int], now: Long = System.currentTimeMillis()): Int = {
     val t = warehouse.loadTable(table)
     val olderThanMillis = olderThan.map(_.trim).filter(_.nonEmpty).map(parseTimestamp(_, "older_than"))
@@ -25,7 +25,7 @@ object Snapshots {
 
   /** Removes the files no snapshot or tag refers to, last modified before `olderThan` (a timestamp;
    *  default: a day ago); with `dryRun` only lists them. Returns (how many, their total bytes). */
-  def removeOrphanFiles(warehouse: Warehouse, table: String, olderThan: Option[String], dryRun: Boolean,
+  def removeOrphanFiles(warehouse: Metastore, table: String, olderThan: Option[String], dryRun: Boolean,
       now: Long = System.currentTimeMillis()): (Long, Long) = {
     val t = warehouse.loadTable(table)
     val before = olderThan.map(_.trim).filter(_.nonEmpty).map(parseTimestamp(_, "older_than"))
@@ -35,10 +35,10 @@ object Snapshots {
   }
 
   /** Rolls back to `version` (a snapshot id or a tag name); returns (previous latest id, current id). */
-  def rollback(warehouse: Warehouse, table: String, version: String): (Long, Long) =
+  def rollback(warehouse: Metastore, table: String, version: String): (Long, Long) =
     pair(Rollback.to(warehouse.loadTable(table), version))
 
-  def rollbackToTimestamp(warehouse: Warehouse, table: String, timestampMillis: Long): (Long, Long) =
+  def rollbackToTimestamp(warehouse: Metastore, table: String, timestampMillis: Long): (Long, Long) =
     pair(Rollback.toTimestamp(warehouse.loadTable(table), timestampMillis))
 
   private def pair(r: Rollback.Result): (Long, Long) = (r.previous, r.current)

@@ -3,7 +3,7 @@ package lamina.api
 import java.time.Duration
 
 import lamina.errors.BadInputException
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import lamina.table.lifecycle.Tags
 import lamina.table.options.OptionKind
 
@@ -12,31 +12,31 @@ import lamina.table.options.OptionKind
  *  `7 d`), the tagged snapshot id out where there is one. */
 object Tagging {
 
-  def create(warehouse: Warehouse, table: String, tag: String, snapshotId: Option[Long],
+  def create(warehouse: Metastore, table: String, tag: String, snapshotId: Option[Long],
       timeRetained: Option[String]): Long =
     Tags.create(warehouse.loadTable(table), tag, snapshotId, retention(timeRetained)).snapshot.id
 
   /** The tagged snapshot's id and commit time (epoch ms). */
-  def createFromTimestamp(warehouse: Warehouse, table: String, tag: String, timestampMillis: Long,
+  def createFromTimestamp(warehouse: Metastore, table: String, tag: String, timestampMillis: Long,
       timeRetained: Option[String]): (Long, Long) = {
     val t = Tags.createFromTimestamp(warehouse.loadTable(table), tag, timestampMillis, retention(timeRetained))
     (t.snapshot.id, t.snapshot.timeMillis)
   }
 
-  def replace(warehouse: Warehouse, table: String, tag: String, snapshotId: Option[Long],
+  def replace(warehouse: Metastore, table: String, tag: String, snapshotId: Option[Long],
       timeRetained: Option[String]): Long =
     Tags.replace(warehouse.loadTable(table), tag, snapshotId, retention(timeRetained)).snapshot.id
 
-  def rename(warehouse: Warehouse, table: String, tag: String, targetTag: String): Unit =
+  def rename(warehouse: Metastore, table: String, tag: String, targetTag: String): Unit =
     Tags.rename(warehouse.loadTable(table), tag, targetTag)
 
   /** `tags` is one name or several, comma-separated. */
-  def delete(warehouse: Warehouse, table: String, tags: String): Unit =
+  def delete(warehouse: Metastore, table: String, tags: String): Unit =
     Tags.delete(warehouse.loadTable(table), tags)
 
   /** Deletes the tags whose retention ran out and, given `olderThan` (a timestamp in the JVM's zone, as
    *  Paimon reads it), those created before it; the names deleted. */
-  def expire(warehouse: Warehouse, table: String, olderThan: Option[String]): Seq[String] = {
+  def expire(warehouse: Metastore, table: String, olderThan: Option[String]): Seq[String] = {
     val before = olderThan.map(_.trim).filter(_.nonEmpty).map { text =>
       java.time.LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(Snapshots.parseTimestamp(text, "older_than")),
         java.time.ZoneId.systemDefault())

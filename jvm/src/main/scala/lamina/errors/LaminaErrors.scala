@@ -39,6 +39,9 @@ class CorruptFileException(
 
 class CommitConflictException(message: String, cause: Throwable = null) extends LaminaException(message, cause)
 
+/** A commit lock not acquired in time: nothing was committed, and retrying later may succeed. */
+class CommitLockTimeoutException(message: String, cause: Throwable = null) extends CommitConflictException(message, cause)
+
 class CommitStateUnknownException(message: String, cause: Throwable = null) extends LaminaException(message, cause)
 
 /** The write committed snapshot `snapshotId`; what had to follow it failed (see the taxonomy above). */

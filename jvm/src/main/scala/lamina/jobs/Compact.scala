@@ -4,17 +4,19 @@ import org.apache.spark.sql.SparkSession
 
 import lamina.api.Compaction
 import lamina.errors.BadInputException
-import lamina.io.PathNames
-import lamina.spark.SessionHadoopConf
+import lamina.spark.{CatalogOptions, SessionHadoopConf}
 import lamina.spark.compact.SparkCompactTasks
-import lamina.table.Warehouse
+import lamina.table.catalog.{MetastoreOptions, Metastores}
 
 /** `spark-submit --class lamina.jobs.Compact lamina.jar --warehouse W --table db.t
- *  [--partition k=v[,k2=v2]]... [--where COND] [--full] [--order-strategy S --order-by c1,c2]`: compacts a table
- *  (an append table sorted by the columns with an order strategy) and prints the snapshot. */
+ *  [--catalog-conf key=value]... [--partition k=v[,k2=v2]]... [--where COND] [--full] [--order-strategy S --order-by c1,c2]`: compacts a table
+ *  (an append table sorted by the columns with an order strategy) and prints the snapshot. The table is
+ *  found through the metastore the `--catalog-conf` options choose (catalog options such as
+ *  `metastore=jdbc`, `uri=...`; the filesystem metastore by default), checked as a catalog's are. */
 object Compact {
   final case class Args(warehouse: String, table: String, partitions: Seq[Map[String, String]], full: Boolean,
-      orderStrategy: String = "", orderBy: String = "", where: String = "")
+      orderStrategy: String = "", orderBy: String = "", where: String = "",
+      catalogConf: Map[String, String] = Map.empty)
 
   def parse(args: Seq[String]): Args = {
     var warehouse: Option[String] = None
@@ -22,6 +24,7 @@ object Compact {
     val partitions = Seq.newBuilder[Map[String, String]]
     var full = false
     var orderStrategy, orderBy, where = ""
+    val catalogConf = Map.newBuilder[String, String]
     var rest = args.toList
     def value(flag: String, tail: List[String]): (String, List[String]) = tail match {
       case v :: more if !v.startsWith("--") => (v, more)
@@ -36,24 +39,36 @@ object Compact {
       case "--order-strategy" :: tail => val (v, r) = value("--order-strategy", tail); orderStrategy = v; rest = r
       case "--order-by" :: tail => val (v, r) = value("--order-by", tail); orderBy = v; rest = r
       case "--where" :: tail => val (v, r) = value("--where", tail); where = v; rest = r
+      case "--catalog-conf" :: tail =>
+        val (v, r) = value("--catalog-conf", tail)
+        v.split("=", 2) match {
+          case Array(k, kv) if k.trim.nonEmpty => catalogConf += k.trim -> kv
+          case _ => throw new BadInputException(s"--catalog-conf needs key=value, not '$v'")
+        }
+        rest = r
       case other :: _ =>
         throw new BadInputException(
-          s"Unknown argument '$other'; usage: --warehouse W --table db.t [--partition k=v]... [--full] " +
+          s"Unknown argument '$other'; usage: --warehouse W --table db.t [--catalog-conf key=value]... " +
+            "[--partition k=v]... [--full] " +
             "[--order-strategy order|zorder|hilbert --order-by c1,c2] [--where condition]")
       case Nil =>
     }
     Args(warehouse.getOrElse(throw new BadInputException("--warehouse is required")),
       table.getOrElse(throw new BadInputException("--table is required")), partitions.result(), full, orderStrategy,
-      orderBy, where)
+      orderBy, where, catalogConf.result())
   }
 
   def main(argv: Array[String]): Unit = {
     val a = parse(argv.toSeq)
     val spark = SparkSession.builder().appName(s"lamina compact ${a.table}").getOrCreate()
     try {
-      val wh = Warehouse(PathNames.of(a.warehouse), SessionHadoopConf(spark))
-      val snapshot = Compaction.compact(wh, a.table, a.partitions, a.full, a.orderStrategy, a.orderBy, a.where,
-        SparkCompactTasks)
+      val options = a.catalogConf + (MetastoreOptions.Warehouse -> a.warehouse)
+      CatalogOptions.check("compact", options)
+      val metastore = Metastores.open("compact", options, SessionHadoopConf(spark))
+      val snapshot =
+        try Compaction.compact(metastore, a.table, a.partitions, a.full, a.orderStrategy, a.orderBy, a.where,
+            SparkCompactTasks)
+        finally metastore.close()
       println(snapshot.map(id => s"compacted ${a.table}: snapshot $id").getOrElse(s"compacted ${a.table}: nothing to compact"))
     } finally spark.stop()
   }

@@ -10,7 +10,8 @@ import org.apache.spark.sql.types.StructType
 import lamina.errors.BadInputException
 import lamina.format.PaimonOrdering
 import lamina.spark.procedures.{LaminaProcedure, ProcedureArgs}
-import lamina.table.{FileStoreTable, Warehouse}
+import lamina.table.FileStoreTable
+import lamina.table.catalog.Metastore
 import lamina.table.scan.FileStoreScan
 import lamina.table.stats.{ColStats, Statistics, StatisticsFile, StatsValues}
 import lamina.types.{BinaryType, CharType, DataField, SparkTypes, VarBinaryType, VarCharType}
@@ -28,7 +29,7 @@ final class AnalyzeTableCall(catalog: LaminaCatalog, table: FileStoreTable, name
   override def parameters(): Array[ProcedureParameter] = Array.empty
   override protected def output: StructType = new StructType()
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     val spark = SparkSession.active
     val snapshot = table.snapshotManager.latest().getOrElse(return Seq.empty)
     val fields = requested(spark.sessionState.conf)

@@ -12,20 +12,22 @@ import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import lamina.table.{ChangelogProducerRules, DeletionVectorRules, Identifiers, Warehouse}
+import lamina.table.{ChangelogProducerRules, DeletionVectorRules, Identifiers}
+import lamina.table.catalog.{Metastore, Metastores}
 import lamina.table.branch.BranchManager
-import lamina.errors.{BadInputException, NotFoundException}
-import lamina.io.PathNames
+import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException}
 import lamina.spark.procedures.Procedures
 import lamina.spark.system.{GlobalSystemTables, SystemTables}
 import lamina.table.schema.SchemaEvolution
 
-/** The Spark catalog over a filesystem warehouse: namespaces are `<db>.db` directories, tables are
- *  Paimon table directories inside them. Configure as
- *  `spark.sql.catalog.<name>=lamina.spark.LaminaCatalog` with `spark.sql.catalog.<name>.warehouse=PATH`. */
+/** The Spark catalog over a metastore (see [[Metastores]]): namespaces are its databases, tables are
+ *  Paimon table directories under `<warehouse>/<db>.db/`. Configure as
+ *  `spark.sql.catalog.<name>=lamina.spark.LaminaCatalog` with `spark.sql.catalog.<name>.warehouse=PATH`
+ *  and, for a JDBC metastore, `metastore=jdbc` and `uri=jdbc:...`. This class translates Spark's calls
+ *  and errors; what exists, and every change to it, goes through the metastore. */
 class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureCatalog with FunctionCatalog {
   private var catalogName: String = _
-  private var warehouse: Warehouse = _
+  private var warehouse: Metastore = _
   private var tableDefaults: Map[String, String] = Map.empty
   private var catalogOptions: Map[String, String] = Map.empty
 
@@ -37,7 +39,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     CatalogOptions.check(name, options.asCaseSensitiveMap().asScala.toMap)
     catalogOptions = options.asCaseSensitiveMap().asScala.toMap
     tableDefaults = CatalogOptions.tableDefaults(catalogOptions)
-    warehouse = Warehouse(PathNames.of(wh), SessionHadoopConf(SparkSession.active))
+    warehouse = Metastores.open(name, catalogOptions, SessionHadoopConf(SparkSession.active))
   }
 
   override def name(): String = catalogName
@@ -45,7 +47,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   override def capabilities(): util.Set[TableCatalogCapability] =
     Set(TableCatalogCapability.SUPPORT_COLUMN_DEFAULT_VALUE).asJava
 
-  def laminaWarehouse: Warehouse = warehouse
+  def laminaWarehouse: Metastore = warehouse
 
   // ---- namespaces ----
 
@@ -62,7 +64,9 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
 
   override def loadNamespaceMetadata(namespace: Array[String]): util.Map[String, String] = {
     requireNamespace(namespace)
-    Map("location" -> warehouse.databasePath(namespace.head).toString).asJava
+    if (namespace.head == GlobalSystemTables.Database)
+      Map(Metastore.LocationProperty -> warehouse.databasePath(namespace.head).toString).asJava
+    else warehouse.databaseProperties(namespace.head).asJava
   }
 
   override def createNamespace(namespace: Array[String], metadata: util.Map[String, String]): Unit = {
@@ -70,7 +74,8 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     if (namespace.head == GlobalSystemTables.Database)
       throw new BadInputException(s"Database '${GlobalSystemTables.Database}' is reserved for the catalog's system tables")
     if (warehouse.databaseExists(namespace.head)) throw new NamespaceAlreadyExistsException(namespace)
-    warehouse.createDatabase(namespace.head)
+    try warehouse.createDatabase(namespace.head, metadata.asScala.toMap)
+    catch { case _: AlreadyExistsException => throw new NamespaceAlreadyExistsException(namespace) }
   }
 
   override def alterNamespace(namespace: Array[String], changes: NamespaceChange*): Unit = {
@@ -91,7 +96,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
   private def checkNamespaceShape(namespace: Array[String]): Unit = {
     if (namespace.length != 1)
       throw new BadInputException(s"Namespace ${namespace.mkString(".")} must have exactly one level (a database)")
-    Identifiers.check(namespace.head, "database", Warehouse.DbSuffix)
+    Identifiers.check(namespace.head, "database", Metastore.DbSuffix)
   }
 
   private def requireNamespace(namespace: Array[String]): Unit =
@@ -147,7 +152,9 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     if (!warehouse.databaseExists(db)) throw new NoSuchNamespaceException(ident.namespace())
     if (warehouse.tableExists(db, ident.name())) throw new TableAlreadyExistsException(ident)
     val tableSchema = CreateTableSpec.toSchema(show(ident), schema, partitions, tableDefaults ++ properties.asScala.toMap)
-    val table = warehouse.createTable(db, ident.name(), tableSchema)
+    val table =
+      try warehouse.createTable(db, ident.name(), tableSchema)
+      catch { case _: AlreadyExistsException => throw new TableAlreadyExistsException(ident) }
     new LaminaTable(table, None, show(ident))
   }
 
@@ -165,7 +172,7 @@ class LaminaCatalog extends TableCatalog with SupportsNamespaces with ProcedureC
     CreateTableSpec.checkMergeEngine(dryRun, show(ident))
     DeletionVectorRules.checkChange(table, dryRun)
     ChangelogProducerRules.checkChange(table, dryRun)
-    val next = table.schemaManager.commitChanges(schemaChanges)
+    val next = warehouse.alterTable(table, schemaChanges)
     new LaminaTable(table.withSchema(next), None, show(ident))
   }
 

@@ -7,6 +7,7 @@ import lamina.format.{DataFileFormat, DataFileWriters}
 import lamina.io.FileIO
 import lamina.mergetree.{KeyValueFileContext, MergeTreeTable}
 import lamina.table.branch.BranchManager
+import lamina.table.commit.CommitLock
 import lamina.table.lease.LeaseManager
 import lamina.table.manifest.{ManifestStore, SnapshotEntries}
 import lamina.table.options.{CoreOptions, TableCapabilities, TableOperation, UnsupportedFeatures}
@@ -19,9 +20,11 @@ import lamina.table.snapshot.{Snapshot, SnapshotManager}
  *  layer); they are never stored, and survive [[withSchema]].
  *  `branch` picks whose `snapshot/`, `schema/` and `tag/` directories the managers read
  *  ([[BranchManager]]); data files and manifests are the table directory's whatever the branch.
+ *  `commitLock` is the metastore's lock around each snapshot commit ([[CommitLock]]).
  *  Invariant: `schema` is a committed schema file of this table's branch. */
 final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema: TableSchema,
-    dynamicOptions: Map[String, String] = Map.empty, branch: String = BranchManager.Main) {
+    dynamicOptions: Map[String, String] = Map.empty, branch: String = BranchManager.Main,
+    commitLock: CommitLock = CommitLock.Unlocked) {
   def options: Map[String, String] = if (dynamicOptions.isEmpty) schema.options else schema.options ++ dynamicOptions
 
   /** The directory of this branch's metadata: the table's for main, `branch/branch-<name>` otherwise. */

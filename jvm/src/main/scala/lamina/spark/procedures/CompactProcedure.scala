@@ -7,7 +7,7 @@ import org.apache.spark.sql.types.{LongType, StringType, StructType}
 import lamina.api.Compaction
 import lamina.spark.LaminaCatalog
 import lamina.spark.compact.SparkCompactTasks
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.compact(table => 'db.t' [, partitions => 'k=v[,k2=v2][;k=v...]',
@@ -29,7 +29,7 @@ class CompactProcedure(catalog: LaminaCatalog) extends LaminaProcedure(catalog) 
     optional("where", StringType, "''"))
   override protected def output: StructType = columns("snapshot_id" -> LongType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     def str(name: String): String = args.string(name).getOrElse("")
     val snapshot = Compaction.compact(warehouse, str("table"), str("partitions"), str("compact_strategy"),
       str("order_strategy"), str("order_by"), str("where"), SparkCompactTasks)

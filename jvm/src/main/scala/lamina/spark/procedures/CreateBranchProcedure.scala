@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{BooleanType, StringType, StructType}
 
 import lamina.api.Branching
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.create_branch(table => 'db.t', branch => 'b' [, tag => 'name'])`: a branch
@@ -19,7 +19,7 @@ class CreateBranchProcedure(catalog: LaminaCatalog) extends LaminaProcedure(cata
     Array(required("table", StringType), required("branch", StringType), optional("tag", StringType))
   override protected def output: StructType = columns("result" -> BooleanType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     Branching.create(warehouse, args.requiredString("table"), args.requiredString("branch"), args.string("tag"))
     Seq(InternalRow(true))
   }

@@ -7,7 +7,7 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.api.Tagging
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.create_tag_from_timestamp(table => 'db.t', tag => 'name', timestamp => <epoch
@@ -21,7 +21,7 @@ class CreateTagFromTimestampProcedure(catalog: LaminaCatalog) extends LaminaProc
   override protected def output: StructType =
     columns("tagName" -> StringType, "snapshot" -> LongType, "commit_time" -> LongType, "watermark" -> StringType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     val tag = args.requiredString("tag")
     val (snapshot, commitTime) = Tagging.createFromTimestamp(warehouse, args.requiredString("table"), tag,
       args.requiredLong("timestamp"), args.string("time_retained"))

@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{BooleanType, LongType, StringType, StructType
 
 import lamina.api.Tagging
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.create_tag(table => 'db.t', tag => 'name' [, snapshot => 3, time_retained =>
@@ -22,7 +22,7 @@ class CreateTagProcedure(catalog: LaminaCatalog, replace: Boolean) extends Lamin
     optional("snapshot_id", LongType))
   override protected def output: StructType = columns("result" -> BooleanType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     val (table, tag) = (args.requiredString("table"), args.requiredString("tag"))
     val snapshot = args.eitherLong("snapshot", "snapshot_id")
     if (replace) Tagging.replace(warehouse, table, tag, snapshot, args.string("time_retained"))

@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{BooleanType, StringType, StructType}
 
 import lamina.api.Branching
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.delete_branch(table => 'db.t', branch => 'a[,b...]')`: deletes branches (their
@@ -18,7 +18,7 @@ class DeleteBranchProcedure(catalog: LaminaCatalog) extends LaminaProcedure(cata
   override def parameters(): Array[ProcedureParameter] = Array(required("table", StringType), required("branch", StringType))
   override protected def output: StructType = columns("result" -> BooleanType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     Branching.delete(warehouse, args.requiredString("table"), args.requiredString("branch"))
     Seq(InternalRow(true))
   }

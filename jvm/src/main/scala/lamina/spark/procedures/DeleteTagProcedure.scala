@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{BooleanType, StringType, StructType}
 
 import lamina.api.Tagging
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.delete_tag(table => 'db.t', tag => 'a[,b...]')`: deletes tags, and the files
@@ -17,7 +17,7 @@ class DeleteTagProcedure(catalog: LaminaCatalog) extends LaminaProcedure(catalog
   override def parameters(): Array[ProcedureParameter] = Array(required("table", StringType), required("tag", StringType))
   override protected def output: StructType = columns("result" -> BooleanType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     Tagging.delete(warehouse, args.requiredString("table"), args.requiredString("tag"))
     Seq(InternalRow(true))
   }

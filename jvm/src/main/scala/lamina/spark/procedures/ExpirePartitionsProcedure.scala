@@ -7,7 +7,7 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.api.Partitions
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.expire_partitions(table => 'db.t', expiration_time => '7 d' [, timestamp_formatter
@@ -24,7 +24,7 @@ class ExpirePartitionsProcedure(catalog: LaminaCatalog) extends LaminaProcedure(
     optional("max_expires", IntegerType))
   override protected def output: StructType = columns("expired_partitions" -> StringType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     val expired = Partitions.expire(warehouse, args.requiredString("table"), args.string("expiration_time"),
       args.string("timestamp_formatter"), args.string("timestamp_pattern"), args.string("expire_strategy"),
       args.int("max_expires"))

@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{IntegerType, StringType, StructType}
 
 import lamina.api.Snapshots
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.expire_snapshots(table => 'db.t' [, retain_max => 50, retain_min => 10,
@@ -20,7 +20,7 @@ class ExpireSnapshotsProcedure(catalog: LaminaCatalog) extends LaminaProcedure(c
     optional("max_deletes", IntegerType))
   override protected def output: StructType = columns("deleted_snapshots_count" -> IntegerType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] =
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] =
     Seq(InternalRow(Snapshots.expire(warehouse, args.requiredString("table"), args.int("retain_max"),
           args.int("retain_min"), args.string("older_than"), args.int("max_deletes"))))
 }

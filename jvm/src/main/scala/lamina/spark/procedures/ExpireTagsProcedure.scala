@@ -7,7 +7,7 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.api.Tagging
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.expire_tags(table => 'db.t' [, older_than => '2024-05-01 00:00:00'])`: Paimon's
@@ -19,7 +19,7 @@ class ExpireTagsProcedure(catalog: LaminaCatalog) extends LaminaProcedure(catalo
   override def parameters(): Array[ProcedureParameter] = Array(required("table", StringType), optional("older_than", StringType))
   override protected def output: StructType = columns("expired_tags" -> StringType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     val expired = Tagging.expire(warehouse, args.requiredString("table"), args.string("older_than"))
     (if (expired.isEmpty) Seq("No expired tags.") else expired).map(n => InternalRow(UTF8String.fromString(n)))
   }

@@ -9,7 +9,7 @@ import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
 import lamina.errors.BadInputException
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 
 /** One `CALL <catalog>.sys.<name>(...)` procedure: its parameters (positional or named, optional ones
  *  defaulting to NULL), one call into the `lamina.api` facade, and its result rows. */
@@ -20,7 +20,7 @@ abstract class LaminaProcedure(catalog: LaminaCatalog) extends UnboundProcedure 
   /** The result's columns. */
   protected def output: StructType
 
-  protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow]
+  protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow]
 
   override def call(args: InternalRow): java.util.Iterator[Scan] = {
     val result = run(new ProcedureArgs(args, parameters()), catalog.laminaWarehouse).toArray

@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{BooleanType, LongType, StringType, StructType
 
 import lamina.api.Snapshots
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.remove_orphan_files(table => 'db.t' [, older_than => '2024-05-01 12:00:00',
@@ -20,7 +20,7 @@ class RemoveOrphanFilesProcedure(catalog: LaminaCatalog) extends LaminaProcedure
     optional("older_than", StringType), optional("dry_run", BooleanType, "false"))
   override protected def output: StructType = columns("deletedFileCount" -> LongType, "deletedFileTotalLenInBytes" -> LongType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     val (count, bytes) = Snapshots.removeOrphanFiles(warehouse, args.requiredString("table"), args.string("older_than"),
       args.boolean("dry_run").getOrElse(false))
     Seq(InternalRow(count, bytes))

@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{BooleanType, StringType, StructType}
 
 import lamina.api.Tagging
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.rename_tag(table => 'db.t', tag => 'old', target_tag => 'new')`. Returns
@@ -18,7 +18,7 @@ class RenameTagProcedure(catalog: LaminaCatalog) extends LaminaProcedure(catalog
     Array(required("table", StringType), required("tag", StringType), required("target_tag", StringType))
   override protected def output: StructType = columns("result" -> BooleanType)
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     Tagging.rename(warehouse, args.requiredString("table"), args.requiredString("tag"), args.requiredString("target_tag"))
     Seq(InternalRow(true))
   }

@@ -7,7 +7,7 @@ import org.apache.spark.sql.types.{LongType, StringType, StructType}
 import lamina.api.Snapshots
 import lamina.errors.BadInputException
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.rollback(table => 'db.t', version => '3' | 'tag')` (or `snapshot => 3`, `tag =>
@@ -20,7 +20,7 @@ class RollbackProcedure(catalog: LaminaCatalog) extends LaminaProcedure(catalog)
     optional("version", StringType), optional("snapshot", LongType), optional("tag", StringType))
   override protected def output: StructType = RollbackProcedure.Output
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     val given = Seq(args.string("version"), args.long("snapshot").map(_.toString), args.string("tag")).flatten
     if (given.size != 1) throw new BadInputException("Give exactly one of the arguments 'version', 'snapshot' and 'tag'")
     val (previous, current) = Snapshots.rollback(warehouse, args.requiredString("table"), given.head)

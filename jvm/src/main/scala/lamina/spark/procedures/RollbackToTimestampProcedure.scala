@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{LongType, StringType, StructType}
 
 import lamina.api.Snapshots
 import lamina.spark.LaminaCatalog
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
 /** `CALL <catalog>.sys.rollback_to_timestamp(table => 'db.t', timestamp => <epoch ms>)`: rolls back to
@@ -17,7 +17,7 @@ class RollbackToTimestampProcedure(catalog: LaminaCatalog) extends LaminaProcedu
   override def parameters(): Array[ProcedureParameter] = Array(required("table", StringType), required("timestamp", LongType))
   override protected def output: StructType = RollbackProcedure.Output
 
-  override protected def run(args: ProcedureArgs, warehouse: Warehouse): Seq[InternalRow] = {
+  override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     val (previous, current) =
       Snapshots.rollbackToTimestamp(warehouse, args.requiredString("table"), args.requiredLong("timestamp"))
     Seq(InternalRow(previous, current))

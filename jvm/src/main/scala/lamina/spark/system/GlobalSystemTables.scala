@@ -5,7 +5,7 @@ import org.apache.spark.sql.connector.catalog.Table
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.unsafe.types.UTF8String
 
-import lamina.table.Warehouse
+import lamina.table.catalog.Metastore
 
 /** The catalog-wide metadata tables of the `sys` database, with Apache Paimon's names and columns:
  *  `sys.all_table_options` (every table's options: database_name, table_name, key, value) and
@@ -17,7 +17,7 @@ object GlobalSystemTables {
   def isGlobal(namespace: Array[String], name: String): Boolean =
     namespace.sameElements(Array(Database)) && Names.contains(name.toLowerCase)
 
-  def load(name: String, warehouse: Warehouse, catalogOptions: Map[String, String], display: String): Table =
+  def load(name: String, warehouse: Metastore, catalogOptions: Map[String, String], display: String): Table =
     name.toLowerCase match {
       case "all_table_options" => table(display, AllTableOptionsSchema, () => allTableOptions(warehouse))
       case "catalog_options" =>
@@ -26,7 +26,7 @@ object GlobalSystemTables {
     }
 
   /** One row per option of the latest schema of every table, ordered by database, table and key. */
-  private def allTableOptions(warehouse: Warehouse): Seq[InternalRow] =
+  private def allTableOptions(warehouse: Metastore): Seq[InternalRow] =
     for {
       db <- warehouse.listDatabases().sorted
       t <- warehouse.listTables(db).sorted

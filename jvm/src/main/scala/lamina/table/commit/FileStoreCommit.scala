@@ -5,7 +5,7 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
-import lamina.errors.{CommitConflictException, CommitStateUnknownException}
+import lamina.errors.{CommitConflictException, CommitLockTimeoutException, CommitStateUnknownException}
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta}
 import lamina.table.options.CoreOptions
@@ -217,11 +217,19 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
             throw e
         }
       val committed =
-        try snapshots.tryCommit(newSnapshot)
+        try table.commitLock.runWithLock(table.baseName) {
+            try snapshots.tryCommit(newSnapshot)
+            catch {
+              case e: java.io.IOException =>
+                throw new CommitStateUnknownException(
+                  s"Commit of snapshot ${newSnapshot.id} to table ${table.name} may or may not have landed: ${e.getMessage}", e)
+            }
+          }
         catch {
-          case e: java.io.IOException =>
-            throw new CommitStateUnknownException(
-              s"Commit of snapshot ${newSnapshot.id} to table ${table.name} may or may not have landed: ${e.getMessage}", e)
+          case e: CommitLockTimeoutException => // the snapshot was never offered: its files are garbage
+            written.foreach(store.deleteQuietly)
+            index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
+            throw e
         }
       if (committed) return Some(newSnapshot.id)
       written.foreach(store.deleteQuietly)

@@ -3,7 +3,8 @@ package lamina.table.compact
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.BadInputException
-import lamina.table.{PartitionValues, Warehouse}
+import lamina.table.PartitionValues
+import lamina.table.catalog.Metastore
 import lamina.table.commit.FileStoreCommit
 import lamina.table.options.{CoreOptions, TableOperation}
 import lamina.table.sort.{OrderStrategy, SortKey}
@@ -16,7 +17,7 @@ import lamina.table.sort.{OrderStrategy, SortKey}
  *  an order sorts an append table by [[SortCompaction]]. */
 final case class CompactRequest(table: String, partitions: Seq[Map[String, String]], full: Boolean,
     orderStrategy: OrderStrategy = OrderStrategy.NoOrder, orderBy: String = "", where: Option[String] = None) {
-  def run(warehouse: Warehouse, tasks: CompactTasks, appendTasks: AppendCompactTasks): Option[Long] = {
+  def run(warehouse: Metastore, tasks: CompactTasks, appendTasks: AppendCompactTasks): Option[Long] = {
     val t = warehouse.loadTable(table)
     t.require(TableOperation.Compact)
     if (partitions.nonEmpty && where.nonEmpty)

@@ -1,0 +1,127 @@
+package lamina.table.catalog
+
+import lamina.errors.BadInputException
+import lamina.table.options.OptionKind.DurationKind
+
+/** The catalog options a metastore reads, by Paimon 1.4's keys (`spark.sql.catalog.<name>.<key>`):
+ *
+ *  | key                 | metastore  | type   | default | meaning                                         |
+ *  |---------------------|------------|--------|---------|-------------------------------------------------|
+ *  | `metastore`         | all        | enum   | filesystem | `filesystem` or `jdbc` (`hive` is refused)   |
+ *  | `warehouse`         | all        | path   | required | root of `<db>.db/<table>` directories          |
+ *  | `uri`               | jdbc       | string | required | `jdbc:sqlite:<file>`, `jdbc:postgresql://...`  |
+ *  | `jdbc.<prop>`       | jdbc       | string |         | driver property `<prop>` (user, password, ...)  |
+ *  | `catalog-key`       | jdbc       | string | jdbc    | the `catalog_key` column: catalogs sharing a database |
+ *  | `client-pool-size`  | jdbc       | int    | 2       | connections kept open                           |
+ *  | `lock.enabled`      | jdbc       | bool   | false   | a row of `paimon_distributed_locks` held around each commit |
+ *  | `lock-acquire-timeout` | jdbc    | duration | 8 min | how long a commit waits for the lock; also how long a dead holder blocks |
+ *  | `lock-check-max-sleep` | jdbc    | duration | 8 s   | the longest sleep between two attempts to take the lock |
+ *  | `sync-all-properties` | jdbc     | bool   | false   | only `false` is accepted: `paimon_table_properties` is not written yet |
+ *
+ *  A key a metastore does not read is refused, naming it, rather than silently ignored. */
+object MetastoreOptions {
+  val Metastore = "metastore"
+  val Warehouse = "warehouse"
+  val Uri = "uri"
+  val JdbcPrefix = "jdbc."
+  val CatalogKey = "catalog-key"
+  val ClientPoolSize = "client-pool-size"
+  val LockEnabled = "lock.enabled"
+  val LockAcquireTimeout = "lock-acquire-timeout"
+  val LockCheckMaxSleep = "lock-check-max-sleep"
+  val SyncAllProperties = "sync-all-properties"
+
+  val DefaultCatalogKey = "jdbc"
+  val DefaultClientPoolSize = 2
+
+  sealed abstract class Kind(val name: String)
+  case object FileSystem extends Kind("filesystem")
+  case object Jdbc extends Kind("jdbc")
+  val Kinds: Seq[Kind] = Seq(FileSystem, Jdbc)
+
+  private val JdbcKeys = Set(Uri, CatalogKey, ClientPoolSize, LockEnabled, LockAcquireTimeout, LockCheckMaxSleep,
+    SyncAllProperties)
+
+  /** Paimon's defaults. */
+  val DefaultLockAcquireTimeout = "8 min"
+  val DefaultLockCheckMaxSleep = "8 s"
+
+  /** The metastore `options` choose; `catalog` names the catalog in messages. */
+  def kind(catalog: String, options: Map[String, String]): Kind = {
+    val v = get(options, Metastore).map(_.trim.toLowerCase).getOrElse(FileSystem.name)
+    Kinds.find(_.name == v).getOrElse {
+      val why = if (v == "hive") "the Hive metastore is not supported yet" else "unknown metastore"
+      throw new BadInputException(s"Catalog '$catalog': metastore '$v' is not supported ($why); " +
+        s"set spark.sql.catalog.$catalog.$Metastore to one of ${Kinds.map(_.name).mkString(", ")}")
+    }
+  }
+
+  /** Whether `key` (lower case) is a metastore option of `kind`. */
+  def accepts(kind: Kind, key: String): Boolean = key == Metastore || key == Warehouse || (kind match {
+    case FileSystem => false
+    case Jdbc => JdbcKeys(key) || key.startsWith(JdbcPrefix) && key.length > JdbcPrefix.length
+  })
+
+  /** Checks the values of the options `kind` reads; keys are checked by the caller with [[accepts]]. */
+  def checkValues(catalog: String, kind: Kind, options: Map[String, String]): Unit = kind match {
+    case FileSystem =>
+    case Jdbc =>
+      val uri = get(options, Uri).map(_.trim).filter(_.nonEmpty).getOrElse(throw new BadInputException(
+          s"Catalog '$catalog': metastore 'jdbc' needs the option '$Uri' " +
+            s"(spark.sql.catalog.$catalog.$Uri=jdbc:sqlite:/path/catalog.db or jdbc:postgresql://host/db)"))
+      if (!uri.startsWith("jdbc:"))
+        throw new BadInputException(s"Catalog '$catalog': option '$Uri' must be a JDBC URL starting with 'jdbc:', not '$uri'")
+      val pool = clientPoolSize(catalog, options)
+      if (pool > 1 && isSqliteMemory(uri))
+        throw new BadInputException(s"Catalog '$catalog': option '$Uri' = '$uri' is an in-memory SQLite database, " +
+          s"which is a different database on each of the $pool pooled connections; use a file " +
+          s"(jdbc:sqlite:/path/catalog.db) or set '$ClientPoolSize' to 1")
+      lockEnabled(catalog, options)
+      lockMillis(catalog, options, LockAcquireTimeout, DefaultLockAcquireTimeout)
+      lockMillis(catalog, options, LockCheckMaxSleep, DefaultLockCheckMaxSleep)
+      Seq(SyncAllProperties -> "table properties are not written to paimon_table_properties yet").foreach {
+        case (key, why) =>
+          get(options, key).map(_.trim.toLowerCase).foreach {
+            case "false" =>
+            case v => throw new BadInputException(s"Catalog '$catalog': option '$key' = '$v' is not supported ($why); " +
+                s"remove spark.sql.catalog.$catalog.$key or set it to false")
+          }
+      }
+  }
+
+  def lockEnabled(catalog: String, options: Map[String, String]): Boolean =
+    get(options, LockEnabled).map(_.trim.toLowerCase) match {
+      case None | Some("false") => false
+      case Some("true") => true
+      case Some(v) => throw new BadInputException(s"Catalog '$catalog': option '$LockEnabled' must be true or false, not '$v'")
+    }
+
+  /** A lock duration in milliseconds, at least 1. */
+  def lockMillis(catalog: String, options: Map[String, String], key: String, default: String): Long = {
+    val v = get(options, key).getOrElse(default)
+    DurationKind.parse(v).toOption.filter(_ > 0).getOrElse(throw new BadInputException(
+        s"Catalog '$catalog': option '$key' must be a positive duration such as $default, not '$v'"))
+  }
+
+  def clientPoolSize(catalog: String, options: Map[String, String]): Int =
+    get(options, ClientPoolSize).map { v =>
+      v.trim.toIntOption.filter(_ > 0).getOrElse(throw new BadInputException(
+          s"Catalog '$catalog': option '$ClientPoolSize' must be a positive integer, not '$v'"))
+    }.getOrElse(DefaultClientPoolSize)
+
+  /** `jdbc:sqlite::memory:`, `jdbc:sqlite:` (no file) and `file::memory:` URLs: one database per connection. */
+  def isSqliteMemory(uri: String): Boolean = {
+    val u = uri.trim.toLowerCase
+    u.startsWith("jdbc:sqlite:") && {
+      val rest = u.stripPrefix("jdbc:sqlite:")
+      rest.isEmpty || rest.startsWith(":memory:") || rest.contains("mode=memory") || rest.startsWith("file::memory:")
+    }
+  }
+
+  /** The `jdbc.<prop>` options, without the prefix. */
+  def driverProperties(options: Map[String, String]): Map[String, String] =
+    options.collect { case (k, v) if k.toLowerCase.startsWith(JdbcPrefix) => k.substring(JdbcPrefix.length) -> v }
+
+  def get(options: Map[String, String], key: String): Option[String] =
+    options.collectFirst { case (k, v) if k.equalsIgnoreCase(key) => v }
+}

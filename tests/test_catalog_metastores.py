@@ -1,0 +1,223 @@
+"""The catalog over each metastore: the same DDL and DML through `filesystem`, `jdbc` on SQLite and
+`jdbc` on a PostgreSQL server this module starts (initdb and pg_ctl in a temporary directory, on a
+free loopback port). Each metastore gets its own catalog on the shared session, set with
+`spark.conf.set` before the catalog's first use (Spark creates catalogs lazily)."""
+
+import glob
+import itertools
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import lamina
+from _support import error_text, sql_rows
+from conftest import _ensure_jar
+from paimon_connector import require_paimon, run_sql
+
+_catalog_counter = itertools.count()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _as_postgres(args):
+    """PostgreSQL refuses to run as root: run its binaries as the `postgres` user then."""
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    done = subprocess.run(prefix + args, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"{' '.join(args)} failed: {done.stdout}{done.stderr}"
+
+
+@pytest.fixture(scope="module")
+def postgres_uri():
+    """A PostgreSQL server for this module; a server that cannot start fails the tests that use it. Its
+    directory is a fresh one under the system temp directory, which the `postgres` user can reach."""
+    bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    assert bins, "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb)"
+    bindir = os.path.dirname(bins[-1])
+    base = Path(tempfile.mkdtemp(prefix="lamina-postgres-"))
+    data = base / "data"
+    if os.geteuid() == 0:
+        shutil.chown(base, "postgres")
+    port = _free_port()
+    _as_postgres([f"{bindir}/initdb", "-D", str(data), "-U", "lamina", "--auth=trust", "-E", "UTF8"])
+    _as_postgres([f"{bindir}/pg_ctl", "-D", str(data), "-l", str(base / "log"), "-w", "-o",
+                  f"-p {port} -h 127.0.0.1 -k {base}", "start"])
+    try:
+        _as_postgres([f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "lamina", "catalog"])
+        yield f"jdbc:postgresql://127.0.0.1:{port}/catalog"
+    finally:
+        _as_postgres([f"{bindir}/pg_ctl", "-D", str(data), "-m", "fast", "-w", "stop"])
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _new_catalog(spark, tmp_path, options) -> str:
+    name = f"meta{next(_catalog_counter)}"
+    spark.conf.set(f"spark.sql.catalog.{name}", "lamina.spark.LaminaCatalog")
+    spark.conf.set(f"spark.sql.catalog.{name}.warehouse", str(tmp_path / "wh"))
+    for key, value in options.items():
+        spark.conf.set(f"spark.sql.catalog.{name}.{key}", value)
+    return name
+
+
+@pytest.fixture(params=["filesystem", "jdbc-sqlite", "jdbc-postgresql"])
+def catalog(request, spark, tmp_path):
+    """(catalog name, sqlite file or None) for one metastore."""
+    sqlite_file = None
+    if request.param == "filesystem":
+        options = {"metastore": "filesystem"}
+    elif request.param == "jdbc-sqlite":
+        sqlite_file = tmp_path / "catalog.db"
+        # with the commit lock: every commit and ALTER below takes and gives back its row
+        options = {"metastore": "jdbc", "uri": f"jdbc:sqlite:{sqlite_file}", "lock.enabled": "true"}
+    else:
+        uri = request.getfixturevalue("postgres_uri")
+        # each test its own catalog-key: the tables of one server are shared by the module
+        options = {"metastore": "jdbc", "uri": uri, "jdbc.user": "lamina",
+                   "catalog-key": f"k{next(_catalog_counter)}"}
+    return _new_catalog(spark, tmp_path, options), sqlite_file
+
+
+def _sqlite_rows(path, query):
+    with sqlite3.connect(path) as c:
+        return sorted(c.execute(query).fetchall())
+
+
+def test_namespaces_are_created_listed_and_dropped(spark, catalog):
+    cat, sqlite_file = catalog
+    spark.sql(f"CREATE NAMESPACE {cat}.sales")
+    spark.sql(f"CREATE NAMESPACE {cat}.empty")
+    assert sql_rows(spark, f"SHOW NAMESPACES IN {cat}") == [("empty",), ("sales",)]
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"CREATE NAMESPACE {cat}.sales")
+    assert "already exists" in error_text(excinfo)
+    if sqlite_file is not None:
+        assert ("empty", "exists", "true") in _sqlite_rows(
+            sqlite_file, "SELECT database_name, property_key, property_value FROM paimon_database_properties")
+    spark.sql(f"DROP NAMESPACE {cat}.empty")
+    assert sql_rows(spark, f"SHOW NAMESPACES IN {cat}") == [("sales",)]
+
+
+def test_tables_live_through_create_insert_alter_rename_and_drop(spark, catalog):
+    cat, sqlite_file = catalog
+    spark.sql(f"CREATE NAMESPACE {cat}.d")
+    spark.sql(f"CREATE TABLE {cat}.d.t (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    spark.sql(f"INSERT INTO {cat}.d.t VALUES (1, 'a'), (2, 'b')")
+    spark.sql(f"INSERT INTO {cat}.d.t VALUES (2, 'c')")
+    assert sql_rows(spark, f"SELECT * FROM {cat}.d.t") == [(1, "a"), (2, "c")]
+    assert sql_rows(spark, f"SHOW TABLES IN {cat}.d") == [("d", "t", False)]
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"CREATE TABLE {cat}.d.t (id INT)")
+    assert "already exists" in error_text(excinfo)
+
+    spark.sql(f"ALTER TABLE {cat}.d.t ADD COLUMN n BIGINT")
+    spark.sql(f"INSERT INTO {cat}.d.t VALUES (3, 'x', 30)")
+    assert sql_rows(spark, f"SELECT * FROM {cat}.d.t") == [(1, "a", None), (2, "c", None), (3, "x", 30)]
+
+    spark.sql(f"ALTER TABLE {cat}.d.t RENAME TO d.t2")
+    assert sql_rows(spark, f"SHOW TABLES IN {cat}.d") == [("d", "t2", False)]
+    assert sql_rows(spark, f"SELECT id FROM {cat}.d.t2") == [(1,), (2,), (3,)]
+    if sqlite_file is not None:
+        assert _sqlite_rows(sqlite_file, "SELECT catalog_key, database_name, table_name FROM paimon_tables") == [
+            ("jdbc", "d", "t2")]
+
+    if sqlite_file is not None:
+        assert _sqlite_rows(sqlite_file, "SELECT * FROM paimon_distributed_locks") == []
+    spark.sql(f"DROP TABLE {cat}.d.t2")
+    assert sql_rows(spark, f"SHOW TABLES IN {cat}.d") == []
+    if sqlite_file is not None:
+        assert _sqlite_rows(sqlite_file, "SELECT * FROM paimon_tables") == []
+    spark.sql(f"DROP NAMESPACE {cat}.d")
+
+
+def test_drop_namespace_cascade_drops_its_tables(spark, catalog):
+    cat, _ = catalog
+    spark.sql(f"CREATE NAMESPACE {cat}.d")
+    spark.sql(f"CREATE TABLE {cat}.d.t (id INT)")
+    with pytest.raises(Exception):
+        spark.sql(f"DROP NAMESPACE {cat}.d")
+    spark.sql(f"DROP NAMESPACE {cat}.d CASCADE")
+    spark.sql(f"CREATE NAMESPACE {cat}.d")
+    assert sql_rows(spark, f"SHOW TABLES IN {cat}.d") == []
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"metastore": "jdbc"}, "metastore 'jdbc' needs the option 'uri'"),
+    ({"metastore": "jdbc", "uri": "jdbc:sqlite::memory:"},
+     "option 'uri' = 'jdbc:sqlite::memory:' is an in-memory SQLite database"),
+    ({"metastore": "jdbc", "uri": "jdbc:sqlite:/tmp/x.db", "jdbc-user": "u"}, "option 'jdbc-user' is not supported"),
+    ({"metastore": "jdbc", "uri": "jdbc:sqlite:/tmp/x.db", "lock.enabled": "yes"},
+     "option 'lock.enabled' must be true or false, not 'yes'"),
+    ({"metastore": "filesystem", "uri": "jdbc:sqlite:/tmp/x.db"}, "option 'uri' is not supported"),
+    ({"metastore": "hive"}, "metastore 'hive' is not supported (the Hive metastore is not supported yet)"),
+])
+def test_bad_catalog_options_are_refused_naming_the_option(spark, tmp_path, options, message):
+    cat = _new_catalog(spark, tmp_path, options)
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"SHOW NAMESPACES IN {cat}").collect()
+    assert f"Catalog '{cat}': " in error_text(excinfo)
+    assert message in error_text(excinfo)
+
+
+def test_configure_passes_the_metastore_options():
+    from pyspark.sql import SparkSession
+
+    b = lamina.configure(SparkSession.Builder(), "/w", catalog="c", metastore="jdbc", uri="jdbc:sqlite:/w/c.db",
+                         catalog_options={"jdbc.user": "u", "catalog-key": "k"})
+    conf = b._options
+    assert conf["spark.sql.catalog.c.metastore"] == "jdbc"
+    assert conf["spark.sql.catalog.c.uri"] == "jdbc:sqlite:/w/c.db"
+    assert conf["spark.sql.catalog.c.jdbc.user"] == "u"
+    assert conf["spark.sql.catalog.c.catalog-key"] == "k"
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"metastore": "hive"}, "metastore must be one of 'filesystem', 'jdbc', got 'hive'"),
+    ({"metastore": "jdbc"}, "metastore='jdbc' needs uri, for example uri='jdbc:sqlite:/data/catalog.db'"),
+    ({"uri": "jdbc:sqlite:/x.db"}, "uri is only read by metastore='jdbc'; the filesystem metastore has none"),
+    ({"metastore": "jdbc", "uri": ""}, "uri must be a non-empty string or None, got ''"),
+    ({"catalog_options": [("a", "b")]}, "catalog_options must be a mapping of strings, got list"),
+    ({"catalog_options": {"a": 1}}, "catalog_options must map option names to strings, got 'a': 1"),
+    ({"catalog_options": {"uri": "x"}}, "catalog_options must not set 'uri': pass it as the argument of that name"),
+])
+def test_configure_checks_its_arguments(kwargs, message):
+    from pyspark.sql import SparkSession
+
+    with pytest.raises(ValueError) as excinfo:
+        lamina.configure(SparkSession.Builder(), "/w", **kwargs)
+    assert str(excinfo.value) == message
+
+
+def test_paimon_jdbc_catalog_lists_and_reads_what_lamina_created(spark, tmp_path):
+    """Apache Paimon's own Spark connector, configured with metastore=jdbc on the same SQLite file and
+    warehouse, sees the database and table Lamina registered and reads its rows; and Lamina sees a table
+    Paimon's catalog registered."""
+    require_paimon()
+    sqlite_file = tmp_path / "catalog.db"
+    uri = f"jdbc:sqlite:{sqlite_file}"
+    cat = _new_catalog(spark, tmp_path, {"metastore": "jdbc", "uri": uri})
+    spark.sql(f"CREATE NAMESPACE {cat}.shared")
+    spark.sql(f"CREATE TABLE {cat}.shared.t (id INT NOT NULL, v STRING) "
+              "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    spark.sql(f"INSERT INTO {cat}.shared.t VALUES (1, 'a'), (2, 'b')")
+    # Paimon's connector has no SQLite driver of its own: Lamina's jar, on the same process, brings it
+    databases, tables, rows = run_sql(str(tmp_path / "wh"), [
+        "SHOW NAMESPACES IN paimon",
+        "SHOW TABLES IN paimon.shared",
+        "SELECT id, v FROM paimon.shared.t ORDER BY id",
+        "CREATE TABLE paimon.shared.p (k INT, w STRING)",
+        "INSERT INTO paimon.shared.p VALUES (7, 'z')",
+    ], lamina_jar=_ensure_jar(), paimon_options={"metastore": "jdbc", "uri": uri})[:3]
+    assert ["shared"] in databases
+    assert [r[1] for r in tables] == ["t"]
+    assert rows == [[1, "a"], [2, "b"]]
+    assert sql_rows(spark, f"SHOW TABLES IN {cat}.shared") == [("shared", "p", False), ("shared", "t", False)]
+    assert sql_rows(spark, f"SELECT * FROM {cat}.shared.p") == [(7, "z")]
