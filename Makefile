@@ -16,7 +16,7 @@ VENV_STAMP := $(VENV)/.lamina-installed
 # Pinned so that a fresh machine gets what the tests were written against.
 PY_DEPS := pyspark==4.0.4 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==2.3.3
 
-.PHONY: help venv jar wheel test pytest stress demo bench bench-jars docs clean distclean
+.PHONY: help venv jar wheel test pytest stress demo bench bench-jars docs clean distclean servers
 
 help:
 	@echo "make demo   install everything, build the jar, run examples/quickstart.py on a temp warehouse"
@@ -41,6 +41,15 @@ $(VENV_STAMP): Makefile python/pyproject.toml
 	$(PY) -m pip install --quiet -e python
 	@touch $@
 
+# The servers the tests start on loopback: PostgreSQL (the JDBC metastore's tests run initdb and pg_ctl
+# from Debian's package), installed here where it is missing.
+servers:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  echo "installing PostgreSQL for the metastore tests" >&2; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql; \
+	fi
+
 jar:
 	$(SBT) assembly
 	@mkdir -p $(dir $(JAR_PKG))
@@ -51,13 +60,13 @@ wheel: venv jar
 	rm -rf dist
 	$(PY) -m pip wheel --quiet --no-deps --wheel-dir dist ./python
 
-test: venv jar
+test: venv servers jar
 	$(PYTHON) tools/check_layers.py
 	$(SBT) scalafmtCheckAll scalafmtSbtCheck test
 	$(PY) -m pytest tests -q --durations=25
 
 # The Python tests alone, against the jar already in the package (no sbt).
-pytest: venv
+pytest: venv servers
 	$(PY) -m pytest tests -q
 
 # The concurrency suite of `make test`, longer: 4 writer processes of 60 operations each per table kind.
