@@ -221,3 +221,39 @@ def test_paimon_jdbc_catalog_lists_and_reads_what_lamina_created(spark, tmp_path
     assert rows == [[1, "a"], [2, "b"]]
     assert sql_rows(spark, f"SHOW TABLES IN {cat}.shared") == [("shared", "p", False), ("shared", "t", False)]
     assert sql_rows(spark, f"SELECT * FROM {cat}.shared.p") == [(7, "z")]
+
+
+def test_python_cli_compacts_a_table_of_a_jdbc_catalog(spark, tmp_path):
+    """`python -m lamina compact --catalog-conf ...` finds the table through the JDBC metastore (its
+    commit taking the lock), and a table the metastore does not hold is not found, though its files
+    are there."""
+    import sys
+
+    sqlite_file = tmp_path / "catalog.db"
+    uri = f"jdbc:sqlite:{sqlite_file}"
+    cat = _new_catalog(spark, tmp_path, {"metastore": "jdbc", "uri": uri, "lock.enabled": "true"})
+    spark.sql(f"CREATE NAMESPACE {cat}.d")
+    spark.sql(f"CREATE TABLE {cat}.d.t (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    spark.sql(f"INSERT INTO {cat}.d.t VALUES (1, 'a'), (2, 'b')")
+    spark.sql(f"INSERT INTO {cat}.d.t VALUES (2, 'c')")
+
+    def compact(table, *catalog_conf):
+        conf = [a for c in catalog_conf for a in ("--catalog-conf", c)]
+        return subprocess.run([sys.executable, "-m", "lamina", "compact", "--warehouse", str(tmp_path / "wh"),
+                               "--table", table, *conf, "--full", "--master", "local[1]",
+                               "--conf", "spark.ui.enabled=false"], capture_output=True, text=True, timeout=600)
+
+    result = compact("d.t", "metastore=jdbc", f"uri={uri}", "lock.enabled=true")
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert "compacted d.t: snapshot 3" in result.stdout
+    assert sql_rows(spark, f"SELECT commit_kind FROM {cat}.d.`t$snapshots` ORDER BY snapshot_id") == [
+        ("APPEND",), ("APPEND",), ("COMPACT",)]
+    assert sql_rows(spark, f"SELECT * FROM {cat}.d.t") == [(1, "a"), (2, "c")]
+    assert _sqlite_rows(sqlite_file, "SELECT * FROM paimon_distributed_locks") == []
+
+    # the table's row gone, its directory left: the JDBC catalog does not know it
+    with sqlite3.connect(sqlite_file) as c:
+        c.execute("DELETE FROM paimon_tables WHERE table_name = 't'")
+    result = compact("d.t", "metastore=jdbc", f"uri={uri}")
+    assert result.returncode != 0
+    assert "d.t" in result.stderr and "does not exist" in result.stderr, result.stderr[-3000:]

@@ -158,6 +158,14 @@ def test_compact_command_line(fake_jar, tmp_path):
     ]
 
 
+def test_compact_command_line_passes_catalog_options(fake_jar, tmp_path):
+    command = build_command(["compact", "--warehouse", str(tmp_path), "--table", "db.t",
+                             "--catalog-conf", "metastore=jdbc", "--catalog-conf", "uri=jdbc:sqlite:/tmp/c.db"])
+    assert command[1:] == ["--class", "lamina.jobs.Compact", FAKE_JAR, "--warehouse", str(tmp_path),
+                           "--table", "db.t", "--catalog-conf", "metastore=jdbc",
+                           "--catalog-conf", "uri=jdbc:sqlite:/tmp/c.db"]
+
+
 def test_compact_command_line_minimal(fake_jar, tmp_path):
     command = build_command(["compact", "--warehouse", str(tmp_path), "--table", "db.t"])
     assert command[1:] == ["--class", "lamina.jobs.Compact", FAKE_JAR,
@@ -175,6 +183,8 @@ def test_compact_command_line_minimal(fake_jar, tmp_path):
      "partition key 'a' given twice"),
     (["compact", "--warehouse", "", "--table", "db.t"], "warehouse must not be empty"),
     (["vacuum"], "invalid choice: 'vacuum'"),
+    (["compact", "--warehouse", "/w", "--table", "db.t", "--catalog-conf", "metastore"],
+     "--catalog-conf must be KEY=VALUE, got 'metastore'"),
     (["compact", "--warehouse", "/w", "--table", "db.t", "--order-strategy", "morton"],
      "argument --order-strategy: invalid choice: 'morton'"),
 ])

@@ -1,5 +1,7 @@
-"""Command line: `python -m lamina compact --warehouse W --table db.t [--partition k=v[,k2=v2]] [--full]
-[--order-strategy order|zorder|hilbert --order-by c1,c2] [--where CONDITION]`.
+"""Command line: `python -m lamina compact --warehouse W --table db.t [--catalog-conf KEY=VALUE]...
+[--partition k=v[,k2=v2]] [--full] [--order-strategy order|zorder|hilbert --order-by c1,c2] [--where CONDITION]`.
+`--catalog-conf` gives the catalog's options other than the warehouse (`metastore=jdbc`, `uri=...`,
+`jdbc.user=...`, `lock.enabled=true`), as `spark.sql.catalog.<name>.<key>` would.
 
 Runs the JVM job `lamina.jobs.Compact` through the spark-submit that ships with PySpark, with the
 jar inside this package. Arguments are checked here first so that a typo fails in a second, not
@@ -42,11 +44,16 @@ def _partition(value: str) -> str:
     return value
 
 
-def _conf(value: str) -> str:
-    key, sep, _ = value.partition("=")
-    if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"--conf must be KEY=VALUE, got {value!r}")
-    return value
+def _key_value(flag: str):
+    def check(value: str) -> str:
+        key, sep, _ = value.partition("=")
+        if not sep or not key.strip():
+            raise argparse.ArgumentTypeError(f"{flag} must be KEY=VALUE, got {value!r}")
+        return value
+    return check
+
+
+_conf = _key_value("--conf")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,6 +66,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     compact.add_argument("--warehouse", required=True, help="warehouse path or URI")
     compact.add_argument("--table", required=True, type=_table, help="<database>.<table>")
+    compact.add_argument(
+        "--catalog-conf", action="append", default=[], type=_key_value("--catalog-conf"), metavar="KEY=VALUE",
+        help="a catalog option (metastore=jdbc, uri=..., jdbc.user=..., lock.enabled=true); repeat for several",
+    )
     compact.add_argument(
         "--partition", action="append", default=[], type=_partition, metavar="K=V[,K2=V2]",
         help="a partition to compact; repeat for several (default: all)",
@@ -100,6 +111,8 @@ def build_command(argv: List[str]) -> List[str]:
         command += ["--conf", conf]
     command.append(jar_path())
     command += ["--warehouse", warehouse, "--table", args.table]
+    for conf in args.catalog_conf:
+        command += ["--catalog-conf", conf]
     for partition in args.partition:
         command += ["--partition", partition]
     if args.full:
