@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory
 import lamina.errors.{CommitConflictException, PostCommitFailureException}
 import lamina.table.FileStoreTable
 import lamina.table.commit.CommitMessage
-import lamina.table.options.{ChangelogProducer, CoreOptions}
+import lamina.table.options.{ChangelogProducer, CoreOptions, MergeEngine, TableCapabilities}
 
 /** The compaction a committed write to a primary-key table asks for. */
 object CompactAfterWrite {
@@ -34,34 +34,52 @@ object CompactAfterWrite {
     val touched = msgs.map(m => (ByteBuffer.wrap(m.partition), m.bucket)).distinct.toSet
     if (touched.isEmpty) return
     val latest = table.withSchema(table.schemaManager.latest().getOrElse(table.schema))
-    val pk = latest.isPrimaryKeyTable
-    if (!pk && latest.numBuckets == -1) return
+    plan(latest.capabilities, latest.numBuckets, latest.options, batchId).foreach { p =>
+      run(p, table.name, snapshotId)(Compactor.compactBuckets(latest, Some(touched), p.full, commitUser, tasks))
+    }
+  }
+
+  /** What a committed write asks of compaction: a full compaction or not, by lookup (deletion vectors)
+   *  or not, whether it must land for the write's rows to be visible, and how many attempts a lost race
+   *  gets. */
+  final case class Plan(full: Boolean, lookup: Boolean, mustLand: Boolean, attempts: Int)
+
+  /** The compaction after a write to a table with these capabilities, bucket count and options (see
+   *  [[afterCommit]]); None when the write asks for none. Pure. */
+  def plan(caps: TableCapabilities, numBuckets: Int, options: Map[String, String], batchId: Option[Long]): Option[Plan] = {
+    val pk = caps.primaryKey
+    if (!pk && numBuckets == -1) return None
     // primary-key tables whose readers skip level 0 must compact for the write's rows to be visible:
     // first-row compacts fully, a table with deletion vectors by lookup compaction (unless write-only)
-    val caps = latest.capabilities
     val lookup = pk && caps.deletionVectors
     val mustLand = caps.compactionMakesWritesVisible
-    val full = pk && ((mustLand && !lookup) || fullChangelogDue(latest.options, batchId))
-    if (!mustLand && CoreOptions.WriteOnly.getOrDefault(latest.options)) return
-    val attempts = if (mustLand) FullCompactionAttempts else 3
+    if (!mustLand && caps.writeOnly) return None
+    val full = pk && ((mustLand && !lookup) || fullChangelogDue(options, batchId))
+    Some(Plan(full, lookup, mustLand, if (mustLand) FullCompactionAttempts else 3))
+  }
+
+  /** Runs `compact` as `plan` says: again after each lost race while attempts remain; then, for a
+   *  compaction that must land, a [[PostCommitFailureException]] naming the committed snapshot, for
+   *  any other a warning (the write is committed and its rows visible either way). */
+  private[compact] def run(plan: Plan, table: String, snapshotId: Long)(compact: => Unit): Unit = {
     var attempt = 0
     var done = false
     while (!done) {
       attempt += 1
       try {
-        Compactor.compactBuckets(latest, Some(touched), full, commitUser, tasks)
+        compact
         done = true
       } catch {
-        case e: CommitConflictException if attempt < attempts =>
-          log.warn(s"Compaction after a write to ${table.name} lost a race (attempt $attempt): ${e.getMessage}")
-        case e: Exception if mustLand =>
+        case e: CommitConflictException if attempt < plan.attempts =>
+          log.warn(s"Compaction after a write to $table lost a race (attempt $attempt): ${e.getMessage}")
+        case e: Exception if plan.mustLand =>
+          val kind = if (plan.lookup) "deletion-vector" else MergeEngine.FirstRow.name
           throw new PostCommitFailureException(snapshotId,
-            s"The write to table ${table.name} is committed (snapshot $snapshotId): do not run it again. The compaction that makes " +
-              s"its rows visible failed after $attempt attempt(s); readers of a ${if (lookup) "deletion-vector" else "first-row"} " +
-              "table see its rows once " +
-              s"CALL <catalog>.sys.compact(table => '${table.name}') succeeds", e)
+            s"The write to table $table is committed (snapshot $snapshotId): do not run it again. The compaction that makes " +
+              s"its rows visible failed after $attempt attempt(s); readers of a $kind table see its rows once " +
+              s"CALL <catalog>.sys.compact(table => '$table') succeeds", e)
         case e: Exception =>
-          log.warn(s"Compaction after a write to ${table.name} failed; the write is committed", e)
+          log.warn(s"Compaction after a write to $table failed; the write is committed", e)
           done = true
       }
     }
@@ -75,7 +93,7 @@ object CompactAfterWrite {
 
   /** Attempts at the compaction that makes a first-row write visible: each loss to a concurrent commit
    *  means that commit landed, so writers racing on a bucket all get through well within this. */
-  private val FullCompactionAttempts = 50
+  private[compact] val FullCompactionAttempts = 50
 
   private val log = LoggerFactory.getLogger(getClass)
 }
