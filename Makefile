@@ -71,7 +71,7 @@ pytest: venv servers
 
 # The concurrency suite of `make test`, longer: 4 writer processes of 60 operations each per table kind.
 stress: venv jar
-	LAMINA_STRESS=1 $(PY) -m pytest tests/test_concurrency_model.py tests/test_compaction_races.py -q
+	LAMINA_STRESS=1 $(PY) -m pytest tests/test_concurrency_model.py tests/test_compaction_races.py tests/test_streaming_kill.py -q
 
 demo: venv jar
 	@wh="$$(mktemp -d)"; trap 'rm -rf "$$wh"' EXIT; \
