@@ -43,7 +43,6 @@ PATH_FILES = ("io/PathNames.scala",)
 BELOW_TABLE = ("mergetree/", "lookup/", "dv/", "format/")
 SEAM_TYPES = {
     "lamina.table.manifest": {"DataFileMeta", "SimpleStats", "IndexFileMeta"},
-    "lamina.table.scan": {"DataSplit"},
     "lamina.table": {"KeyValueLayout", "FileStorePaths"},
 }
 TABLE_IMPORT = re.compile(r"^\s*import\s+(lamina\.table(?:\.[a-z]\w*)*)\.(\{[^}]*\}|\w+|_)", re.M)

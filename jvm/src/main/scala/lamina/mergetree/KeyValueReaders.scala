@@ -7,7 +7,6 @@ import lamina.dv.{DeletionFile, DeletionVectorFilter}
 import lamina.format.{DataFileRef, FileSchemaReader, NullPaddedRow}
 import lamina.table.KeyValueLayout
 import lamina.table.manifest.DataFileMeta
-import lamina.table.scan.DataSplit
 import lamina.types.SparkTypes
 
 /** Reading the data files of a primary-key table as [[KeyValue]] records in the current schema,
@@ -64,14 +63,14 @@ final case class KeyValueReaders(
   }
 
   /** The sorted runs of a split ([[Levels]]), oldest first: the order the merge takes them in. */
-  def runs(split: DataSplit, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] =
+  def runs(split: BucketFiles, skipLevel0: Boolean): Seq[Seq[DataFileMeta]] =
     KeyValueReaders.levels(table, split, skipLevel0).runsOldestFirst.map(_.files)
 
   /** A run's records: from columnar batches when every file of the run can be read so, else row by row.
    *  With `runSequence`, the run's batches leave the sequence number column unread and every record
    *  takes that number (see [[KeyValueReaders.runSequences]]). The kind column is always read: a
    *  file's `_DELETE_ROW_COUNT` cannot vouch for it (pypaimon 2.1 records 0 for files with deletes). */
-  private def cursor(split: DataSplit, run: Seq[DataFileMeta], order: KeyOrder,
+  private def cursor(split: BucketFiles, run: Seq[DataFileMeta], order: KeyOrder,
       runSequence: Option[Long] = None): RunCursor = {
     val bucketPath = split.bucketPath
     // batches carry no row positions: a file with a deletion vector is read row by row
@@ -90,7 +89,7 @@ final case class KeyValueReaders(
 
   /** The merge of a split whose runs are all read as batches, and the runs' cursors (index = run),
    *  for a reader that takes whole blocks ([[SortMergeReader.MergeIterator.blockRun]]). */
-  def mergedBlocks(split: DataSplit, skipLevel0: Boolean): (IndexedSeq[KeyValueBatchCursor], SortMergeReader.MergeIterator) = {
+  def mergedBlocks(split: BucketFiles, skipLevel0: Boolean): (IndexedSeq[KeyValueBatchCursor], SortMergeReader.MergeIterator) = {
     val (cursors, merge) = mergeOf(split, skipLevel0, dropDeletes = true, sequencesFromRuns = true)
     (cursors.map {
         case c: KeyValueBatchCursor => c
@@ -100,18 +99,18 @@ final case class KeyValueReaders(
 
   /** The merged records of a split: the merge function's results, with or without deletes. */
   def mergedRecords(
-      split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, finalKinds: Boolean = false): Iterator[KeyValue] =
+      split: BucketFiles, skipLevel0: Boolean, dropDeletes: Boolean, finalKinds: Boolean = false): Iterator[KeyValue] =
     mergeOf(split, skipLevel0, dropDeletes, finalKinds = finalKinds)._2
 
   /** As [[mergedRecords]] of every level, each key merged by `wrap` of the table's merge function:
    *  compactions that look keys up or produce changelog. */
-  def mergedRecordsWith(split: DataSplit, dropDeletes: Boolean, wrap: MergeFunction => MergeFunction): Iterator[KeyValue] =
+  def mergedRecordsWith(split: BucketFiles, dropDeletes: Boolean, wrap: MergeFunction => MergeFunction): Iterator[KeyValue] =
     mergeOf(split, skipLevel0 = false, dropDeletes, wrap = wrap)._2
 
   /** `sequencesFromRuns`: the merge's records may carry a stand-in for their sequence numbers that
    *  orders them as the real ones do (for results that do not show sequence numbers, such as a scan's
    *  rows; a compaction writes the real ones). */
-  private def mergeOf(split: DataSplit, skipLevel0: Boolean, dropDeletes: Boolean, sequencesFromRuns: Boolean = false,
+  private def mergeOf(split: BucketFiles, skipLevel0: Boolean, dropDeletes: Boolean, sequencesFromRuns: Boolean = false,
       finalKinds: Boolean = false, wrap: MergeFunction => MergeFunction = identity)
       : (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
     val levelRuns = KeyValueReaders.levels(table, split, skipLevel0).runsOldestFirst
@@ -162,7 +161,7 @@ object KeyValueReaders {
    *  level 0 is always merged, as Paimon's own readers do. With deletion vectors a key lives in one
    *  file above level 0 only (the vectors delete its older versions), so any number of runs reads
    *  directly, each file through its vector (Paimon's raw-convertible splits). */
-  def readableDirectly(table: MergeTreeTable, split: DataSplit): Boolean = {
+  def readableDirectly(table: MergeTreeTable, split: BucketFiles): Boolean = {
     val skip0 = table.capabilities.skipsLevel0
     val files = if (skip0) split.files.filter(_.level > 0) else split.files
     files.forall(f => f.level > 0 && f.deleteRowCount.contains(0L)) &&
@@ -170,7 +169,7 @@ object KeyValueReaders {
   }
 
   /** The split's files as [[Levels]]; without level 0 when `skipLevel0`. */
-  def levels(table: MergeTreeTable, split: DataSplit, skipLevel0: Boolean): Levels = {
+  def levels(table: MergeTreeTable, split: BucketFiles, skipLevel0: Boolean): Levels = {
     val all = Levels(split.files, FileKeyOrder.of(table.layout))
     if (skipLevel0) all.withoutLevel0 else all
   }

@@ -1,6 +1,7 @@
 package lamina.table.scan
 
 import lamina.dv.DeletionFile
+import lamina.mergetree.BucketFiles
 import lamina.table.manifest.DataFileMeta
 
 /** The live files of one (partition, bucket) that one reader task reads together, with the
@@ -14,7 +15,7 @@ final case class DataSplit(
     bucketPath: String,
     files: Seq[DataFileMeta],
     deletionFiles: Map[String, DeletionFile] = Map.empty)
-  extends Serializable {
+  extends BucketFiles with Serializable {
   def rowCount: Long = files.map(_.rowCount).sum
   def totalSize: Long = files.map(_.fileSize).sum
 }
