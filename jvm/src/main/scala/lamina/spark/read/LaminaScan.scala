@@ -118,7 +118,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   }
 
   /** The planning step: which reader kind reads the splits, and how they become partitions. */
-  private def plan = new ReadPlan(table.mergeTree,
+  private lazy val plan = new ReadPlan(table.mergeTree,
     ReadRequest(mode, positioned = positioned, changes = readsChanges, diff = diffs.isDefined, microBatch = fixed.nonEmpty))
 
   private def skipsLevel0 = plan.skipsLevel0
