@@ -23,6 +23,11 @@ lazy val root = (project in file("."))
       // `jdbc:postgresql://...` work with nothing else on the class path.
       "org.xerial" % "sqlite-jdbc" % "3.54.1.0",
       "org.postgresql" % "postgresql" % "42.7.14",
+      // The Hive metastore client (metastore=hive): the Hive 2.3 jars Spark's distribution ships, so
+      // provided, and only their classes (Spark supplies what they depend on at run time).
+      "org.apache.hive" % "hive-metastore" % "2.3.10" % Provided intransitive (),
+      "org.apache.hive" % "hive-common" % "2.3.10" % Provided intransitive (),
+      "org.apache.thrift" % "libthrift" % "0.16.0" % Provided intransitive (),
       "org.scalatest" %% "scalatest" % "3.2.19" % Test
     ),
     Test / fork := true,

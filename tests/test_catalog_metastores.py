@@ -1,7 +1,9 @@
-"""The catalog over each metastore: the same DDL and DML through `filesystem`, `jdbc` on SQLite and
+"""The catalog over each metastore: the same DDL and DML through `filesystem`, `jdbc` on SQLite,
 `jdbc` on a PostgreSQL server this module starts (initdb and pg_ctl in a temporary directory, on a
-free loopback port). Each metastore gets its own catalog on the shared session, set with
-`spark.conf.set` before the catalog's first use (Spark creates catalogs lazily)."""
+free loopback port), `hive` embedded in the session's JVM (Derby) and `hive` on a thrift metastore
+server this module starts. Each metastore gets its own catalog on the shared session, set with
+`spark.conf.set` before the catalog's first use (Spark creates catalogs lazily). A Hive metastore's
+databases are global (and it always has `default`): each test drops the ones it made."""
 
 import glob
 import itertools
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import lamina
+from _hive import MetastoreServer, embedded_options
 from _support import error_text, sql_rows
 from conftest import _ensure_jar
 from paimon_connector import require_paimon, run_sql
@@ -59,6 +62,32 @@ def postgres_uri():
         shutil.rmtree(base, ignore_errors=True)
 
 
+@pytest.fixture(scope="module")
+def hive_uri():
+    """A thrift Hive metastore for this module; one that cannot start fails the tests that use it."""
+    with MetastoreServer() as uri:
+        yield uri
+
+
+@pytest.fixture(scope="session")
+def hive_embedded(tmp_path_factory):
+    """The options of the embedded metastore (one Derby database for the whole session's JVM)."""
+    return embedded_options(tmp_path_factory.mktemp("hive-embedded") / "metastore_db")
+
+
+def _hive_client(spark, uri):
+    """A Hive metastore client of the session's JVM, to look at what the catalog registered."""
+    jvm = spark.sparkContext._jvm
+    conf = jvm.org.apache.hadoop.hive.conf.HiveConf()
+    conf.set("hive.metastore.uris", uri)
+    return jvm.org.apache.hadoop.hive.metastore.HiveMetaStoreClient(conf)
+
+
+def _namespaces(spark, cat):
+    """The catalog's databases but a Hive metastore's `default`."""
+    return [r for r in sql_rows(spark, f"SHOW NAMESPACES IN {cat}") if r != ("default",)]
+
+
 def _new_catalog(spark, tmp_path, options) -> str:
     name = f"meta{next(_catalog_counter)}"
     spark.conf.set(f"spark.sql.catalog.{name}", "lamina.spark.LaminaCatalog")
@@ -68,7 +97,7 @@ def _new_catalog(spark, tmp_path, options) -> str:
     return name
 
 
-@pytest.fixture(params=["filesystem", "jdbc-sqlite", "jdbc-postgresql"])
+@pytest.fixture(params=["filesystem", "jdbc-sqlite", "jdbc-postgresql", "hive-embedded", "hive-thrift"])
 def catalog(request, spark, tmp_path):
     """(catalog name, sqlite file or None) for one metastore."""
     sqlite_file = None
@@ -78,12 +107,21 @@ def catalog(request, spark, tmp_path):
         sqlite_file = tmp_path / "catalog.db"
         # with the commit lock: every commit and ALTER below takes and gives back its row
         options = {"metastore": "jdbc", "uri": f"jdbc:sqlite:{sqlite_file}", "lock.enabled": "true"}
-    else:
+    elif request.param == "jdbc-postgresql":
         uri = request.getfixturevalue("postgres_uri")
         # each test its own catalog-key: the tables of one server are shared by the module
         options = {"metastore": "jdbc", "uri": uri, "jdbc.user": "lamina",
                    "catalog-key": f"k{next(_catalog_counter)}"}
-    return _new_catalog(spark, tmp_path, options), sqlite_file
+    elif request.param == "hive-embedded":
+        options = request.getfixturevalue("hive_embedded")
+    else:
+        # with the commit lock: the metastore's lock manager around every commit and ALTER
+        options = {"metastore": "hive", "uri": request.getfixturevalue("hive_uri"), "lock.enabled": "true"}
+    cat = _new_catalog(spark, tmp_path, options)
+    yield cat, sqlite_file
+    if request.param.startswith("hive"):
+        for (ns,) in _namespaces(spark, cat):
+            spark.sql(f"DROP NAMESPACE {cat}.{ns} CASCADE")
 
 
 def _sqlite_rows(path, query):
@@ -95,7 +133,7 @@ def test_namespaces_are_created_listed_and_dropped(spark, catalog):
     cat, sqlite_file = catalog
     spark.sql(f"CREATE NAMESPACE {cat}.sales")
     spark.sql(f"CREATE NAMESPACE {cat}.empty")
-    assert sql_rows(spark, f"SHOW NAMESPACES IN {cat}") == [("empty",), ("sales",)]
+    assert _namespaces(spark, cat) == [("empty",), ("sales",)]
     with pytest.raises(Exception) as excinfo:
         spark.sql(f"CREATE NAMESPACE {cat}.sales")
     assert "already exists" in error_text(excinfo)
@@ -103,7 +141,7 @@ def test_namespaces_are_created_listed_and_dropped(spark, catalog):
         assert ("empty", "exists", "true") in _sqlite_rows(
             sqlite_file, "SELECT database_name, property_key, property_value FROM paimon_database_properties")
     spark.sql(f"DROP NAMESPACE {cat}.empty")
-    assert sql_rows(spark, f"SHOW NAMESPACES IN {cat}") == [("sales",)]
+    assert _namespaces(spark, cat) == [("sales",)]
 
 
 def test_tables_live_through_create_insert_alter_rename_and_drop(spark, catalog):
@@ -149,6 +187,178 @@ def test_drop_namespace_cascade_drops_its_tables(spark, catalog):
     assert sql_rows(spark, f"SHOW TABLES IN {cat}.d") == []
 
 
+def test_concurrent_create_of_one_name_has_one_winner(spark, catalog):
+    """Two sessions' threads create the same table at once: one succeeds, the other is told the table
+    already exists, and the table is the winner's."""
+    import threading
+
+    cat, _ = catalog
+    spark.sql(f"CREATE NAMESPACE {cat}.d")
+    outcomes = []
+    start = threading.Barrier(2)
+
+    def create(column):
+        start.wait()
+        try:
+            spark.sql(f"CREATE TABLE {cat}.d.t (id INT, {column} STRING)")
+            outcomes.append(("created", column))
+        except Exception as e:  # noqa: BLE001 - the loser's error is what is checked
+            outcomes.append(("failed", str(e)))
+
+    threads = [threading.Thread(target=create, args=(c,)) for c in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    created = [c for kind, c in outcomes if kind == "created"]
+    failed = [m for kind, m in outcomes if kind == "failed"]
+    assert len(created) == 1 and len(failed) == 1, outcomes
+    assert "already exists" in failed[0]
+    assert [r[0] for r in spark.sql(f"DESCRIBE TABLE {cat}.d.t").collect()] == ["id", created[0]]
+    spark.sql(f"INSERT INTO {cat}.d.t VALUES (1, 'x')")
+    assert sql_rows(spark, f"SELECT * FROM {cat}.d.t") == [(1, "x")]
+
+
+def test_database_properties_are_kept_by_metastores_that_hold_them(spark, catalog, request):
+    cat, _ = catalog
+    spark.sql(f"CREATE NAMESPACE {cat}.d COMMENT 'sales data' WITH DBPROPERTIES ('team' = 'north')")
+    info = dict(sql_rows(spark, f"DESCRIBE NAMESPACE EXTENDED {cat}.d"))
+    assert info["Location"].endswith("/wh/d.db") or info["Location"].endswith("/wh/d.db/")
+    if request.node.callspec.params["catalog"] != "filesystem":  # the filesystem has nowhere to keep them
+        assert info["Comment"] == "sales data"
+        assert "team" in info["Properties"] and "north" in info["Properties"]
+
+
+def test_hive_registration_is_paimons(spark, hive_uri, tmp_path):
+    """What the Hive metastore holds for a Lamina table is what Paimon's Hive catalog registers: the
+    PAIMON table type, Paimon's storage handler, formats and SerDe, the columns with Hive types, the
+    location; ALTER TABLE updates the columns; DROP TABLE removes registration and files."""
+    cat = _new_catalog(spark, tmp_path, {"metastore": "hive", "uri": hive_uri})
+    spark.sql(f"CREATE NAMESPACE {cat}.reg")
+    try:
+        spark.sql(f"CREATE TABLE {cat}.reg.t (id BIGINT NOT NULL, name VARCHAR(20), price DECIMAL(10, 2), "
+                  "tags ARRAY<STRING>, attrs MAP<STRING, INT>, at TIMESTAMP, "
+                  "s STRUCT<a: INT, b: STRING> COMMENT 'two\nlines') "
+                  "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2', 'hive.owner-team' = 'x')")
+        client = _hive_client(spark, hive_uri)
+        try:
+            t = client.getTable("reg", "t")
+            params = dict(t.getParameters())
+            assert params["table_type"] == "PAIMON"
+            assert params["storage_handler"] == "org.apache.paimon.hive.PaimonStorageHandler"
+            assert params["owner-team"] == "x"  # a hive.-prefixed option, prefix removed
+            assert "bucket" not in params  # only hive.-prefixed options without sync-all-properties
+            sd = t.getSd()
+            assert sd.getInputFormat() == "org.apache.paimon.hive.mapred.PaimonInputFormat"
+            assert sd.getOutputFormat() == "org.apache.paimon.hive.mapred.PaimonOutputFormat"
+            assert sd.getSerdeInfo().getSerializationLib() == "org.apache.paimon.hive.PaimonSerDe"
+            assert sd.getLocation().rstrip("/").endswith("/wh/reg.db/t")
+            assert t.getTableType() == "MANAGED_TABLE"
+            assert [(c.getName(), c.getType(), c.getComment()) for c in sd.getCols()] == [
+                ("id", "bigint", None), ("name", "varchar(20)", None), ("price", "decimal(10,2)", None),
+                ("tags", "array<string>", None), ("attrs", "map<string,int>", None), ("at", "timestamp", None),
+                ("s", "struct<a:int,b:string>", "two lines")]
+            spark.sql(f"ALTER TABLE {cat}.reg.t ADD COLUMN extra DOUBLE")
+            assert [c.getName() for c in client.getTable("reg", "t").getSd().getCols()][-1] == "extra"
+            # a table of the metastore that is not Paimon's is neither listed nor loaded
+            hive_table = client.getTable("reg", "t").deepCopy()
+            hive_table.setTableName("plain")
+            hive_table.getSd().setInputFormat("org.apache.hadoop.mapred.TextInputFormat")
+            hive_table.getSd().setLocation(str(tmp_path / "plain"))
+            client.createTable(hive_table)
+            assert sql_rows(spark, f"SHOW TABLES IN {cat}.reg") == [("reg", "t", False)]
+            with pytest.raises(Exception) as excinfo:
+                spark.sql(f"CREATE TABLE {cat}.reg.plain (id INT)")
+            assert "Table reg.plain already exists in the Hive metastore" in error_text(excinfo)
+            assert "and is not a Paimon table" in error_text(excinfo)
+            spark.sql(f"DROP TABLE {cat}.reg.t")
+            assert not client.tableExists("reg", "t")
+            assert not (tmp_path / "wh" / "reg.db" / "t").exists()
+        finally:
+            client.close()
+    finally:
+        spark.sql(f"DROP NAMESPACE {cat}.reg CASCADE")
+
+
+def test_hive_table_registered_without_schema_files_says_so_and_drops(spark, hive_uri, tmp_path):
+    """A registration whose table directory is gone (a process killed between the two, or files
+    deleted by hand) is reported when loaded, and DROP TABLE removes it."""
+    cat = _new_catalog(spark, tmp_path, {"metastore": "hive", "uri": hive_uri})
+    spark.sql(f"CREATE NAMESPACE {cat}.lost")
+    try:
+        spark.sql(f"CREATE TABLE {cat}.lost.t (id INT)")
+        shutil.rmtree(tmp_path / "wh" / "lost.db" / "t")
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(f"SELECT * FROM {cat}.lost.t").collect()
+        assert "is registered in the Hive metastore" in error_text(excinfo)
+        assert "DROP TABLE lost.t removes the registration" in error_text(excinfo)
+        spark.sql(f"DROP TABLE {cat}.lost.t")
+        assert sql_rows(spark, f"SHOW TABLES IN {cat}.lost") == []
+    finally:
+        spark.sql(f"DROP NAMESPACE {cat}.lost CASCADE")
+
+
+def test_hive_commit_lock_held_elsewhere_times_out_naming_the_table(spark, hive_uri, tmp_path):
+    """While another client holds the table's lock, a commit waits lock-acquire-timeout, then fails
+    naming the table and the holder, and commits nothing; once released, commits go through."""
+    cat = _new_catalog(spark, tmp_path, {"metastore": "hive", "uri": hive_uri, "lock.enabled": "true",
+                                         "lock-acquire-timeout": "2 s", "lock-check-max-sleep": "200 ms"})
+    spark.sql(f"CREATE NAMESPACE {cat}.locked")
+    try:
+        spark.sql(f"CREATE TABLE {cat}.locked.t (id INT)")
+        spark.sql(f"INSERT INTO {cat}.locked.t VALUES (1)")
+        jvm = spark.sparkContext._jvm
+        api = jvm.org.apache.hadoop.hive.metastore.api
+        component = api.LockComponent(api.LockType.EXCLUSIVE, api.LockLevel.TABLE, "locked")
+        component.setTablename("t")
+        component.setOperationType(api.DataOperationType.NO_TXN)
+        components = jvm.java.util.ArrayList()
+        components.add(component)
+        client = _hive_client(spark, hive_uri)
+        try:
+            held = client.lock(api.LockRequest(components, "other-writer", "other-host"))
+            assert str(held.getState()) == "ACQUIRED"
+            with pytest.raises(Exception) as excinfo:
+                spark.sql(f"INSERT INTO {cat}.locked.t VALUES (2)")
+            message = error_text(excinfo)
+            assert "Could not acquire the commit lock of table locked.t" in message
+            assert "other-writer@other-host" in message and "nothing was committed" in message
+            client.unlock(held.getLockid())
+        finally:
+            client.close()
+        assert sql_rows(spark, f"SELECT * FROM {cat}.locked.t") == [(1,)]
+        spark.sql(f"INSERT INTO {cat}.locked.t VALUES (3)")
+        assert sql_rows(spark, f"SELECT * FROM {cat}.locked.t") == [(1,), (3,)]
+    finally:
+        spark.sql(f"DROP NAMESPACE {cat}.locked CASCADE")
+
+
+def test_paimon_hive_catalog_reads_what_lamina_registered(spark, hive_uri, tmp_path):
+    """Apache Paimon's connector, with metastore=hive on the same thrift metastore and warehouse, lists
+    and reads Lamina's table, and creates one Lamina then reads."""
+    require_paimon()
+    cat = _new_catalog(spark, tmp_path, {"metastore": "hive", "uri": hive_uri})
+    spark.sql(f"CREATE NAMESPACE {cat}.shared")
+    try:
+        spark.sql(f"CREATE TABLE {cat}.shared.t (id INT NOT NULL, v STRING) "
+                  "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+        spark.sql(f"INSERT INTO {cat}.shared.t VALUES (1, 'a'), (2, 'b')")
+        tables, rows = run_sql(str(tmp_path / "wh"), [
+            "SHOW TABLES IN paimon.shared",
+            "SELECT id, v FROM paimon.shared.t ORDER BY id",
+            "CREATE TABLE paimon.shared.p (k INT, w STRING)",
+            "INSERT INTO paimon.shared.p VALUES (7, 'z')",
+            "INSERT INTO paimon.shared.t VALUES (3, 'c')",
+        ], paimon_options={"metastore": "hive", "uri": hive_uri})[:2]
+        assert [r[1] for r in tables] == ["t"]
+        assert rows == [[1, "a"], [2, "b"]]
+        assert sql_rows(spark, f"SHOW TABLES IN {cat}.shared") == [("shared", "p", False), ("shared", "t", False)]
+        assert sql_rows(spark, f"SELECT * FROM {cat}.shared.p") == [(7, "z")]
+        assert sql_rows(spark, f"SELECT * FROM {cat}.shared.t") == [(1, "a"), (2, "b"), (3, "c")]
+    finally:
+        spark.sql(f"DROP NAMESPACE {cat}.shared CASCADE")
+
+
 @pytest.mark.parametrize("options, message", [
     ({"metastore": "jdbc"}, "metastore 'jdbc' needs the option 'uri'"),
     ({"metastore": "jdbc", "uri": "jdbc:sqlite::memory:"},
@@ -157,7 +367,13 @@ def test_drop_namespace_cascade_drops_its_tables(spark, catalog):
     ({"metastore": "jdbc", "uri": "jdbc:sqlite:/tmp/x.db", "lock.enabled": "yes"},
      "option 'lock.enabled' must be true or false, not 'yes'"),
     ({"metastore": "filesystem", "uri": "jdbc:sqlite:/tmp/x.db"}, "option 'uri' is not supported"),
-    ({"metastore": "hive"}, "metastore 'hive' is not supported (the Hive metastore is not supported yet)"),
+    ({"metastore": "metastore-x"}, "metastore 'metastore-x' is not supported (unknown metastore)"),
+    ({"metastore": "hive", "uri": "http://127.0.0.1:9083"},
+     "option 'uri' of metastore 'hive' must be thrift://host:port"),
+    ({"metastore": "hive", "hive-conf-dir": "/nonexistent-conf"}, "option 'hive-conf-dir' = '/nonexistent-conf' has no hive-site.xml"),
+    ({"metastore": "hive", "jdbc.user": "u"}, "option 'jdbc.user' is not supported"),
+    ({"metastore": "hive", "uri": "thrift://127.0.0.1:9", "hive.metastore.connect.retries": "1"},
+     "cannot reach the Hive metastore (thrift://127.0.0.1:9, option 'uri')"),
 ])
 def test_bad_catalog_options_are_refused_naming_the_option(spark, tmp_path, options, message):
     cat = _new_catalog(spark, tmp_path, options)
@@ -180,9 +396,9 @@ def test_configure_passes_the_metastore_options():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"metastore": "hive"}, "metastore must be one of 'filesystem', 'jdbc', got 'hive'"),
+    ({"metastore": "glue"}, "metastore must be one of 'filesystem', 'jdbc', 'hive', got 'glue'"),
     ({"metastore": "jdbc"}, "metastore='jdbc' needs uri, for example uri='jdbc:sqlite:/data/catalog.db'"),
-    ({"uri": "jdbc:sqlite:/x.db"}, "uri is only read by metastore='jdbc'; the filesystem metastore has none"),
+    ({"uri": "jdbc:sqlite:/x.db"}, "uri is only read by metastore='jdbc' or 'hive'; the filesystem metastore has none"),
     ({"metastore": "jdbc", "uri": ""}, "uri must be a non-empty string or None, got ''"),
     ({"catalog_options": [("a", "b")]}, "catalog_options must be a mapping of strings, got list"),
     ({"catalog_options": {"a": 1}}, "catalog_options must map option names to strings, got 'a': 1"),

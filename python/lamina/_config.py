@@ -8,7 +8,7 @@ _CATALOG_CLASS = "lamina.spark.LaminaCatalog"
 _EXTENSIONS_CLASS = "lamina.spark.LaminaSparkSessionExtensions"
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_METASTORES = ("filesystem", "jdbc")
+_METASTORES = ("filesystem", "jdbc", "hive")
 
 
 def jar_path() -> str:
@@ -39,9 +39,11 @@ def configure(
 
     `metastore` is where the catalog keeps its databases and tables: `"filesystem"` (the warehouse's
     directories) or `"jdbc"` (Paimon's JDBC catalog tables in the database `uri` names, such as
-    `"jdbc:sqlite:/data/catalog.db"` or `"jdbc:postgresql://host:5432/db"`). `catalog_options` are
+    `"jdbc:sqlite:/data/catalog.db"` or `"jdbc:postgresql://host:5432/db"`) or `"hive"` (a Hive
+    metastore: `uri="thrift://host:9083"`, or no `uri` for one embedded in the session's JVM, kept in
+    Derby). `catalog_options` are
     further catalog options, each set as `spark.sql.catalog.<catalog>.<key>` (for example
-    `{"jdbc.user": "u", "jdbc.password": "p", "catalog-key": "prod"}`); the catalog refuses keys it
+    `{"jdbc.user": "u", "jdbc.password": "p", "catalog-key": "prod"}` or `{"lock.enabled": "true"}`); the catalog refuses keys it
     does not know when it is first used. Example::
 
         lamina.configure(SparkSession.builder, "/data/warehouse", metastore="jdbc",
@@ -97,7 +99,7 @@ def _catalog_options(metastore, uri, catalog_options) -> Dict[str, str]:
     if metastore == "jdbc" and uri is None:
         raise ValueError("metastore='jdbc' needs uri, for example uri='jdbc:sqlite:/data/catalog.db'")
     if metastore == "filesystem" and uri is not None:
-        raise ValueError("uri is only read by metastore='jdbc'; the filesystem metastore has none")
+        raise ValueError("uri is only read by metastore='jdbc' or 'hive'; the filesystem metastore has none")
     if catalog_options is None:
         catalog_options = {}
     if not isinstance(catalog_options, Mapping):

@@ -21,8 +21,11 @@ object CatalogOptions {
             s"metastore '${kind.name}'; the catalog takes '${MetastoreOptions.Warehouse}', " +
             s"'${MetastoreOptions.Metastore}' = ${MetastoreOptions.Kinds.map(_.name).mkString(" or ")}, " +
             s"'$TableDefaultPrefix<table option>'" + (kind match {
-              case MetastoreOptions.Jdbc => ", 'uri', 'jdbc.<driver property>', 'catalog-key', 'client-pool-size'"
-              case MetastoreOptions.FileSystem => " and, with metastore 'jdbc', 'uri', 'jdbc.<driver property>', ..."
+              case MetastoreOptions.Jdbc => ", 'uri', 'jdbc.<driver property>', 'catalog-key', 'client-pool-size', 'lock.*'"
+              case MetastoreOptions.Hive => ", 'uri', 'hive-conf-dir', 'hadoop-conf-dir', 'metastore.client.class', " +
+                  "'location-in-properties', 'client-pool-size', 'lock.*', 'hive.*', 'javax.jdo.*', 'datanucleus.*'"
+              case MetastoreOptions.FileSystem =>
+                " and, with metastore 'jdbc' or 'hive', 'uri' and the options docs/metastores.md lists"
             }))
     }
     MetastoreOptions.checkValues(catalog, kind, options)

@@ -7,16 +7,21 @@ import lamina.table.options.OptionKind.DurationKind
  *
  *  | key                 | metastore  | type   | default | meaning                                         |
  *  |---------------------|------------|--------|---------|-------------------------------------------------|
- *  | `metastore`         | all        | enum   | filesystem | `filesystem` or `jdbc` (`hive` is refused)   |
+ *  | `metastore`         | all        | enum   | filesystem | `filesystem`, `jdbc` or `hive`               |
  *  | `warehouse`         | all        | path   | required | root of `<db>.db/<table>` directories          |
- *  | `uri`               | jdbc       | string | required | `jdbc:sqlite:<file>`, `jdbc:postgresql://...`  |
+ *  | `uri`               | jdbc, hive | string | required for jdbc | `jdbc:sqlite:<file>`, `jdbc:postgresql://...`; `thrift://host:9083` (empty: an embedded Hive metastore) |
  *  | `jdbc.<prop>`       | jdbc       | string |         | driver property `<prop>` (user, password, ...)  |
  *  | `catalog-key`       | jdbc       | string | jdbc    | the `catalog_key` column: catalogs sharing a database |
- *  | `client-pool-size`  | jdbc       | int    | 2       | connections kept open                           |
- *  | `lock.enabled`      | jdbc       | bool   | false   | a row of `paimon_distributed_locks` held around each commit |
- *  | `lock-acquire-timeout` | jdbc    | duration | 8 min | how long a commit waits for the lock; also how long a dead holder blocks |
- *  | `lock-check-max-sleep` | jdbc    | duration | 8 s   | the longest sleep between two attempts to take the lock |
- *  | `sync-all-properties` | jdbc     | bool   | false   | only `false` is accepted: `paimon_table_properties` is not written yet |
+ *  | `client-pool-size`  | jdbc, hive | int    | 2       | connections (clients) kept open                 |
+ *  | `hive-conf-dir`     | hive       | path   | `$HIVE_CONF_DIR` | directory of the `hive-site.xml` to read |
+ *  | `hadoop-conf-dir`   | hive       | path   |         | directory of `core-site.xml`/`hdfs-site.xml` to read |
+ *  | `metastore.client.class` | hive  | class  | HiveMetaStoreClient | the metastore client to use         |
+ *  | `location-in-properties` | hive  | bool   | false   | table locations in the `paimon_location` parameter |
+ *  | `hive.*`, `javax.jdo.*`, `datanucleus.*` | hive | string | | set in the metastore client's configuration |
+ *  | `lock.enabled`      | jdbc, hive | bool   | true on object stores | a lock held around each commit     |
+ *  | `lock-acquire-timeout` | jdbc, hive | duration | 8 min | how long a commit waits for the lock; also how long a dead holder blocks (jdbc) |
+ *  | `lock-check-max-sleep` | jdbc, hive | duration | 8 s | the longest sleep between two attempts to take the lock |
+ *  | `sync-all-properties` | jdbc, hive | bool | false   | every table option in the metastore's table properties (jdbc: only `false` yet) |
  *
  *  A key a metastore does not read is refused, naming it, rather than silently ignored. */
 object MetastoreOptions {
@@ -30,6 +35,15 @@ object MetastoreOptions {
   val LockAcquireTimeout = "lock-acquire-timeout"
   val LockCheckMaxSleep = "lock-check-max-sleep"
   val SyncAllProperties = "sync-all-properties"
+  val HiveConfDir = "hive-conf-dir"
+  val HadoopConfDir = "hadoop-conf-dir"
+  val MetastoreClientClass = "metastore.client.class"
+  val LocationInProperties = "location-in-properties"
+  val HivePassThroughPrefixes = Seq("hive.", "javax.jdo.", "datanucleus.")
+  val DefaultMetastoreClientClass = "org.apache.hadoop.hive.metastore.HiveMetaStoreClient"
+
+  /** File system schemes of object stores, where Paimon takes the commit lock by default. */
+  val ObjectStoreSchemes = Set("s3", "s3a", "s3n", "oss", "obs", "cosn", "gs")
 
   val DefaultCatalogKey = "jdbc"
   val DefaultClientPoolSize = 2
@@ -37,10 +51,13 @@ object MetastoreOptions {
   sealed abstract class Kind(val name: String)
   case object FileSystem extends Kind("filesystem")
   case object Jdbc extends Kind("jdbc")
-  val Kinds: Seq[Kind] = Seq(FileSystem, Jdbc)
+  case object Hive extends Kind("hive")
+  val Kinds: Seq[Kind] = Seq(FileSystem, Jdbc, Hive)
 
   private val JdbcKeys = Set(Uri, CatalogKey, ClientPoolSize, LockEnabled, LockAcquireTimeout, LockCheckMaxSleep,
     SyncAllProperties)
+  private val HiveKeys = Set(Uri, ClientPoolSize, LockEnabled, LockAcquireTimeout, LockCheckMaxSleep, SyncAllProperties,
+    HiveConfDir, HadoopConfDir, MetastoreClientClass, LocationInProperties)
 
   /** Paimon's defaults. */
   val DefaultLockAcquireTimeout = "8 min"
@@ -50,8 +67,7 @@ object MetastoreOptions {
   def kind(catalog: String, options: Map[String, String]): Kind = {
     val v = get(options, Metastore).map(_.trim.toLowerCase).getOrElse(FileSystem.name)
     Kinds.find(_.name == v).getOrElse {
-      val why = if (v == "hive") "the Hive metastore is not supported yet" else "unknown metastore"
-      throw new BadInputException(s"Catalog '$catalog': metastore '$v' is not supported ($why); " +
+      throw new BadInputException(s"Catalog '$catalog': metastore '$v' is not supported (unknown metastore); " +
         s"set spark.sql.catalog.$catalog.$Metastore to one of ${Kinds.map(_.name).mkString(", ")}")
     }
   }
@@ -60,6 +76,7 @@ object MetastoreOptions {
   def accepts(kind: Kind, key: String): Boolean = key == Metastore || key == Warehouse || (kind match {
     case FileSystem => false
     case Jdbc => JdbcKeys(key) || key.startsWith(JdbcPrefix) && key.length > JdbcPrefix.length
+    case Hive => HiveKeys(key) || HivePassThroughPrefixes.exists(p => key.startsWith(p) && key.length > p.length)
   })
 
   /** Checks the values of the options `kind` reads; keys are checked by the caller with [[accepts]]. */
@@ -76,9 +93,7 @@ object MetastoreOptions {
         throw new BadInputException(s"Catalog '$catalog': option '$Uri' = '$uri' is an in-memory SQLite database, " +
           s"which is a different database on each of the $pool pooled connections; use a file " +
           s"(jdbc:sqlite:/path/catalog.db) or set '$ClientPoolSize' to 1")
-      lockEnabled(catalog, options)
-      lockMillis(catalog, options, LockAcquireTimeout, DefaultLockAcquireTimeout)
-      lockMillis(catalog, options, LockCheckMaxSleep, DefaultLockCheckMaxSleep)
+      checkLockOptions(catalog, options)
       Seq(SyncAllProperties -> "table properties are not written to paimon_table_properties yet").foreach {
         case (key, why) =>
           get(options, key).map(_.trim.toLowerCase).foreach {
@@ -87,13 +102,36 @@ object MetastoreOptions {
                 s"remove spark.sql.catalog.$catalog.$key or set it to false")
           }
       }
+    case Hive =>
+      checkLockOptions(catalog, options)
+      flag(catalog, options, SyncAllProperties, default = false)
+      flag(catalog, options, LocationInProperties, default = false)
+      clientPoolSize(catalog, options)
+      get(options, Uri).map(_.trim).filter(_.nonEmpty).foreach { uri =>
+        if (!uri.split(",").forall(_.trim.startsWith("thrift://")))
+          throw new BadInputException(s"Catalog '$catalog': option '$Uri' of metastore 'hive' must be thrift://host:port " +
+            s"(several separated by commas), not '$uri'; leave it out for an embedded metastore")
+      }
   }
 
-  def lockEnabled(catalog: String, options: Map[String, String]): Boolean =
-    get(options, LockEnabled).map(_.trim.toLowerCase) match {
-      case None | Some("false") => false
+  private def checkLockOptions(catalog: String, options: Map[String, String]): Unit = {
+    flag(catalog, options, LockEnabled, default = false)
+    lockMillis(catalog, options, LockAcquireTimeout, DefaultLockAcquireTimeout)
+    lockMillis(catalog, options, LockCheckMaxSleep, DefaultLockCheckMaxSleep)
+  }
+
+  /** Whether commits take the metastore's lock: `lock.enabled`, by default on for a warehouse on an
+   *  object store (`warehouseScheme`), as in Paimon. */
+  def lockEnabled(catalog: String, options: Map[String, String], warehouseScheme: Option[String]): Boolean =
+    flag(catalog, options, LockEnabled, default = warehouseScheme.exists(s => ObjectStoreSchemes(s.toLowerCase)))
+
+  /** A boolean option: true or false, any case. */
+  def flag(catalog: String, options: Map[String, String], key: String, default: Boolean): Boolean =
+    get(options, key).map(_.trim.toLowerCase) match {
+      case None => default
+      case Some("false") => false
       case Some("true") => true
-      case Some(v) => throw new BadInputException(s"Catalog '$catalog': option '$LockEnabled' must be true or false, not '$v'")
+      case Some(v) => throw new BadInputException(s"Catalog '$catalog': option '$key' must be true or false, not '$v'")
     }
 
   /** A lock duration in milliseconds, at least 1. */

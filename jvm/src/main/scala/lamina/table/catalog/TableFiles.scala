@@ -4,9 +4,10 @@ import java.io.IOException
 
 import org.apache.hadoop.fs.Path
 
-import lamina.errors.NotFoundException
+import lamina.errors.{BadInputException, NotFoundException}
 import lamina.io.{FileIO, StorageFailure}
 import lamina.table.FileStoreTable
+import lamina.table.commit.CommitLock
 import lamina.table.schema.{SchemaManager, TableSchema}
 
 /** A table's directory, the part of every metastore that is the same: the schema files say what
@@ -18,6 +19,16 @@ object TableFiles {
     val schema = new SchemaManager(fileIO, path, name).latest()
       .getOrElse(throw new NotFoundException(s"Table $name does not exist"))
     FileStoreTable(fileIO, path, name, schema)
+  }
+
+  /** The table a metastore registered at `path` (`registry` names where, for the message), with the
+   *  metastore's commit lock. A registration without schema files (its creator died between the two, or
+   *  the files were deleted) is an error that says so, not a missing table: Spark would drop the message. */
+  def loadRegistered(fileIO: FileIO, path: Path, name: String, registry: String, lock: CommitLock): FileStoreTable = {
+    if (!hasSchema(fileIO, path, name))
+      throw new BadInputException(s"Table $name is registered in $registry but has no schema files at $path; " +
+        s"DROP TABLE $name removes the registration")
+    load(fileIO, path, name).copy(commitLock = lock)
   }
 
   /** Writes schema-0 at `path`; fails when the directory already holds a schema. */

@@ -2,7 +2,7 @@ package lamina.table.schema
 
 import org.apache.hadoop.fs.Path
 
-import lamina.errors.{BadInputException, CommitConflictException, CorruptFileException, NotFoundException}
+import lamina.errors.{AlreadyExistsException, BadInputException, CommitConflictException, CorruptFileException, NotFoundException}
 import lamina.io.{FileIO, PathNames}
 
 /** Reads and writes the `schema/schema-<id>` files of one table. A new schema id is claimed by
@@ -28,10 +28,11 @@ final class SchemaManager(fileIO: FileIO, tablePath: Path, tableName: String) ex
 
   def all(): Seq[TableSchema] = listIds().map(schema)
 
-  /** Writes schema-0; fails if the table already has a schema. */
+  /** Writes schema-0; fails with `AlreadyExistsException` if the table already has a schema (another
+   *  creator of the same table won). */
   def create(s: TableSchema): Unit = {
     if (!fileIO.tryAtomicCreate(schemaPath(s.id), s.toJson))
-      throw new BadInputException(s"Table $tableName already has a schema at $dir")
+      throw new AlreadyExistsException(s"Table $tableName already exists: it has a schema at $dir")
   }
 
   /** Applies changes to the latest schema and commits the result as the next schema id,

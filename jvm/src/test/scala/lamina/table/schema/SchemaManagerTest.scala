@@ -8,7 +8,7 @@ import scala.concurrent.duration._
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-import lamina.errors.{BadInputException, NotFoundException}
+import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException}
 import lamina.table.TestTables
 import lamina.types._
 
@@ -33,8 +33,9 @@ class SchemaManagerTest extends AnyFunSuite with BeforeAndAfterAll {
     assert(m.listIds() === Seq(0L))
     assert(m.latest() === Some(s))
     assert(m.schema(0) === s)
-    val e = intercept[BadInputException](m.create(s))
-    assert(e.getMessage === s"Table db.t already has a schema at ${new org.apache.hadoop.fs.Path(TestTables.hadoopPath(dir), "schema")}")
+    val e = intercept[AlreadyExistsException](m.create(s))
+    assert(
+      e.getMessage === s"Table db.t already exists: it has a schema at ${new org.apache.hadoop.fs.Path(TestTables.hadoopPath(dir), "schema")}")
   }
 
   test("commitChanges writes the next id and leaves older schemas readable") {

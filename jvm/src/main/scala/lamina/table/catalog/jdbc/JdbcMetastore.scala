@@ -80,11 +80,7 @@ final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKe
   def loadTable(db: String, table: String): FileStoreTable = {
     val name = s"$db.$table"
     if (!tableExists(db, table)) throw new NotFoundException(s"Table $name does not exist")
-    val path = tablePath(db, table)
-    if (!TableFiles.hasSchema(fileIO, path, name))
-      throw new NotFoundException(s"Table $name is registered in the JDBC catalog '$catalogKey' but has no schema " +
-        s"files at $path; DROP TABLE $name removes the registration")
-    TableFiles.load(fileIO, path, name).copy(commitLock = lock)
+    TableFiles.loadRegistered(fileIO, tablePath(db, table), name, s"the JDBC catalog '$catalogKey'", lock)
   }
 
   def createTable(db: String, table: String, schema: TableSchema): FileStoreTable = {
@@ -159,7 +155,7 @@ object JdbcMetastore {
     val connections = new JdbcConnections(uri, MetastoreOptions.driverProperties(options),
       MetastoreOptions.clientPoolSize(catalog, options))
     val lock =
-      if (!MetastoreOptions.lockEnabled(catalog, options)) CommitLock.Unlocked
+      if (!MetastoreOptions.lockEnabled(catalog, options, Option(root.toUri.getScheme))) CommitLock.Unlocked
       else JdbcCommitLock(uri, MetastoreOptions.driverProperties(options), key,
         MetastoreOptions.lockMillis(catalog, options, MetastoreOptions.LockAcquireTimeout,
           MetastoreOptions.DefaultLockAcquireTimeout),

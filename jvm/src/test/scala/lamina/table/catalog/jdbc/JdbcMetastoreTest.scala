@@ -102,7 +102,9 @@ class JdbcMetastoreTest extends AnyFunSuite with BeforeAndAfterEach {
     ms.createDatabase("d", Map.empty)
     ms.createTable("d", "t", TestTables.eventsSchema())
     TestTables.deleteRecursively(dir.resolve("wh/d.db/t"))
-    assert(intercept[NotFoundException](ms.loadTable("d", "t")).getMessage ==
+    val e = intercept[BadInputException](ms.loadTable("d", "t"))
+    assert(!e.isInstanceOf[NotFoundException], "Spark would report a missing table and drop the message")
+    assert(e.getMessage ==
       s"Table d.t is registered in the JDBC catalog 'jdbc' but has no schema files at ${ms.tablePath("d", "t")}; " +
       "DROP TABLE d.t removes the registration")
     assert(ms.dropTable("d", "t") && ms.listTables("d").isEmpty)
@@ -181,8 +183,8 @@ class JdbcMetastoreTest extends AnyFunSuite with BeforeAndAfterEach {
     assert(refused(base + ("sync-all-properties" -> "true")) == "Catalog 'c': option 'sync-all-properties' = 'true' " +
       "is not supported (table properties are not written to paimon_table_properties yet); remove " +
       "spark.sql.catalog.c.sync-all-properties or set it to false")
-    assert(refused(base + ("metastore" -> "hive")) == "Catalog 'c': metastore 'hive' is not supported (the Hive " +
-      "metastore is not supported yet); set spark.sql.catalog.c.metastore to one of filesystem, jdbc")
+    assert(refused(base + ("metastore" -> "glue")) == "Catalog 'c': metastore 'glue' is not supported (unknown " +
+      "metastore); set spark.sql.catalog.c.metastore to one of filesystem, jdbc, hive")
     assert(refused(base - "warehouse") ==
       "Catalog 'c' needs the option 'warehouse': set spark.sql.catalog.c.warehouse=PATH")
     assert(refused(base + ("uri" -> s"jdbc:sqlite:${dir.resolve("no/such/dir/c.db")}"))
