@@ -58,13 +58,20 @@ class MetastoreServer:
             "hive.async.log.enabled": "false",
             "hive.in.test": "true",
         }))
-        jars = os.path.join(os.path.dirname(pyspark.__file__), "jars")
-        assert glob.glob(os.path.join(jars, "hive-metastore-*.jar")), f"no Hive metastore jar in {jars}"
+        self.jars = os.path.join(os.path.dirname(pyspark.__file__), "jars")
+        assert glob.glob(os.path.join(self.jars, "hive-metastore-*.jar")), f"no Hive metastore jar in {self.jars}"
         self.port = _free_port()
         self.log = open(self.base / "server.log", "w")
+        self.start()
+        self.uri = f"thrift://127.0.0.1:{self.port}"
+        return self.uri
+
+    def start(self):
+        """Starts the server (again, after `stop`, on the same port and database)."""
+        conf = self.base / "conf"
         self.process = subprocess.Popen(
             ["java", "-Xmx512m", f"-Dhive.log.dir={self.base}", "-Dderby.stream.error.file=" + str(self.base / "derby.log"),
-             "-cp", f"{conf}:{jars}/*", "org.apache.hadoop.hive.metastore.HiveMetaStore", "-p", str(self.port)],
+             "-cp", f"{conf}:{self.jars}/*", "org.apache.hadoop.hive.metastore.HiveMetaStore", "-p", str(self.port)],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=self.base)
         deadline = time.time() + _STARTUP_SECONDS
         while True:
@@ -72,14 +79,12 @@ class MetastoreServer:
                 raise AssertionError(f"the Hive metastore exited ({self.process.returncode}):\n{self._tail()}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    break
+                    return
             except OSError:
                 if time.time() > deadline:
                     self.__exit__(None, None, None)
                     raise AssertionError(f"the Hive metastore did not listen within {_STARTUP_SECONDS} s:\n{self._tail()}")
                 time.sleep(0.5)
-        self.uri = f"thrift://127.0.0.1:{self.port}"
-        return self.uri
 
     def _tail(self) -> str:
         self.log.flush()

@@ -333,6 +333,36 @@ def test_hive_commit_lock_held_elsewhere_times_out_naming_the_table(spark, hive_
         spark.sql(f"DROP NAMESPACE {cat}.locked CASCADE")
 
 
+def test_hive_metastore_unreachable_mid_session_fails_clearly_and_recovers(spark, tmp_path):
+    """The metastore stops between statements: CREATE, INSERT and DROP fail naming the metastore, and
+    leave nothing half-made (no registration without a directory or the reverse); once it is back the
+    same catalog works again, with what was committed before."""
+    server = MetastoreServer()  # its own server: this test stops and starts it
+    uri = server.__enter__()
+    try:
+        cat = _new_catalog(spark, tmp_path, {"metastore": "hive", "uri": uri,
+                                             "hive.metastore.connect.retries": "1",
+                                             "hive.metastore.client.connect.retry.delay": "1s"})
+        spark.sql(f"CREATE NAMESPACE {cat}.d")
+        spark.sql(f"CREATE TABLE {cat}.d.t (id INT)")
+        spark.sql(f"INSERT INTO {cat}.d.t VALUES (1)")
+        server.stop()
+        for statement in [f"CREATE TABLE {cat}.d.t2 (id INT)", f"INSERT INTO {cat}.d.t VALUES (2)",
+                          f"DROP TABLE {cat}.d.t"]:
+            with pytest.raises(Exception) as excinfo:
+                spark.sql(statement).collect()
+            message = error_text(excinfo)
+            assert "the Hive metastore failed" in message and uri in message, (statement, message)
+        server.start()
+        assert sql_rows(spark, f"SHOW TABLES IN {cat}.d") == [("d", "t", False)]
+        assert not (tmp_path / "wh" / "d.db" / "t2").exists()
+        assert sql_rows(spark, f"SELECT * FROM {cat}.d.t") == [(1,)]
+        spark.sql(f"INSERT INTO {cat}.d.t VALUES (3)")
+        assert sql_rows(spark, f"SELECT * FROM {cat}.d.t") == [(1,), (3,)]
+    finally:
+        server.__exit__(None, None, None)
+
+
 def test_paimon_hive_catalog_reads_what_lamina_registered(spark, hive_uri, tmp_path):
     """Apache Paimon's connector, with metastore=hive on the same thrift metastore and warehouse, lists
     and reads Lamina's table, and creates one Lamina then reads."""

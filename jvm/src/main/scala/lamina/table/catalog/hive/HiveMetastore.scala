@@ -114,11 +114,17 @@ final class HiveMetastore private (val root: Path, val fileIO: FileIO, clients: 
       locationInProperties, syncAll)
     // the directory first: a metastore that makes it deletes it again when its own create fails, which
     // would delete the files of a creator that won the name meanwhile
+    val madeDir = !fileIO.exists(path)
     fileIO.mkdirs(path)
     try call(s"register table $name")(_.createTable(t))
     catch {
-      case e: Exception if e.isInstanceOf[HiveAlreadyExists] || registration(db, table).isDefined =>
+      case e: Exception if e.isInstanceOf[HiveAlreadyExists] || exists(registration(db, table)) =>
         throw new AlreadyExistsException(s"Table $name already exists", e)
+      case e: Exception =>
+        // not registered: the directory made for it goes too, unless another creator has written to it
+        try if (madeDir && fileIO.listDirectory(path).isEmpty) fileIO.deleteDirectory(path)
+        catch { case d: Exception => e.addSuppressed(d) }
+        throw e
     }
     try TableFiles.create(fileIO, path, name, schema).copy(commitLock = lock)
     catch {
@@ -207,6 +213,11 @@ final class HiveMetastore private (val root: Path, val fileIO: FileIO, clients: 
     HiveTableRegistration.location(t).map(PathNames.of(_)).getOrElse(tablePath(db, table))
   }
 
+  /** Whether `lookup` found something; false also when the metastore cannot be asked. */
+  private def exists(lookup: => Option[_]): Boolean =
+    try lookup.isDefined
+    catch { case _: StorageException => false }
+
   private def database(db: String): Option[Database] =
     try Some(call(s"load database $db")(_.getDatabase(db)))
     catch { case _: NoSuchObjectException => None }
@@ -271,11 +282,13 @@ object HiveMetastore {
       case e: org.apache.thrift.TException if HiveClients.isAnswer(e) => throw e
       case e: org.apache.thrift.TException =>
         throw new StorageException(what, describe, s"the Hive metastore failed: ${rootMessage(e)}", e)
-      case e: RuntimeException if e.getCause.isInstanceOf[org.apache.thrift.TException] =>
+      case e: RuntimeException if causes(e).exists(_.isInstanceOf[org.apache.thrift.TException]) =>
         throw new StorageException(what, describe, s"the Hive metastore failed: ${rootMessage(e)}", e)
     }
 
+  /** `e` and its causes (a client that cannot connect fails with the transport's error some causes down). */
+  private def causes(e: Throwable): Seq[Throwable] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20).toSeq
+
   private def rootMessage(e: Throwable): String =
-    Iterator.iterate(e)(_.getCause).takeWhile(_ != null).map(_.getMessage).filter(m => m != null && m.nonEmpty)
-      .toSeq.lastOption.getOrElse(e.getClass.getSimpleName)
+    causes(e).map(_.getMessage).filter(m => m != null && m.nonEmpty).lastOption.getOrElse(e.getClass.getSimpleName)
 }

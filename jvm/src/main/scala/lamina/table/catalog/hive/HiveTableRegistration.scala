@@ -5,6 +5,7 @@ import scala.jdk.CollectionConverters._
 import org.apache.hadoop.hive.metastore.TableType
 import org.apache.hadoop.hive.metastore.api.{FieldSchema, SerDeInfo, StorageDescriptor, Table}
 
+import lamina.table.catalog.TableProperties
 import lamina.table.schema.TableSchema
 
 /** How a table is registered in a Hive metastore, as Paimon's Hive catalog registers it, so that
@@ -85,10 +86,7 @@ object HiveTableRegistration {
 
   /** The table options copied into the metastore's parameters. */
   def syncedParameters(schema: TableSchema, syncAll: Boolean): Map[String, String] =
-    if (syncAll)
-      schema.options ++
-        Seq("primary-key" -> schema.primaryKeys, "partition" -> schema.partitionKeys, "bucket-key" -> schema.bucketKeys)
-          .collect { case (k, cols) if cols.nonEmpty => k -> cols.mkString(",") }
+    if (syncAll) TableProperties.of(schema)
     else
       schema.options.collect { case (k, v) if k.startsWith(HivePrefix) => k.substring(HivePrefix.length) -> v } ++
         AlwaysSynced.flatMap(k => schema.options.get(k).map(k -> _))
