@@ -93,7 +93,7 @@ $(BENCH_JARS)/delta-storage-$(DELTA_VERSION).jar:
 
 bench-jars: $(DELTA_JARS)
 
-bench: venv jar
+bench: venv servers jar
 	@$(MAKE) --no-print-directory bench-jars || echo "Delta's jars could not be fetched: the primary-key benchmark runs without its Delta baseline" >&2
 	@mkdir -p bench/results
 	@for f in bench/*.py; do \
