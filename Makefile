@@ -69,9 +69,11 @@ test: venv servers jar
 pytest: venv servers
 	$(PY) -m pytest tests -q
 
-# The concurrency suite of `make test`, longer: 4 writer processes of 60 operations each per table kind.
-stress: venv jar
-	LAMINA_STRESS=1 $(PY) -m pytest tests/test_concurrency_model.py tests/test_compaction_races.py tests/test_streaming_kill.py -q
+# The concurrency suite of `make test`, longer: 4 writer processes of 60 operations each per table kind,
+# and 4 of 25 each against the JDBC catalogs with the commit lock.
+stress: venv servers jar
+	LAMINA_STRESS=1 $(PY) -m pytest tests/test_concurrency_model.py tests/test_compaction_races.py tests/test_streaming_kill.py \
+	  tests/test_concurrency_metastores.py -q
 
 demo: venv jar
 	@wh="$$(mktemp -d)"; trap 'rm -rf "$$wh"' EXIT; \
@@ -91,7 +93,7 @@ $(BENCH_JARS)/delta-storage-$(DELTA_VERSION).jar:
 
 bench-jars: $(DELTA_JARS)
 
-bench: venv jar
+bench: venv servers jar
 	@$(MAKE) --no-print-directory bench-jars || echo "Delta's jars could not be fetched: the primary-key benchmark runs without its Delta baseline" >&2
 	@mkdir -p bench/results
 	@for f in bench/*.py; do \

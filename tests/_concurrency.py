@@ -5,10 +5,16 @@ others do, its keys end as the operations it saw commit say. On primary-key tabl
 inserts also upsert a few SHARED keys, which all writers race on: each such key must end as one row
 holding a value that some committed operation wrote. The same seed gives the same operations in the
 writer process (`python _concurrency.py ...`, which runs them and prints one JSON line per operation
-with how it ended) and in the test (which replays the committed ones on the model).
+with how it ended) and in the test (which replays the committed ones on the model: `expected`, then
+`check`). `python _concurrency.py compactor ...` compacts the table meanwhile.
 
 Outcomes: `committed`; `post-commit` (committed, its follow-up compaction failed: applied, visible
-after a compaction); `conflict` (a CommitConflictException: nothing committed)."""
+after a compaction); `conflict` (a CommitConflictException, a commit lock not acquired in time among
+them: nothing committed).
+
+The catalog is the filesystem metastore on `warehouse` unless an eighth argument, a JSON object of
+`lamina.configure`'s metastore arguments, says otherwise, for example
+`{"metastore": "jdbc", "uri": "jdbc:sqlite:/x.db", "catalog_options": {"lock.enabled": "true"}}`."""
 
 import json
 import random
@@ -70,15 +76,79 @@ def apply(state: dict, op, primary_key: bool) -> None:
             state[k] = value
 
 
-def main(warehouse, table, writer, writers, count, seed, primary_key):
+def expected(outputs, writers: int, count: int, seed: int, primary_key: bool):
+    """What the writers' outputs (one stdout text each) say the table must hold: (own key -> value,
+    shared key -> the values committed inserts wrote to it, outcome -> how many operations ended so)."""
+    rows, shared_values, outcomes = {}, {}, {}
+    for w, out in enumerate(outputs):
+        lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+        assert [line["op"] for line in lines] == list(range(count)), f"writer {w} did not report every operation"
+        state = {}
+        for op, line in zip(operations(w, writers, count, seed, primary_key), lines):
+            outcomes[line["outcome"]] = outcomes.get(line["outcome"], 0) + 1
+            if line["outcome"] in ("committed", "post-commit"):
+                apply(state, op, primary_key)
+                if op[0] == "insert":
+                    for k in op[1]:
+                        if k in SHARED:
+                            shared_values.setdefault(k, set()).add(op[2])
+        rows.update(state)
+    return rows, shared_values, outcomes
+
+
+def check(got, rows: dict, shared_values: dict) -> None:
+    """`got` ((k, v) rows read from the table) against `expected`'s model: no key twice, each writer's
+    keys exactly as its committed operations leave them, each shared key one value a committed insert wrote."""
+    keys = [k for k, _ in got]
+    assert len(keys) == len(set(keys)), "a key is duplicated"
+    own = sorted((k, v) for k, v in got if k not in SHARED)
+    assert own == sorted(rows.items()), "rows lost or resurrected"
+    for k, v in got:
+        if k in SHARED:
+            assert v in shared_values.get(k, set()), (k, v)
+    assert {k for k in keys if k in SHARED} == set(shared_values)
+
+
+def _session(name, warehouse, catalog):
     from pyspark.sql import SparkSession
 
     import lamina
 
-    builder = (SparkSession.builder.master("local[1]").appName(f"lamina-concurrency-w{writer}")
+    builder = (SparkSession.builder.master("local[1]").appName(name)
                .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "1"))
-    spark = lamina.configure(builder, warehouse=warehouse).getOrCreate()
+    spark = lamina.configure(builder, warehouse=warehouse, **(catalog or {})).getOrCreate()
     spark.sparkContext.setLogLevel("OFF")
+    return spark
+
+
+def compactor(warehouse, table, stop, catalog=None):
+    """Compacts `table` in a loop, full and minor in turn, until the file `stop` exists; prints
+    `compacted` or `conflict` for each attempt."""
+    import os
+    import time
+
+    import lamina
+
+    spark = _session("lamina-concurrency-compactor", warehouse, catalog)
+    n = 0
+    try:
+        while not os.path.exists(stop):
+            strategy = "full" if n % 2 == 0 else "minor"
+            try:
+                spark.sql(f"CALL lamina.sys.compact(table => '{table}', compact_strategy => '{strategy}')").collect()
+                print("compacted", flush=True)
+            except lamina.CommitConflictException:
+                print("conflict", flush=True)
+            n += 1
+            time.sleep(0.2)
+    finally:
+        spark.stop()
+
+
+def main(warehouse, table, writer, writers, count, seed, primary_key, catalog=None):
+    import lamina
+
+    spark = _session(f"lamina-concurrency-w{writer}", warehouse, catalog)
     state = {}
     try:
         for i, op in enumerate(operations(writer, writers, count, seed, primary_key)):
@@ -101,5 +171,8 @@ def main(warehouse, table, writer, writers, count, seed, primary_key):
 
 
 if __name__ == "__main__":
-    w, t, i, n, c, s, pk = sys.argv[1:]
-    main(w, t, int(i), int(n), int(c), int(s), pk == "pk")
+    if sys.argv[1] == "compactor":  # compactor WAREHOUSE TABLE STOP_FILE [CATALOG_JSON]
+        compactor(*sys.argv[2:5], json.loads(sys.argv[5]) if len(sys.argv) > 5 else None)
+        sys.exit(0)
+    w, t, i, n, c, s, pk = sys.argv[1:8]
+    main(w, t, int(i), int(n), int(c), int(s), pk == "pk", json.loads(sys.argv[8]) if len(sys.argv) > 8 else None)

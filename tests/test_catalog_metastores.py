@@ -5,20 +5,16 @@ server this module starts. Each metastore gets its own catalog on the shared ses
 `spark.conf.set` before the catalog's first use (Spark creates catalogs lazily). A Hive metastore's
 databases are global (and it always has `default`): each test drops the ones it made."""
 
-import glob
 import itertools
-import os
 import shutil
-import socket
 import sqlite3
 import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
 
 import lamina
 from _hive import MetastoreServer, embedded_options
+from _postgres import postgres_server
 from _support import error_text, sql_rows
 from conftest import _ensure_jar
 from paimon_connector import require_paimon, run_sql
@@ -26,40 +22,11 @@ from paimon_connector import require_paimon, run_sql
 _catalog_counter = itertools.count()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _as_postgres(args):
-    """PostgreSQL refuses to run as root: run its binaries as the `postgres` user then."""
-    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    done = subprocess.run(prefix + args, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, f"{' '.join(args)} failed: {done.stdout}{done.stderr}"
-
-
 @pytest.fixture(scope="module")
 def postgres_uri():
-    """A PostgreSQL server for this module; a server that cannot start fails the tests that use it. Its
-    directory is a fresh one under the system temp directory, which the `postgres` user can reach."""
-    bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    assert bins, "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb)"
-    bindir = os.path.dirname(bins[-1])
-    base = Path(tempfile.mkdtemp(prefix="lamina-postgres-"))
-    data = base / "data"
-    if os.geteuid() == 0:
-        shutil.chown(base, "postgres")
-    port = _free_port()
-    _as_postgres([f"{bindir}/initdb", "-D", str(data), "-U", "lamina", "--auth=trust", "-E", "UTF8"])
-    _as_postgres([f"{bindir}/pg_ctl", "-D", str(data), "-l", str(base / "log"), "-w", "-o",
-                  f"-p {port} -h 127.0.0.1 -k {base}", "start"])
-    try:
-        _as_postgres([f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "lamina", "catalog"])
-        yield f"jdbc:postgresql://127.0.0.1:{port}/catalog"
-    finally:
-        _as_postgres([f"{bindir}/pg_ctl", "-D", str(data), "-m", "fast", "-w", "stop"])
-        shutil.rmtree(base, ignore_errors=True)
+    """A PostgreSQL server for this module (`_postgres.py`); one that cannot start fails the tests using it."""
+    for server in postgres_server():
+        yield server.uri
 
 
 @pytest.fixture(scope="module")

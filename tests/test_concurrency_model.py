@@ -11,7 +11,6 @@ The short run here is part of `make test`: the primary-key table with deletion v
 compactions once deleted a live file; `make stress` runs every table kind, longer and with more
 writers (LAMINA_STRESS=1)."""
 
-import json
 import os
 import subprocess
 import sys
@@ -29,28 +28,6 @@ STRESS = os.environ.get("LAMINA_STRESS") == "1"
 WRITERS = 4 if STRESS else 2
 OPS = 60 if STRESS else 10
 SEED = 20261127
-
-_COMPACTOR = r"""
-import os, sys, time
-from pyspark.sql import SparkSession
-import lamina
-warehouse, table, stop = sys.argv[1:]
-builder = (SparkSession.builder.master("local[1]").appName("lamina-concurrency-compactor")
-    .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "1"))
-spark = lamina.configure(builder, warehouse=warehouse).getOrCreate()
-spark.sparkContext.setLogLevel("OFF")
-n = 0
-while not os.path.exists(stop):
-    strategy = "full" if n % 2 == 0 else "minor"
-    try:
-        spark.sql(f"CALL lamina.sys.compact(table => '{table}', compact_strategy => '{strategy}')").collect()
-        print("compacted", flush=True)
-    except lamina.CommitConflictException:
-        print("conflict", flush=True)
-    n += 1
-    time.sleep(0.2)
-spark.stop()
-"""
 
 _TABLES = {
     "pk": "(k INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2')",
@@ -74,7 +51,7 @@ def test_writers_compactor_and_expiration_against_the_model(spark, warehouse, db
         [sys.executable, str(HERE / "_concurrency.py"), warehouse, table, str(w), str(WRITERS), str(OPS), str(SEED),
          "pk" if pk else "append"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
         for w in range(WRITERS)]
-    compactor = subprocess.Popen([sys.executable, "-c", _COMPACTOR, warehouse, table, str(stop)],
+    compactor = subprocess.Popen([sys.executable, str(HERE / "_concurrency.py"), "compactor", warehouse, table, str(stop)],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
     maintenance = 0
     try:
@@ -93,35 +70,12 @@ def test_writers_compactor_and_expiration_against_the_model(spark, warehouse, db
     assert compactor.returncode == 0, compactor_err.decode(errors="replace")[-4000:]
     assert maintenance > 0
 
-    # the model: each writer's keys as its committed operations leave them
-    expected, shared_values, outcomes = {}, {}, {}
-    for w, (out, _) in enumerate(outputs):
-        lines = [json.loads(line) for line in out.decode().splitlines() if line.startswith("{")]
-        ops = model.operations(w, WRITERS, OPS, SEED, pk)
-        assert [line["op"] for line in lines] == list(range(OPS))
-        state = {}
-        for op, line in zip(ops, lines):
-            outcomes[line["outcome"]] = outcomes.get(line["outcome"], 0) + 1
-            if line["outcome"] in ("committed", "post-commit"):
-                model.apply(state, op, pk)
-                if op[0] == "insert":
-                    for k in op[1]:
-                        if k in model.SHARED:
-                            shared_values.setdefault(k, set()).add(op[2])
-        expected.update(state)
+    rows, shared_values, outcomes = model.expected([out.decode() for out, _ in outputs], WRITERS, OPS, SEED, pk)
     assert outcomes.get("committed", 0) > 0, outcomes
 
     # what a post-commit failure left in level 0 becomes visible
     spark.sql(f"CALL {CAT}.sys.compact(table => '{table}')").collect()
-    got = sql_rows(spark, f"SELECT k, v FROM {CAT}.{table}")
-    keys = [k for k, _ in got]
-    assert len(keys) == len(set(keys)), "a key is duplicated"
-    own = sorted((k, v) for k, v in got if k not in model.SHARED)
-    assert own == sorted(expected.items()), "rows lost or resurrected"
-    for k, v in got:
-        if k in model.SHARED:
-            assert v in shared_values.get(k, set()), (k, v)
-    assert {k for k in keys if k in model.SHARED} == set(shared_values)
+    model.check(sql_rows(spark, f"SELECT k, v FROM {CAT}.{table}"), rows, shared_values)
 
     # every snapshot still listed reads
     for (sid,) in sql_rows(spark, f"SELECT snapshot_id FROM {CAT}.{db}.`{kind}$snapshots`"):

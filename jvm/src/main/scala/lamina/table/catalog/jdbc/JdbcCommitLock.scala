@@ -10,11 +10,13 @@ import lamina.table.commit.CommitLock
  *  writer in); deleting it releases. Each attempt first deletes the row when its holder has kept it
  *  longer than its `expire_time_seconds` (the holder's `lock-acquire-timeout`, as Paimon sets it), so a
  *  writer that died holding the lock blocks others for at most that long. Attempts are retried with a
- *  sleep doubling from 50 ms up to `maxSleepMillis`, until `acquireTimeoutMillis`.
+ *  sleep doubling from 50 ms up to `maxSleepMillis`, until `acquireTimeoutMillis`. A database that
+ *  cannot be asked (the server unreachable) fails the commit at once with a [[JdbcFailure]] naming the
+ *  table and catalog `catalog`, without running the body: nothing is committed.
  *
  *  Serializable: connections are opened where the lock is used, one for the whole `runWithLock`, and
  *  closed after it. */
-final case class JdbcCommitLock(uri: String, driverProperties: Map[String, String], catalogKey: String,
+final case class JdbcCommitLock(catalog: String, uri: String, driverProperties: Map[String, String], catalogKey: String,
     acquireTimeoutMillis: Long, maxSleepMillis: Long)
   extends CommitLock {
 
@@ -22,7 +24,11 @@ final case class JdbcCommitLock(uri: String, driverProperties: Map[String, Strin
     val id = s"$catalogKey.$table"
     val connections = new JdbcConnections(uri, driverProperties, 1)
     try {
-      acquire(connections, id, table)
+      try acquire(connections, id, table)
+      catch {
+        case e: SQLException =>
+          throw JdbcFailure(catalog, uri, s"take the commit lock of table $table", e, "; nothing was committed")
+      }
       try body
       finally
         try connections.run(Statements.update(_, JdbcCommitLock.Release, id))

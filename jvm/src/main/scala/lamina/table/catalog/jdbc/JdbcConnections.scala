@@ -1,6 +1,14 @@
 package lamina.table.catalog.jdbc
 
-import java.sql.{Connection, Driver, DriverManager, SQLException}
+import java.sql.{
+  Connection,
+  Driver,
+  DriverManager,
+  SQLException,
+  SQLNonTransientConnectionException,
+  SQLRecoverableException,
+  SQLTransientConnectionException
+}
 import java.util.Properties
 import java.util.concurrent.{LinkedBlockingDeque, Semaphore}
 
@@ -14,7 +22,14 @@ import org.sqlite.{JDBC => SqliteDriver}
  *  only sees drivers on the system class path (not jars Spark adds to a session); other URLs (MySQL)
  *  go through `DriverManager`. SQLite connections use WAL journaling (readers do not block the
  *  writer) and wait up to [[SqliteBusyTimeoutMillis]] for another writer's lock instead of failing
- *  with SQLITE_BUSY. */
+ *  with SQLITE_BUSY.
+ *
+ *  A call on a pooled connection that fails with a connection error (mostly a connection the server
+ *  dropped since its last use: it restarted, or closed idle sessions) runs once more on a new
+ *  connection, as Paimon's client pool does, so that the first statement after a restart does not
+ *  fail; a new connection's failure is the caller's. The metastore's calls bear a repeat: queries and
+ *  deletes are idempotent, inserts guarded by primary keys (a server that ran an insert and died
+ *  before answering is the one case where the repeat sees the row, and reports it as existing). */
 final class JdbcConnections(uri: String, properties: Map[String, String], size: Int) extends AutoCloseable {
   private val idle = new LinkedBlockingDeque[Connection]()
   private val permits = new Semaphore(size, true)
@@ -26,11 +41,28 @@ final class JdbcConnections(uri: String, properties: Map[String, String], size: 
     permits.acquire()
     try {
       if (closed) throw new SQLException(s"The connections to $uri are closed")
-      val c = Option(idle.pollFirst()).filterNot(_.isClosed).getOrElse(connect())
-      try f(c)
-      finally if (!c.isClosed) idle.addFirst(c)
+      Option(idle.pollFirst()).filterNot(_.isClosed) match {
+        case None => use(connect(), f)
+        case Some(pooled) =>
+          try use(pooled, f)
+          catch {
+            case e: SQLException if JdbcConnections.isConnectionFailure(e) =>
+              idle.remove(pooled)
+              closeQuietly(pooled)
+              try use(connect(), f)
+              catch { case again: SQLException => again.addSuppressed(e); throw again }
+          }
+      }
     } finally permits.release()
   }
+
+  private def use[T](c: Connection, f: Connection => T): T =
+    try f(c)
+    finally if (!c.isClosed) idle.addFirst(c)
+
+  private def closeQuietly(c: Connection): Unit =
+    try c.close()
+    catch { case _: SQLException => }
 
   private def connect(): Connection = {
     val props = new Properties()
@@ -54,13 +86,16 @@ final class JdbcConnections(uri: String, properties: Map[String, String], size: 
 
   override def close(): Unit = {
     closed = true
-    Iterator.continually(idle.pollFirst()).takeWhile(_ != null).foreach { c =>
-      try c.close()
-      catch { case _: SQLException => }
-    }
+    Iterator.continually(idle.pollFirst()).takeWhile(_ != null).foreach(closeQuietly)
   }
 }
 
 object JdbcConnections {
   val SqliteBusyTimeoutMillis = 30000
+
+  /** A connection that is no longer usable: SQL's connection-exception class (SQLState 08xxx, which
+   *  PostgreSQL's driver reports for a dropped socket) or the JDBC classes saying so. */
+  def isConnectionFailure(e: SQLException): Boolean =
+    Option(e.getSQLState).exists(_.startsWith("08")) || e.isInstanceOf[SQLNonTransientConnectionException] ||
+      e.isInstanceOf[SQLTransientConnectionException] || e.isInstanceOf[SQLRecoverableException]
 }

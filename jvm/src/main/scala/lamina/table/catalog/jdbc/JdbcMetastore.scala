@@ -25,33 +25,41 @@ import lamina.table.schema.{SchemaChange, TableSchema}
  *    as Paimon does for managed tables; a failed move puts the row back;
  *  - drop deletes the row, then the directory.
  *  With `lock.enabled`, tables come with a [[JdbcCommitLock]] held around each snapshot commit and
- *  around ALTER TABLE's schema commit. */
-final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKey: String,
-    connections: JdbcConnections, lock: CommitLock)
+ *  around ALTER TABLE's schema commit.
+ *
+ *  A statement the database does not carry out (the server unreachable, or gone mid-statement) fails
+ *  the operation with a [[JdbcFailure]] naming it, the catalog and the `uri`; the order of the steps
+ *  above leaves no row without its table's files, nor files without a row, except where noted. A
+ *  connection the driver found broken is closed by it and replaced on next use ([[JdbcConnections]]). */
+final class JdbcMetastore private (catalog: String, uri: String, val root: Path, val fileIO: FileIO,
+    catalogKey: String, connections: JdbcConnections, lock: CommitLock)
   extends Metastore {
 
-  def listDatabases(): Seq[String] =
+  def listDatabases(): Seq[String] = reporting("list the databases") {
     (strings(JdbcTables.ListTableDatabases, catalogKey) ++ strings(JdbcTables.ListPropertyDatabases, catalogKey))
       .distinct.sorted
+  }
 
-  def databaseExists(db: String): Boolean = {
+  def databaseExists(db: String): Boolean = reporting(s"look up database $db")(hasDatabase(db))
+
+  private def hasDatabase(db: String): Boolean = {
     databasePath(db)
     strings(JdbcTables.PropertyDatabase, catalogKey, db).nonEmpty ||
     strings(JdbcTables.TableDatabase, catalogKey, db).nonEmpty
   }
 
-  def createDatabase(db: String, properties: Map[String, String]): Unit = {
-    if (databaseExists(db)) throw new AlreadyExistsException(s"Database $db already exists")
+  def createDatabase(db: String, properties: Map[String, String]): Unit = reporting(s"create database $db") {
+    if (hasDatabase(db)) throw new AlreadyExistsException(s"Database $db already exists")
     val props = Seq(JdbcTables.ExistsProperty -> "true", Metastore.LocationProperty -> databasePath(db).toString) ++
       properties.removed(JdbcTables.ExistsProperty).removed(Metastore.LocationProperty).toSeq.sortBy(_._1)
     val args = props.flatMap { case (k, v) => Seq(catalogKey, db, k, v) }
-    insertOrAlreadyExists(s"Database $db already exists", databaseExists(db)) {
+    insertOrAlreadyExists(s"Database $db already exists", hasDatabase(db)) {
       update(JdbcTables.insertDatabaseProperties(props.size), args: _*)
     }
   }
 
-  def databaseProperties(db: String): Map[String, String] = {
-    if (!databaseExists(db)) throw new NotFoundException(s"Database $db does not exist")
+  def databaseProperties(db: String): Map[String, String] = reporting(s"read the properties of database $db") {
+    if (!hasDatabase(db)) throw new NotFoundException(s"Database $db does not exist")
     val props = connections.run { c =>
       Statements.query(c, JdbcTables.DatabasePropertiesOf, catalogKey, db) { rs => rs.getString(1) -> rs.getString(2) }
     }.toMap
@@ -60,34 +68,38 @@ final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKe
 
   /** Drops every table of `db` (rows and directories), then the database's rows and directory. Paimon's
    *  JDBC catalog deletes only the rows and leaves the table files behind. */
-  def dropDatabase(db: String): Unit = {
-    listTables(db).foreach(dropTable(db, _))
+  def dropDatabase(db: String): Unit = reporting(s"drop database $db") {
+    tables(db).foreach(dropRowAndFiles(db, _))
     update(JdbcTables.DeleteDatabaseTables, catalogKey, db)
     update(JdbcTables.DeleteDatabaseProperties, catalogKey, db)
     if (fileIO.exists(databasePath(db))) fileIO.deleteDirectory(databasePath(db))
   }
 
-  def listTables(db: String): Seq[String] = {
+  def listTables(db: String): Seq[String] = reporting(s"list the tables of database $db")(tables(db))
+
+  private def tables(db: String): Seq[String] = {
     databasePath(db)
     strings(JdbcTables.ListTables, catalogKey, db)
   }
 
-  def tableExists(db: String, table: String): Boolean = {
+  def tableExists(db: String, table: String): Boolean = reporting(s"look up table $db.$table")(hasTable(db, table))
+
+  private def hasTable(db: String, table: String): Boolean = {
     tablePath(db, table)
     strings(JdbcTables.GetTable, catalogKey, db, table).nonEmpty
   }
 
-  def loadTable(db: String, table: String): FileStoreTable = {
+  def loadTable(db: String, table: String): FileStoreTable = reporting(s"load table $db.$table") {
     val name = s"$db.$table"
-    if (!tableExists(db, table)) throw new NotFoundException(s"Table $name does not exist")
+    if (!hasTable(db, table)) throw new NotFoundException(s"Table $name does not exist")
     TableFiles.loadRegistered(fileIO, tablePath(db, table), name, s"the JDBC catalog '$catalogKey'", lock)
   }
 
-  def createTable(db: String, table: String, schema: TableSchema): FileStoreTable = {
+  def createTable(db: String, table: String, schema: TableSchema): FileStoreTable = reporting(s"create table $db.$table") {
     val name = s"$db.$table"
     val path = tablePath(db, table)
-    if (!databaseExists(db)) throw new NotFoundException(s"Database $db does not exist")
-    insertOrAlreadyExists(s"Table $name already exists", tableExists(db, table)) {
+    if (!hasDatabase(db)) throw new NotFoundException(s"Database $db does not exist")
+    insertOrAlreadyExists(s"Table $name already exists", hasTable(db, table)) {
       update(JdbcTables.InsertTable, catalogKey, db, table)
     }
     try TableFiles.create(fileIO, path, name, schema).copy(commitLock = lock)
@@ -99,7 +111,9 @@ final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKe
     }
   }
 
-  def dropTable(db: String, table: String): Boolean = {
+  def dropTable(db: String, table: String): Boolean = reporting(s"drop table $db.$table")(dropRowAndFiles(db, table))
+
+  private def dropRowAndFiles(db: String, table: String): Boolean = {
     val path = tablePath(db, table)
     update(JdbcTables.DeleteTable, catalogKey, db, table) > 0 && {
       if (fileIO.exists(path)) fileIO.deleteDirectory(path)
@@ -107,36 +121,44 @@ final class JdbcMetastore private (val root: Path, val fileIO: FileIO, catalogKe
     }
   }
 
-  def renameTable(fromDb: String, from: String, toDb: String, to: String): Unit = {
-    val src = tablePath(fromDb, from)
-    val dst = tablePath(toDb, to)
-    if (!databaseExists(toDb)) throw new NotFoundException(s"Database $toDb does not exist")
-    val renamed = insertOrAlreadyExists(s"Table $toDb.$to already exists", tableExists(toDb, to)) {
-      update(JdbcTables.RenameTable, toDb, to, catalogKey, fromDb, from)
-    }
-    if (renamed == 0) throw new NotFoundException(s"Table $fromDb.$from does not exist")
-    if (TableFiles.hasSchema(fileIO, src, s"$fromDb.$from")) {
-      try TableFiles.move(fileIO, src, dst, s"$fromDb.$from")
-      catch {
-        case e: StorageException =>
-          try update(JdbcTables.RenameTable, fromDb, from, catalogKey, toDb, to)
-          catch { case d: Throwable => e.addSuppressed(d) }
-          throw e
+  def renameTable(fromDb: String, from: String, toDb: String, to: String): Unit =
+    reporting(s"rename table $fromDb.$from to $toDb.$to") {
+      val src = tablePath(fromDb, from)
+      val dst = tablePath(toDb, to)
+      if (!hasDatabase(toDb)) throw new NotFoundException(s"Database $toDb does not exist")
+      val renamed = insertOrAlreadyExists(s"Table $toDb.$to already exists", hasTable(toDb, to)) {
+        update(JdbcTables.RenameTable, toDb, to, catalogKey, fromDb, from)
+      }
+      if (renamed == 0) throw new NotFoundException(s"Table $fromDb.$from does not exist")
+      if (TableFiles.hasSchema(fileIO, src, s"$fromDb.$from")) {
+        try TableFiles.move(fileIO, src, dst, s"$fromDb.$from")
+        catch {
+          case e: StorageException =>
+            try update(JdbcTables.RenameTable, fromDb, from, catalogKey, toDb, to)
+            catch { case d: Throwable => e.addSuppressed(d) }
+            throw e
+        }
       }
     }
-  }
 
   override def alterTable(table: FileStoreTable, changes: Seq[SchemaChange]): TableSchema =
     lock.runWithLock(table.baseName)(super.alterTable(table, changes))
 
   override def close(): Unit = connections.close()
 
+  private def reporting[T](what: => String)(body: => T): T = JdbcFailure.reporting(catalog, uri, what)(body)
+
   /** Runs a write that a primary key may refuse: when it fails and `exists` then holds, another writer
-   *  won the name, reported as `AlreadyExistsException(message)`; any other failure is rethrown. */
+   *  won the name, reported as `AlreadyExistsException(message)`; any other failure is rethrown (when
+   *  `exists` itself fails, its failure, carrying the write's). */
   private def insertOrAlreadyExists[T](message: String, exists: => Boolean)(write: => T): T =
     try write
     catch {
-      case e: SQLException if exists => throw new AlreadyExistsException(message, e)
+      case e: SQLException =>
+        val taken =
+          try exists
+          catch { case d: SQLException => d.addSuppressed(e); throw d }
+        if (taken) throw new AlreadyExistsException(message, e) else throw e
     }
 
   private def strings(sql: String, args: String*): Seq[String] =
@@ -156,7 +178,7 @@ object JdbcMetastore {
       MetastoreOptions.clientPoolSize(catalog, options))
     val lock =
       if (!MetastoreOptions.lockEnabled(catalog, options, Option(root.toUri.getScheme))) CommitLock.Unlocked
-      else JdbcCommitLock(uri, MetastoreOptions.driverProperties(options), key,
+      else JdbcCommitLock(catalog, uri, MetastoreOptions.driverProperties(options), key,
         MetastoreOptions.lockMillis(catalog, options, MetastoreOptions.LockAcquireTimeout,
           MetastoreOptions.DefaultLockAcquireTimeout),
         MetastoreOptions.lockMillis(catalog, options, MetastoreOptions.LockCheckMaxSleep,
@@ -165,7 +187,7 @@ object JdbcMetastore {
       (if (lock == CommitLock.Unlocked) Nil else Seq(JdbcCommitLock.Table -> JdbcCommitLock.Create))
     try {
       connections.run(createMissingTables(_, tables))
-      new JdbcMetastore(root, fileIO, key, connections, lock)
+      new JdbcMetastore(catalog, uri, root, fileIO, key, connections, lock)
     } catch {
       case e: SQLException =>
         connections.close()

@@ -1,0 +1,124 @@
+"""Writer processes and a compactor process on one primary-key table of a JDBC catalog with the commit
+lock (`lock.enabled=true`), on SQLite (a file) and on a PostgreSQL server this module starts: every
+commit takes the row of `paimon_distributed_locks` and gives it back. Each writer is its own Spark
+application running INSERT, UPDATE, DELETE and MERGE on the keys it owns and upserts of keys shared by
+all (`_concurrency.py`); afterwards the table must hold what the operations each writer saw commit leave
+(no commit lost), one snapshot per committed operation (none applied twice), and the lock table must
+be empty.
+
+`make test` runs a short version; `make stress` (LAMINA_STRESS=1) 4 writers of 25 operations each."""
+
+import itertools
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import _concurrency as model
+from _postgres import postgres_server
+from _support import sql_rows
+
+HERE = Path(__file__).resolve().parent
+STRESS = os.environ.get("LAMINA_STRESS") == "1"
+WRITERS = 4 if STRESS else 2
+OPS = 25 if STRESS else 6
+SEED = 20270311
+TABLE = "d.t"
+_keys = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    yield from postgres_server()
+
+
+@pytest.fixture(params=["jdbc-sqlite", "jdbc-postgresql"])
+def metastore(request, tmp_path):
+    """(lamina.configure's metastore arguments, a function returning the lock table's rows)."""
+    # a lock not granted at once is asked for again after at most 200 ms (8 s by default), so that a
+    # short run is not spent sleeping
+    lock = {"lock.enabled": "true", "lock-check-max-sleep": "200 ms", "lock-acquire-timeout": "2 min"}
+    if request.param == "jdbc-sqlite":
+        path = tmp_path / "catalog.db"
+
+        def locks():
+            with sqlite3.connect(path) as c:
+                return c.execute("SELECT lock_id FROM paimon_distributed_locks").fetchall()
+        return {"metastore": "jdbc", "uri": f"jdbc:sqlite:{path}", "catalog_options": lock}, locks
+    server = request.getfixturevalue("postgres")
+    key = f"k{next(_keys)}"
+
+    def locks():
+        return server.psql(f"SELECT lock_id FROM paimon_distributed_locks WHERE lock_id LIKE '{key}.%'")
+    return {"metastore": "jdbc", "uri": server.uri,
+            "catalog_options": dict(lock, **{"jdbc.user": "lamina", "catalog-key": key})}, locks
+
+
+def _session_catalog(spark, name, warehouse, config):
+    """Catalog `name` on the shared session, with the options `lamina.configure(**config)` sets."""
+    prefix = f"spark.sql.catalog.{name}"
+    spark.conf.set(prefix, "lamina.spark.LaminaCatalog")
+    spark.conf.set(f"{prefix}.warehouse", warehouse)
+    spark.conf.set(f"{prefix}.metastore", config["metastore"])
+    spark.conf.set(f"{prefix}.uri", config["uri"])
+    for key, value in config["catalog_options"].items():
+        spark.conf.set(f"{prefix}.{key}", value)
+    return name
+
+
+def _changing_commits(outputs) -> int:
+    """How many committed operations changed a row: each makes one snapshot (an UPDATE or DELETE whose
+    keys the writer does not hold makes none). Only the writer changes its own keys, so its model says."""
+    changing = 0
+    for w, out in enumerate(outputs):
+        state = {}
+        outcomes = [json.loads(line)["outcome"] for line in out.splitlines() if line.startswith("{")]
+        for op, outcome in zip(model.operations(w, WRITERS, OPS, SEED, True), outcomes):
+            if outcome == "committed":
+                before = dict(state)
+                model.apply(state, op, True)
+                changing += state != before
+    return changing
+
+
+def _env():
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])))
+
+
+def test_locked_writers_and_compactor_lose_and_duplicate_no_commit(spark, tmp_path, metastore):
+    config, locks = metastore
+    warehouse = str(tmp_path / "wh")
+    cat = _session_catalog(spark, f"locked{next(_keys)}", warehouse, config)
+    spark.sql(f"CREATE NAMESPACE {cat}.d")
+    spark.sql(f"CREATE TABLE {cat}.{TABLE} (k INT NOT NULL, v STRING) "
+              "TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2')")
+    catalog_json = json.dumps(config)
+    stop = tmp_path / "stop"
+    script = str(HERE / "_concurrency.py")
+    writers = [subprocess.Popen([sys.executable, script, warehouse, TABLE, str(w), str(WRITERS), str(OPS), str(SEED),
+                                 "pk", catalog_json], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+               for w in range(WRITERS)]
+    compactor = subprocess.Popen([sys.executable, script, "compactor", warehouse, TABLE, str(stop), catalog_json],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    try:
+        outputs = [p.communicate(timeout=900) for p in writers]
+    finally:
+        stop.touch()
+        compactor_out, compactor_err = compactor.communicate(timeout=900)
+    for p, (_, err) in zip(writers, outputs):
+        assert p.returncode == 0, err.decode(errors="replace")[-4000:]
+    assert compactor.returncode == 0, compactor_err.decode(errors="replace")[-4000:]
+
+    texts = [out.decode() for out, _ in outputs]
+    rows, shared_values, outcomes = model.expected(texts, WRITERS, OPS, SEED, True)
+    assert outcomes.get("committed", 0) > 0, outcomes
+    assert set(outcomes) <= {"committed", "conflict"}, outcomes
+    kinds = [k for (k,) in sql_rows(spark, f"SELECT commit_kind FROM {cat}.d.`t$snapshots`")]
+    assert len([k for k in kinds if k != "COMPACT"]) == _changing_commits(texts), (kinds, outcomes)
+    model.check(sql_rows(spark, f"SELECT k, v FROM {cat}.{TABLE}"), rows, shared_values)
+    assert b"compacted" in compactor_out
+    assert locks() == []
