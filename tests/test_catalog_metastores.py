@@ -72,8 +72,10 @@ def catalog(request, spark, tmp_path):
         options = {"metastore": "filesystem"}
     elif request.param == "jdbc-sqlite":
         sqlite_file = tmp_path / "catalog.db"
-        # with the commit lock: every commit and ALTER below takes and gives back its row
-        options = {"metastore": "jdbc", "uri": f"jdbc:sqlite:{sqlite_file}", "lock.enabled": "true"}
+        # with the commit lock (every commit and ALTER below takes and gives back its row) and the
+        # table properties kept in paimon_table_properties
+        options = {"metastore": "jdbc", "uri": f"jdbc:sqlite:{sqlite_file}", "lock.enabled": "true",
+                   "sync-all-properties": "true"}
     elif request.param == "jdbc-postgresql":
         uri = request.getfixturevalue("postgres_uri")
         # each test its own catalog-key: the tables of one server are shared by the module
@@ -133,6 +135,8 @@ def test_tables_live_through_create_insert_alter_rename_and_drop(spark, catalog)
     if sqlite_file is not None:
         assert _sqlite_rows(sqlite_file, "SELECT catalog_key, database_name, table_name FROM paimon_tables") == [
             ("jdbc", "d", "t2")]
+        assert _sqlite_rows(sqlite_file, "SELECT table_name, property_key, property_value FROM paimon_table_properties"
+                            ) == [("t2", "bucket", "1"), ("t2", "bucket-key", "id"), ("t2", "primary-key", "id")]
 
     if sqlite_file is not None:
         assert _sqlite_rows(sqlite_file, "SELECT * FROM paimon_distributed_locks") == []
@@ -140,6 +144,7 @@ def test_tables_live_through_create_insert_alter_rename_and_drop(spark, catalog)
     assert sql_rows(spark, f"SHOW TABLES IN {cat}.d") == []
     if sqlite_file is not None:
         assert _sqlite_rows(sqlite_file, "SELECT * FROM paimon_tables") == []
+        assert _sqlite_rows(sqlite_file, "SELECT * FROM paimon_table_properties") == []
     spark.sql(f"DROP NAMESPACE {cat}.d")
 
 

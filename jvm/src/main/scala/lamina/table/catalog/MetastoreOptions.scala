@@ -21,7 +21,7 @@ import lamina.table.options.OptionKind.DurationKind
  *  | `lock.enabled`      | jdbc, hive | bool   | true on object stores | a lock held around each commit     |
  *  | `lock-acquire-timeout` | jdbc, hive | duration | 8 min | how long a commit waits for the lock; also how long a dead holder blocks (jdbc) |
  *  | `lock-check-max-sleep` | jdbc, hive | duration | 8 s | the longest sleep between two attempts to take the lock |
- *  | `sync-all-properties` | jdbc, hive | bool | false   | every table option in the metastore's table properties (jdbc: only `false` yet) |
+ *  | `sync-all-properties` | jdbc, hive | bool | false   | every table option in the metastore's table properties |
  *
  *  A key a metastore does not read is refused, naming it, rather than silently ignored. */
 object MetastoreOptions {
@@ -94,14 +94,7 @@ object MetastoreOptions {
           s"which is a different database on each of the $pool pooled connections; use a file " +
           s"(jdbc:sqlite:/path/catalog.db) or set '$ClientPoolSize' to 1")
       checkLockOptions(catalog, options)
-      Seq(SyncAllProperties -> "table properties are not written to paimon_table_properties yet").foreach {
-        case (key, why) =>
-          get(options, key).map(_.trim.toLowerCase).foreach {
-            case "false" =>
-            case v => throw new BadInputException(s"Catalog '$catalog': option '$key' = '$v' is not supported ($why); " +
-                s"remove spark.sql.catalog.$catalog.$key or set it to false")
-          }
-      }
+      flag(catalog, options, SyncAllProperties, default = false)
     case Hive =>
       checkLockOptions(catalog, options)
       flag(catalog, options, SyncAllProperties, default = false)

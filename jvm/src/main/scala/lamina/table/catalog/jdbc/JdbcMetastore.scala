@@ -7,7 +7,8 @@ import org.apache.hadoop.fs.Path
 import lamina.errors.{AlreadyExistsException, BadInputException, NotFoundException, StorageException}
 import lamina.io.FileIO
 import lamina.table.FileStoreTable
-import lamina.table.catalog.{Metastore, MetastoreOptions, TableFiles}
+import lamina.table.branch.BranchManager
+import lamina.table.catalog.{Metastore, MetastoreOptions, TableFiles, TableProperties}
 import lamina.table.commit.CommitLock
 import lamina.table.schema.{SchemaChange, TableSchema}
 
@@ -25,14 +26,16 @@ import lamina.table.schema.{SchemaChange, TableSchema}
  *    as Paimon does for managed tables; a failed move puts the row back;
  *  - drop deletes the row, then the directory.
  *  With `lock.enabled`, tables come with a [[JdbcCommitLock]] held around each snapshot commit and
- *  around ALTER TABLE's schema commit.
+ *  around ALTER TABLE's schema commit. With `sync-all-properties`, `paimon_table_properties` holds each
+ *  table's [[TableProperties]]: written with the row, replaced after each ALTER TABLE of the main
+ *  branch (in one transaction), renamed and deleted with the row.
  *
  *  A statement the database does not carry out (the server unreachable, or gone mid-statement) fails
  *  the operation with a [[JdbcFailure]] naming it, the catalog and the `uri`; the order of the steps
  *  above leaves no row without its table's files, nor files without a row, except where noted. A
  *  connection the driver found broken is closed by it and replaced on next use ([[JdbcConnections]]). */
 final class JdbcMetastore private (catalog: String, uri: String, val root: Path, val fileIO: FileIO,
-    catalogKey: String, connections: JdbcConnections, lock: CommitLock)
+    catalogKey: String, connections: JdbcConnections, lock: CommitLock, syncAll: Boolean)
   extends Metastore {
 
   def listDatabases(): Seq[String] = reporting("list the databases") {
@@ -70,6 +73,7 @@ final class JdbcMetastore private (catalog: String, uri: String, val root: Path,
    *  JDBC catalog deletes only the rows and leaves the table files behind. */
   def dropDatabase(db: String): Unit = reporting(s"drop database $db") {
     tables(db).foreach(dropRowAndFiles(db, _))
+    update(JdbcTables.DeleteDatabaseTableProperties, catalogKey, db)
     update(JdbcTables.DeleteDatabaseTables, catalogKey, db)
     update(JdbcTables.DeleteDatabaseProperties, catalogKey, db)
     if (fileIO.exists(databasePath(db))) fileIO.deleteDirectory(databasePath(db))
@@ -102,11 +106,15 @@ final class JdbcMetastore private (catalog: String, uri: String, val root: Path,
     insertOrAlreadyExists(s"Table $name already exists", hasTable(db, table)) {
       update(JdbcTables.InsertTable, catalogKey, db, table)
     }
-    try TableFiles.create(fileIO, path, name, schema).copy(commitLock = lock)
-    catch {
+    try {
+      if (syncAll) replaceProperties(db, table, schema)
+      TableFiles.create(fileIO, path, name, schema).copy(commitLock = lock)
+    } catch {
       case e: Throwable =>
-        try update(JdbcTables.DeleteTable, catalogKey, db, table)
-        catch { case d: Throwable => e.addSuppressed(d) }
+        try {
+          update(JdbcTables.DeleteTableProperties, catalogKey, db, table)
+          update(JdbcTables.DeleteTable, catalogKey, db, table)
+        } catch { case d: Throwable => e.addSuppressed(d) }
         throw e
     }
   }
@@ -115,6 +123,7 @@ final class JdbcMetastore private (catalog: String, uri: String, val root: Path,
 
   private def dropRowAndFiles(db: String, table: String): Boolean = {
     val path = tablePath(db, table)
+    update(JdbcTables.DeleteTableProperties, catalogKey, db, table)
     update(JdbcTables.DeleteTable, catalogKey, db, table) > 0 && {
       if (fileIO.exists(path)) fileIO.deleteDirectory(path)
       true
@@ -130,19 +139,55 @@ final class JdbcMetastore private (catalog: String, uri: String, val root: Path,
         update(JdbcTables.RenameTable, toDb, to, catalogKey, fromDb, from)
       }
       if (renamed == 0) throw new NotFoundException(s"Table $fromDb.$from does not exist")
+      update(JdbcTables.RenameTableProperties, toDb, to, catalogKey, fromDb, from)
       if (TableFiles.hasSchema(fileIO, src, s"$fromDb.$from")) {
         try TableFiles.move(fileIO, src, dst, s"$fromDb.$from")
         catch {
           case e: StorageException =>
-            try update(JdbcTables.RenameTable, fromDb, from, catalogKey, toDb, to)
-            catch { case d: Throwable => e.addSuppressed(d) }
+            try {
+              update(JdbcTables.RenameTable, fromDb, from, catalogKey, toDb, to)
+              update(JdbcTables.RenameTableProperties, fromDb, from, catalogKey, toDb, to)
+            } catch { case d: Throwable => e.addSuppressed(d) }
             throw e
         }
       }
     }
 
-  override def alterTable(table: FileStoreTable, changes: Seq[SchemaChange]): TableSchema =
-    lock.runWithLock(table.baseName)(super.alterTable(table, changes))
+  override def alterTable(table: FileStoreTable, changes: Seq[SchemaChange]): TableSchema = {
+    val schema = lock.runWithLock(table.baseName)(super.alterTable(table, changes))
+    if (syncAll && table.branch == BranchManager.Main) {
+      val Array(db, name) = table.baseName.split("\\.", 2)
+      try replaceProperties(db, name, schema)
+      catch {
+        case e: SQLException =>
+          throw new StorageException("write the properties of", table.baseName,
+            s"schema ${schema.id} is committed " +
+              s"to the table's files, but ${JdbcTables.TableProperties} of catalog '$catalog' at $uri still holds the " +
+              s"previous properties; the next ALTER TABLE writes them again (${e.getMessage})", e)
+      }
+    }
+    schema
+  }
+
+  /** The table's rows of `paimon_table_properties`: `schema`'s properties, replaced in one transaction. */
+  private def replaceProperties(db: String, table: String, schema: TableSchema): Unit = {
+    val props = TableProperties.of(schema).toSeq.sortBy(_._1)
+    connections.run { c =>
+      c.setAutoCommit(false)
+      try {
+        Statements.update(c, JdbcTables.DeleteTableProperties, catalogKey, db, table)
+        if (props.nonEmpty)
+          Statements.update(c, JdbcTables.insertTableProperties(props.size),
+            props.flatMap { case (k, v) => Seq(catalogKey, db, table, k, v) }: _*)
+        c.commit()
+      } catch {
+        case e: SQLException =>
+          try c.rollback()
+          catch { case r: SQLException => e.addSuppressed(r) }
+          throw e
+      } finally if (!c.isClosed) c.setAutoCommit(true)
+    }
+  }
 
   override def close(): Unit = connections.close()
 
@@ -187,7 +232,8 @@ object JdbcMetastore {
       (if (lock == CommitLock.Unlocked) Nil else Seq(JdbcCommitLock.Table -> JdbcCommitLock.Create))
     try {
       connections.run(createMissingTables(_, tables))
-      new JdbcMetastore(catalog, uri, root, fileIO, key, connections, lock)
+      new JdbcMetastore(catalog, uri, root, fileIO, key, connections, lock,
+        MetastoreOptions.flag(catalog, options, MetastoreOptions.SyncAllProperties, default = false))
     } catch {
       case e: SQLException =>
         connections.close()

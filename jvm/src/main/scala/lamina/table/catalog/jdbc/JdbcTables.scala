@@ -8,7 +8,8 @@ package lamina.table.catalog.jdbc
  *    exists when it has a property row or a table row; Paimon writes `exists = true` and `location` on
  *    create, so an empty database still has rows;
  *  - `paimon_table_properties(catalog_key, database_name, table_name, property_key, property_value)`:
- *    created, not written (only with `sync-all-properties`, which is refused);
+ *    with `sync-all-properties`, a table's options and keys ([[lamina.table.catalog.TableProperties]]),
+ *    replaced by each ALTER TABLE of its main branch;
  *  - `paimon_distributed_locks`: the commit lock's table ([[JdbcCommitLock]]), created with `lock.enabled`. */
 object JdbcTables {
   val Tables = "paimon_tables"
@@ -47,5 +48,16 @@ object JdbcTables {
   val InsertTable = s"INSERT INTO $Tables (catalog_key, database_name, table_name) VALUES (?,?,?)"
   val DeleteTable = s"DELETE FROM $Tables WHERE catalog_key = ? AND database_name = ? AND table_name = ?"
   val RenameTable = s"UPDATE $Tables SET database_name = ?, table_name = ? " +
+    "WHERE catalog_key = ? AND database_name = ? AND table_name = ?"
+
+  def insertTableProperties(n: Int): String =
+    s"INSERT INTO $TableProperties (catalog_key, database_name, table_name, property_key, property_value) VALUES " +
+      Seq.fill(n)("(?,?,?,?,?)").mkString(",")
+  val TablePropertiesOf = s"SELECT property_key, property_value FROM $TableProperties " +
+    "WHERE catalog_key = ? AND database_name = ? AND table_name = ?"
+  val DeleteTableProperties =
+    s"DELETE FROM $TableProperties WHERE catalog_key = ? AND database_name = ? AND table_name = ?"
+  val DeleteDatabaseTableProperties = s"DELETE FROM $TableProperties WHERE catalog_key = ? AND database_name = ?"
+  val RenameTableProperties = s"UPDATE $TableProperties SET database_name = ?, table_name = ? " +
     "WHERE catalog_key = ? AND database_name = ? AND table_name = ?"
 }

@@ -166,6 +166,32 @@ class JdbcMetastoreTest extends AnyFunSuite with BeforeAndAfterEach {
     intercept[BadInputException](ms.tableExists("d", "a/b"))
   }
 
+  test("sync-all-properties keeps paimon_table_properties with the table: create, alter, rename, drop") {
+    ms.close()
+    ms = open("sync-all-properties" -> "true")
+    ms.createDatabase("d", Map.empty)
+    val schema = TestTables.eventsSchema(Map("bucket" -> "2", "file.format" -> "orc")).copy(primaryKeys = Seq("id", "p"))
+    val t = ms.createTable("d", "t", schema)
+    def props(table: String): Seq[Seq[String]] = rows("SELECT catalog_key, database_name, table_name, property_key, " +
+      s"property_value FROM paimon_table_properties WHERE table_name = '$table' ORDER BY property_key")
+    assert(props("t") == Seq(Seq("jdbc", "d", "t", "bucket", "2"), Seq("jdbc", "d", "t", "bucket-key", "id"),
+      Seq("jdbc", "d", "t", "file.format", "orc"), Seq("jdbc", "d", "t", "partition", "p"),
+      Seq("jdbc", "d", "t", "primary-key", "id,p")))
+    ms.alterTable(t, Seq(SchemaChange.RemoveOption("file.format"), SchemaChange.SetOption("snapshot.num-retained.max", "5")))
+    assert(props("t").map(_(3)) == Seq("bucket", "bucket-key", "partition", "primary-key", "snapshot.num-retained.max"))
+    lamina.api.Branching.create(ms, "d.t", "b", None)
+    ms.alterTable(ms.loadTable("d.t$branch_b"), Seq(SchemaChange.SetOption("snapshot.num-retained.max", "9")))
+    assert(props("t").find(_(3) == "snapshot.num-retained.max").map(_(4)).contains("5"),
+      "only the main branch's options are synced")
+    ms.renameTable("d", "t", "d", "u")
+    assert(props("t").isEmpty && props("u").map(_(3)).contains("primary-key"))
+    assert(ms.dropTable("d", "u"))
+    assert(rows("SELECT * FROM paimon_table_properties").isEmpty)
+    ms.createTable("d", "v", schema)
+    ms.dropDatabase("d")
+    assert(rows("SELECT * FROM paimon_table_properties").isEmpty)
+  }
+
   test("option errors name the option") {
     def refused(o: Map[String, String]): String =
       intercept[BadInputException](Metastores.open("c", o, new Configuration())).getMessage
@@ -180,9 +206,8 @@ class JdbcMetastoreTest extends AnyFunSuite with BeforeAndAfterEach {
       "'client-pool-size' to 1")
     assert(refused(base + ("client-pool-size" -> "0")) ==
       "Catalog 'c': option 'client-pool-size' must be a positive integer, not '0'")
-    assert(refused(base + ("sync-all-properties" -> "true")) == "Catalog 'c': option 'sync-all-properties' = 'true' " +
-      "is not supported (table properties are not written to paimon_table_properties yet); remove " +
-      "spark.sql.catalog.c.sync-all-properties or set it to false")
+    assert(refused(base + ("sync-all-properties" -> "yes")) ==
+      "Catalog 'c': option 'sync-all-properties' must be true or false, not 'yes'")
     assert(refused(base + ("metastore" -> "glue")) == "Catalog 'c': metastore 'glue' is not supported (unknown " +
       "metastore); set spark.sql.catalog.c.metastore to one of filesystem, jdbc, hive")
     assert(refused(base - "warehouse") ==
