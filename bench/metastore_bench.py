@@ -1,6 +1,7 @@
 """What a metastore costs, on local[2]: the filesystem catalog (the baseline) beside the JDBC catalog on
 SQLite (a file) and on PostgreSQL (a private server on loopback, started here; left out, saying so,
-where it cannot start), each JDBC one with and without the commit lock (`lock.enabled`).
+where it cannot start), and the Hive metastore (a thrift server on loopback from PySpark's Hive jars,
+started here, likewise), each with and without the commit lock (`lock.enabled`).
 
 Each catalog holds a database with TABLES small primary-key tables. Measured, in rounds that take
 the catalogs in turn so that all see the same machine state:
@@ -33,6 +34,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 sys.path.insert(0, HERE)
 
 import lamina  # noqa: E402
+from _hive import MetastoreServer  # noqa: E402
 from _postgres import PostgresServer, PostgresUnavailable  # noqa: E402
 from pk_bench import write_results  # noqa: E402
 from pyspark.sql import SparkSession  # noqa: E402
@@ -52,7 +54,7 @@ def parse_args():
     return ap.parse_args()
 
 
-def catalogs(work, postgres):
+def catalogs(work, postgres, hive_uri):
     """{label: catalog options} of the catalogs measured, the baseline first."""
     sqlite = {"metastore": "jdbc", "uri": f"jdbc:sqlite:{work}/catalog.db"}
     found = {BASELINE: {"metastore": "filesystem"}, "jdbc-sqlite": sqlite,
@@ -61,7 +63,16 @@ def catalogs(work, postgres):
         pg = {"metastore": "jdbc", "uri": postgres.uri, "jdbc.user": "lamina"}
         found["jdbc-postgresql"] = pg
         found["jdbc-postgresql-lock"] = dict(pg, **LOCK, **{"catalog-key": "locked"})
+    if hive_uri is not None:
+        # one metastore for both: each catalog's database has its own name (see `database`)
+        found["hive-thrift"] = {"metastore": "hive", "uri": hive_uri}
+        found["hive-thrift-lock"] = dict(found["hive-thrift"], **LOCK)
     return found
+
+
+def database(label):
+    """The benchmark's database in catalog `label`: Hive's databases are global, so named after it."""
+    return "bench_" + label.replace("-", "_") if label.startswith("hive") else "bench"
 
 
 def session(work, measured):
@@ -86,19 +97,19 @@ def seconds(spark, statement):
     return time.perf_counter() - start
 
 
-def setup(spark, cat, tables):
-    spark.sql(f"CREATE NAMESPACE {cat}.bench")
+def setup(spark, cat, db, tables):
+    spark.sql(f"CREATE NAMESPACE {cat}.{db}")
     for i in range(tables):
-        spark.sql(f"CREATE TABLE {cat}.bench.t{i} (id INT NOT NULL, v STRING) "
+        spark.sql(f"CREATE TABLE {cat}.{db}.t{i} (id INT NOT NULL, v STRING) "
                   "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
-    spark.sql(f"INSERT INTO {cat}.bench.t1 VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    spark.sql(f"INSERT INTO {cat}.{db}.t1 VALUES (1, 'a'), (2, 'b'), (3, 'c')")
 
 
-def catalog_calls(spark, cat):
+def catalog_calls(spark, cat, db):
     """{metric: a call of the catalog plugin's method} for the `*_call_seconds` metrics."""
     plugin = spark._jsparkSession.sessionState().catalogManager().catalog(cat)
     namespace = spark.sparkContext._gateway.new_array(spark._jvm.java.lang.String, 1)
-    namespace[0] = "bench"
+    namespace[0] = db
     ident = spark._jvm.org.apache.spark.sql.connector.catalog.Identifier.of(namespace, "t1")
     return {"list_tables_call_seconds": lambda: plugin.listTables(namespace),
             "load_table_call_seconds": lambda: plugin.loadTable(ident)}
@@ -113,18 +124,19 @@ def timed_call(call):
 def measure(spark, labels, args):
     """{label: {metric: [seconds, ...]}}, the catalogs taken in turn within each round."""
     samples = {label: {m: [] for m in METRICS} for label in labels}
-    statements = {"show_tables_seconds": "SHOW TABLES IN {cat}.bench",
-                  "describe_seconds": "DESCRIBE TABLE {cat}.bench.t1",
-                  "count_seconds": "SELECT count(*) FROM {cat}.bench.t1"}
+    statements = {"show_tables_seconds": "SHOW TABLES IN {cat}.{db}",
+                  "describe_seconds": "DESCRIBE TABLE {cat}.{db}.t1",
+                  "count_seconds": "SELECT count(*) FROM {cat}.{db}.t1"}
     for r in range(args.commits):
         for label in labels:
             samples[label]["commit_seconds"].append(
-                seconds(spark, f"INSERT INTO {catalog_name(label)}.bench.t0 VALUES ({r}, 'v{r}')"))
+                seconds(spark, f"INSERT INTO {catalog_name(label)}.{database(label)}.t0 VALUES ({r}, 'v{r}')"))
     for metric, statement in statements.items():
         for _ in range(args.rounds):
             for label in labels:
-                samples[label][metric].append(seconds(spark, statement.format(cat=catalog_name(label))))
-    calls = {label: catalog_calls(spark, catalog_name(label)) for label in labels}
+                samples[label][metric].append(
+                    seconds(spark, statement.format(cat=catalog_name(label), db=database(label))))
+    calls = {label: catalog_calls(spark, catalog_name(label), database(label)) for label in labels}
     for metric in ["list_tables_call_seconds", "load_table_call_seconds"]:
         for _ in range(5 * args.rounds):
             for label in labels:
@@ -140,16 +152,26 @@ def start_postgres():
         return None
 
 
+def start_hive():
+    server = MetastoreServer()
+    try:
+        return server, server.__enter__()
+    except AssertionError as e:
+        print(f"The Hive metastore left out: {e}", file=sys.stderr)
+        return None, None
+
+
 def main():
     args = parse_args()
     work = tempfile.mkdtemp(prefix="lamina-metastore-bench-")
     postgres = start_postgres()
+    hive, hive_uri = start_hive()
     try:
-        measured = catalogs(work, postgres)
+        measured = catalogs(work, postgres, hive_uri)
         spark = session(work, measured)
         spark.sparkContext.setLogLevel("ERROR")
         for label in measured:
-            setup(spark, catalog_name(label), args.tables)
+            setup(spark, catalog_name(label), database(label), args.tables)
         # warm-up: the first statements of a session pay for class loading and code generation
         measure(spark, list(measured), argparse.Namespace(commits=5, rounds=5))
         samples = measure(spark, list(measured), args)
@@ -157,6 +179,8 @@ def main():
     finally:
         if postgres is not None:
             postgres.teardown()
+        if hive is not None:
+            hive.__exit__(None, None, None)
         shutil.rmtree(work, ignore_errors=True)
 
     medians = {label: {m: statistics.median(v) for m, v in by_metric.items()} for label, by_metric in samples.items()}

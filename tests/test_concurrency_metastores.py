@@ -1,6 +1,7 @@
-"""Writer processes and a compactor process on one primary-key table of a JDBC catalog with the commit
-lock (`lock.enabled=true`), on SQLite (a file) and on a PostgreSQL server this module starts: every
-commit takes the row of `paimon_distributed_locks` and gives it back. Each writer is its own Spark
+"""Writer processes and a compactor process on one primary-key table of a catalog with the commit lock
+(`lock.enabled=true`): JDBC on SQLite (a file) and on a PostgreSQL server this module starts, where
+every commit takes the row of `paimon_distributed_locks` and gives it back; and a Hive metastore (a
+thrift server this module starts), where every commit takes the metastore's table lock. Each writer is its own Spark
 application running INSERT, UPDATE, DELETE and MERGE on the keys it owns and upserts of keys shared by
 all (`_concurrency.py`); afterwards the table must hold what the operations each writer saw commit leave
 (no commit lost), one snapshot per committed operation (none applied twice), and the lock table must
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import _concurrency as model
+from _hive import MetastoreServer
 from _postgres import postgres_server
 from _support import sql_rows
 
@@ -36,8 +38,14 @@ def postgres():
     yield from postgres_server()
 
 
-@pytest.fixture(params=["jdbc-sqlite", "jdbc-postgresql"])
-def metastore(request, tmp_path):
+@pytest.fixture(scope="module")
+def hive_uri():
+    with MetastoreServer() as uri:
+        yield uri
+
+
+@pytest.fixture(params=["jdbc-sqlite", "jdbc-postgresql", "hive-thrift"])
+def metastore(request, spark, tmp_path):
     """(lamina.configure's metastore arguments, a function returning the lock table's rows)."""
     # a lock not granted at once is asked for again after at most 200 ms (8 s by default), so that a
     # short run is not spent sleeping
@@ -49,6 +57,20 @@ def metastore(request, tmp_path):
             with sqlite3.connect(path) as c:
                 return c.execute("SELECT lock_id FROM paimon_distributed_locks").fetchall()
         return {"metastore": "jdbc", "uri": f"jdbc:sqlite:{path}", "catalog_options": lock}, locks
+    if request.param == "hive-thrift":
+        uri = request.getfixturevalue("hive_uri")
+
+        def locks():
+            jvm = spark.sparkContext._jvm
+            conf = jvm.org.apache.hadoop.hive.conf.HiveConf()
+            conf.set("hive.metastore.uris", uri)
+            client = jvm.org.apache.hadoop.hive.metastore.HiveMetaStoreClient(conf)
+            try:
+                return [(lock.getDbname(), lock.getTablename(), str(lock.getState()))
+                        for lock in client.showLocks().getLocks()]
+            finally:
+                client.close()
+        return {"metastore": "hive", "uri": uri, "catalog_options": lock}, locks
     server = request.getfixturevalue("postgres")
     key = f"k{next(_keys)}"
 

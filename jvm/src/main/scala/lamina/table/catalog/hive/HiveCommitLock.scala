@@ -28,7 +28,9 @@ import lamina.table.commit.CommitLock
  *  The metastore must have Hive's transaction tables (created by Hive's schema tool, or by a metastore
  *  running with `hive.in.test`); without them the first lock fails with the metastore's message.
  *
- *  Serializable: it carries the metastore's configuration and opens a client where it runs. */
+ *  Serializable: it carries the metastore's configuration; where it runs, the locks of one metastore
+ *  share a small pool of clients for the life of the JVM (as Paimon's cached client pool), so that a
+ *  commit does not pay for a new connection. */
 final case class HiveCommitLock(conf: Map[String, String], clientClass: String, acquireTimeoutMillis: Long,
     maxSleepMillis: Long)
   extends CommitLock {
@@ -38,12 +40,10 @@ final case class HiveCommitLock(conf: Map[String, String], clientClass: String, 
       case Array(d, t) => (d, t)
       case _ => throw new IllegalArgumentException(s"A Hive commit lock names db.table, not '$table'")
     }
-    val clients = new HiveClients(conf, clientClass, 1)
-    try {
-      val id = clients.run(acquire(_, db, name))
-      try body
-      finally Try(clients.run(_.unlock(id))) // the metastore's lock timeout frees it otherwise
-    } finally clients.close()
+    val clients = HiveCommitLock.clients(conf, clientClass)
+    val id = clients.run(acquire(_, db, name))
+    try body
+    finally Try(clients.run(_.unlock(id))) // the metastore's lock timeout frees it otherwise
   }
 
   private def acquire(client: IMetaStoreClient, db: String, table: String): Long = {
@@ -79,4 +79,13 @@ final case class HiveCommitLock(conf: Map[String, String], clientClass: String, 
       s"lock ${l.getLockid} (${l.getState}) of ${l.getUser}@${l.getHostname}"
     }.toSeq).toOption.filter(_.nonEmpty).map(_.mkString(", held by ", ", ", "")).getOrElse("")
   }
+}
+
+object HiveCommitLock {
+  private val PoolSize = 2
+  private val pools = new java.util.concurrent.ConcurrentHashMap[(Map[String, String], String), HiveClients]()
+
+  /** The clients the locks of one metastore share in this JVM. */
+  private def clients(conf: Map[String, String], clientClass: String): HiveClients =
+    pools.computeIfAbsent((conf, clientClass), k => new HiveClients(k._1, k._2, PoolSize))
 }
