@@ -86,7 +86,7 @@ def test_near_misses_and_paimon_keys_are_still_refused(spark, db, key, message):
 
 
 def test_unsupported_catalog_options_are_refused_naming_them(spark, tmp_path):
-    for i, (key, value) in enumerate([("metastore", "hive"), ("uri", "thrift://h:9083"), ("metastore", "jdbc")]):
+    for i, (key, value) in enumerate([("metastore", "glue"), ("uri", "thrift://h:9083"), ("metastore", "jdbc")]):
         # metastore=jdbc without its 'uri' is refused naming the missing option
         name = f"badcat{i}"
         spark.conf.set(f"spark.sql.catalog.{name}", "lamina.spark.LaminaCatalog")
