@@ -36,10 +36,7 @@ final case class HiveCommitLock(conf: Map[String, String], clientClass: String, 
   extends CommitLock {
 
   def runWithLock[T](table: String)(body: => T): T = {
-    val (db, name) = table.split("\\.", 2) match {
-      case Array(d, t) => (d, t)
-      case _ => throw new IllegalArgumentException(s"A Hive commit lock names db.table, not '$table'")
-    }
+    val (db, name) = HiveMetastore.split(table)
     val clients = HiveCommitLock.clients(conf, clientClass)
     val id = clients.run(acquire(_, db, name))
     try body
