@@ -14,9 +14,9 @@ JAR_PKG := python/lamina/jars/lamina.jar
 VENV_STAMP := $(VENV)/.lamina-installed
 
 # Pinned so that a fresh machine gets what the tests were written against.
-PY_DEPS := pyspark==4.0.4 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==2.3.3
+PY_DEPS := pyspark==4.0.4 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==2.3.3 "moto[server]==5.2.5" boto3==1.44.8
 
-.PHONY: help venv jar wheel test pytest stress demo bench bench-jars docs clean distclean servers
+.PHONY: help venv jar wheel test pytest stress demo bench bench-jars s3-jars docs clean distclean servers
 
 help:
 	@echo "make demo   install everything, build the jar, run examples/quickstart.py on a temp warehouse"
@@ -50,6 +50,21 @@ servers:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql; \
 	fi
 
+# Hadoop's S3A connector for Spark 4.0's Hadoop 3.4.1 and the AWS SDK bundle it was built with: the jars a
+# user adds for s3:// warehouses (docs/storage.md), fetched through Maven for the S3 tests.
+HADOOP_AWS_VERSION := 3.4.1
+AWS_SDK_VERSION := 2.24.6
+S3_JARS := .cache/s3-jars
+S3_JAR_FILES := $(S3_JARS)/hadoop-aws-$(HADOOP_AWS_VERSION).jar $(S3_JARS)/bundle-$(AWS_SDK_VERSION).jar
+
+$(S3_JARS)/hadoop-aws-$(HADOOP_AWS_VERSION).jar:
+	mvn -q -B dependency:copy -Dartifact=org.apache.hadoop:hadoop-aws:$(HADOOP_AWS_VERSION) -DoutputDirectory=$(S3_JARS)
+
+$(S3_JARS)/bundle-$(AWS_SDK_VERSION).jar:
+	mvn -q -B dependency:copy -Dartifact=software.amazon.awssdk:bundle:$(AWS_SDK_VERSION) -DoutputDirectory=$(S3_JARS)
+
+s3-jars: $(S3_JAR_FILES)
+
 jar:
 	$(SBT) assembly
 	@mkdir -p $(dir $(JAR_PKG))
@@ -60,20 +75,20 @@ wheel: venv jar
 	rm -rf dist
 	$(PY) -m pip wheel --quiet --no-deps --wheel-dir dist ./python
 
-test: venv servers jar
+test: venv servers s3-jars jar
 	$(PYTHON) tools/check_layers.py
 	$(SBT) scalafmtCheckAll scalafmtSbtCheck test
 	$(PY) -m pytest tests -q --durations=25
 
 # The Python tests alone, against the jar already in the package (no sbt).
-pytest: venv servers
+pytest: venv servers s3-jars
 	$(PY) -m pytest tests -q
 
 # The concurrency suite of `make test`, longer: 4 writer processes of 60 operations each per table kind,
 # and 4 of 25 each against the JDBC catalogs with the commit lock.
-stress: venv servers jar
+stress: venv servers s3-jars jar
 	LAMINA_STRESS=1 $(PY) -m pytest tests/test_concurrency_model.py tests/test_compaction_races.py tests/test_streaming_kill.py \
-	  tests/test_concurrency_metastores.py -q
+	  tests/test_concurrency_metastores.py tests/test_concurrency_s3.py -q
 
 demo: venv jar
 	@wh="$$(mktemp -d)"; trap 'rm -rf "$$wh"' EXIT; \
@@ -93,7 +108,7 @@ $(BENCH_JARS)/delta-storage-$(DELTA_VERSION).jar:
 
 bench-jars: $(DELTA_JARS)
 
-bench: venv servers jar
+bench: venv servers s3-jars jar
 	@$(MAKE) --no-print-directory bench-jars || echo "Delta's jars could not be fetched: the primary-key benchmark runs without its Delta baseline" >&2
 	@mkdir -p bench/results
 	@for f in bench/*.py; do \

@@ -28,6 +28,13 @@ lazy val root = (project in file("."))
       "org.apache.hive" % "hive-metastore" % "2.3.10" % Provided intransitive (),
       "org.apache.hive" % "hive-common" % "2.3.10" % Provided intransitive (),
       "org.apache.thrift" % "libthrift" % "0.16.0" % Provided intransitive (),
+      // S3 (s3:// and s3a:// warehouses): Hadoop's S3A connector, for Spark 4.0's Hadoop 3.4.1, and the
+      // AWS SDK's S3 client it holds, which sends the conditional PUT of a commit. Provided: users add
+      // hadoop-aws (it brings the SDK) as docs/storage.md says; compiled against the SDK's S3 module.
+      "org.apache.hadoop" % "hadoop-aws" % "3.4.1" % Provided intransitive (),
+      ("software.amazon.awssdk" % "s3" % "2.24.6" % Provided)
+        .exclude("software.amazon.awssdk", "netty-nio-client")
+        .exclude("software.amazon.awssdk", "apache-client"),
       "org.scalatest" %% "scalatest" % "3.2.19" % Test
     ),
     Test / fork := true,

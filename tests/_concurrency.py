@@ -14,7 +14,8 @@ them: nothing committed).
 
 The catalog is the filesystem metastore on `warehouse` unless an eighth argument, a JSON object of
 `lamina.configure`'s metastore arguments, says otherwise, for example
-`{"metastore": "jdbc", "uri": "jdbc:sqlite:/x.db", "catalog_options": {"lock.enabled": "true"}}`."""
+`{"metastore": "jdbc", "uri": "jdbc:sqlite:/x.db", "catalog_options": {"lock.enabled": "true"}}`; its
+`spark_conf`, if any, are further settings of the writer's session (the S3A class path)."""
 
 import json
 import random
@@ -96,6 +97,49 @@ def expected(outputs, writers: int, count: int, seed: int, primary_key: bool):
     return rows, shared_values, outcomes
 
 
+def changing_commits(outputs, writers: int, count: int, seed: int, primary_key: bool) -> int:
+    """How many committed operations changed a row: each makes one snapshot (an UPDATE or DELETE whose
+    keys the writer does not hold makes none). Only the writer changes its own keys, so its model says."""
+    changing = 0
+    for w, out in enumerate(outputs):
+        state = {}
+        outcomes = [json.loads(line)["outcome"] for line in out.splitlines() if line.startswith("{")]
+        for op, outcome in zip(operations(w, writers, count, seed, primary_key), outcomes):
+            if outcome == "committed":
+                before = dict(state)
+                apply(state, op, primary_key)
+                changing += state != before
+    return changing
+
+
+def run_writers_and_compactor(warehouse, table, writers: int, count: int, seed: int, primary_key: bool,
+                              catalog_json: str, stop) -> tuple:
+    """Runs `writers` writer processes and a compactor process of this script on `table` until the
+    writers are done; (each writer's output, the compactor's output). A process that failed fails the
+    caller's test with the end of its error output."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    here = str(Path(__file__).resolve().parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])))
+    script = os.path.join(here, "_concurrency.py")
+    procs = [subprocess.Popen([sys.executable, script, warehouse, table, str(w), str(writers), str(count), str(seed),
+                               "pk" if primary_key else "append", catalog_json],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) for w in range(writers)]
+    compacting = subprocess.Popen([sys.executable, script, "compactor", warehouse, table, str(stop), catalog_json],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        outputs = [p.communicate(timeout=900) for p in procs]
+    finally:
+        Path(stop).touch()
+        compactor_out, compactor_err = compacting.communicate(timeout=900)
+    for p, (_, err) in zip(procs, outputs):
+        assert p.returncode == 0, err.decode(errors="replace")[-4000:]
+    assert compacting.returncode == 0, compactor_err.decode(errors="replace")[-4000:]
+    return [out.decode() for out, _ in outputs], compactor_out.decode()
+
+
 def check(got, rows: dict, shared_values: dict) -> None:
     """`got` ((k, v) rows read from the table) against `expected`'s model: no key twice, each writer's
     keys exactly as its committed operations leave them, each shared key one value a committed insert wrote."""
@@ -116,7 +160,10 @@ def _session(name, warehouse, catalog):
 
     builder = (SparkSession.builder.master("local[1]").appName(name)
                .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "1"))
-    spark = lamina.configure(builder, warehouse=warehouse, **(catalog or {})).getOrCreate()
+    catalog = dict(catalog or {})
+    for key, value in catalog.pop("spark_conf", {}).items():
+        builder = builder.config(key, value)
+    spark = lamina.configure(builder, warehouse=warehouse, **catalog).getOrCreate()
     spark.sparkContext.setLogLevel("OFF")
     return spark
 

@@ -56,6 +56,13 @@ def spark(warehouse, tmp_path_factory):
         .config("spark.sql.warehouse.dir", str(spark_dir / "spark-warehouse"))
         .config("spark.local.dir", str(spark_dir / "local"))
     )
+    # Hadoop's S3A connector, for the tests on an S3 server (`make s3-jars` fetches it); without it
+    # those tests fail at their set-up, saying so, and the others run
+    try:
+        from _s3 import class_path
+        builder = builder.config("spark.driver.extraClassPath", class_path())
+    except Exception:  # noqa: BLE001 - reported by the S3 fixtures
+        pass
     session = lamina.configure(builder, warehouse=warehouse, catalog=CATALOG).getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     yield session

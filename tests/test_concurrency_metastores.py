@@ -13,9 +13,6 @@ import itertools
 import json
 import os
 import sqlite3
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +21,6 @@ from _hive import MetastoreServer
 from _postgres import postgres_server
 from _support import sql_rows
 
-HERE = Path(__file__).resolve().parent
 STRESS = os.environ.get("LAMINA_STRESS") == "1"
 WRITERS = 4 if STRESS else 2
 OPS = 25 if STRESS else 6
@@ -92,24 +88,6 @@ def _session_catalog(spark, name, warehouse, config):
     return name
 
 
-def _changing_commits(outputs) -> int:
-    """How many committed operations changed a row: each makes one snapshot (an UPDATE or DELETE whose
-    keys the writer does not hold makes none). Only the writer changes its own keys, so its model says."""
-    changing = 0
-    for w, out in enumerate(outputs):
-        state = {}
-        outcomes = [json.loads(line)["outcome"] for line in out.splitlines() if line.startswith("{")]
-        for op, outcome in zip(model.operations(w, WRITERS, OPS, SEED, True), outcomes):
-            if outcome == "committed":
-                before = dict(state)
-                model.apply(state, op, True)
-                changing += state != before
-    return changing
-
-
-def _env():
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])))
-
 
 def test_locked_writers_and_compactor_lose_and_duplicate_no_commit(spark, tmp_path, metastore):
     config, locks = metastore
@@ -118,29 +96,13 @@ def test_locked_writers_and_compactor_lose_and_duplicate_no_commit(spark, tmp_pa
     spark.sql(f"CREATE NAMESPACE {cat}.d")
     spark.sql(f"CREATE TABLE {cat}.{TABLE} (k INT NOT NULL, v STRING) "
               "TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2')")
-    catalog_json = json.dumps(config)
-    stop = tmp_path / "stop"
-    script = str(HERE / "_concurrency.py")
-    writers = [subprocess.Popen([sys.executable, script, warehouse, TABLE, str(w), str(WRITERS), str(OPS), str(SEED),
-                                 "pk", catalog_json], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
-               for w in range(WRITERS)]
-    compactor = subprocess.Popen([sys.executable, script, "compactor", warehouse, TABLE, str(stop), catalog_json],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
-    try:
-        outputs = [p.communicate(timeout=900) for p in writers]
-    finally:
-        stop.touch()
-        compactor_out, compactor_err = compactor.communicate(timeout=900)
-    for p, (_, err) in zip(writers, outputs):
-        assert p.returncode == 0, err.decode(errors="replace")[-4000:]
-    assert compactor.returncode == 0, compactor_err.decode(errors="replace")[-4000:]
-
-    texts = [out.decode() for out, _ in outputs]
+    texts, compactor_out = model.run_writers_and_compactor(warehouse, TABLE, WRITERS, OPS, SEED, True,
+                                                           json.dumps(config), tmp_path / "stop")
     rows, shared_values, outcomes = model.expected(texts, WRITERS, OPS, SEED, True)
     assert outcomes.get("committed", 0) > 0, outcomes
     assert set(outcomes) <= {"committed", "conflict"}, outcomes
     kinds = [k for (k,) in sql_rows(spark, f"SELECT commit_kind FROM {cat}.d.`t$snapshots`")]
-    assert len([k for k in kinds if k != "COMPACT"]) == _changing_commits(texts), (kinds, outcomes)
+    assert len([k for k in kinds if k != "COMPACT"]) == model.changing_commits(texts, WRITERS, OPS, SEED, True), (kinds, outcomes)
     model.check(sql_rows(spark, f"SELECT k, v FROM {cat}.{TABLE}"), rows, shared_values)
-    assert b"compacted" in compactor_out
+    assert "compacted" in compactor_out
     assert locks() == []

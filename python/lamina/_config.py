@@ -34,6 +34,7 @@ def configure(
     metastore: str = "filesystem",
     uri: Optional[str] = None,
     catalog_options: Optional[Mapping[str, str]] = None,
+    hadoop_conf: Optional[Mapping[str, str]] = None,
 ):
     """Return `builder` set up to use Lamina tables under `warehouse` through catalog `catalog`.
 
@@ -44,7 +45,12 @@ def configure(
     Derby). `catalog_options` are
     further catalog options, each set as `spark.sql.catalog.<catalog>.<key>` (for example
     `{"jdbc.user": "u", "jdbc.password": "p", "catalog-key": "prod"}` or `{"lock.enabled": "true"}`); the catalog refuses keys it
-    does not know when it is first used. Example::
+    does not know when it is first used. A catalog's storage settings are catalog options too, by
+    Paimon's names: `{"s3.endpoint": "http://host:9000", "s3.access-key": "...", "s3.secret-key": "...",
+    "s3.path.style.access": "true"}` (each `s3.<key>` is S3A's `fs.s3a.<key>`; see docs/storage.md).
+    `hadoop_conf` are Hadoop settings for the whole session, each set as `spark.hadoop.<key>` (for
+    example `{"fs.s3a.endpoint": "http://host:9000"}`), so that a notebook needs no Spark config file.
+    Example::
 
         lamina.configure(SparkSession.builder, "/data/warehouse", metastore="jdbc",
                          uri="jdbc:sqlite:/data/catalog.db")
@@ -71,6 +77,7 @@ def configure(
         )
 
     options = _catalog_options(metastore, uri, catalog_options)
+    hadoop = _string_mapping("hadoop_conf", hadoop_conf)
 
     jar = jar_path()
     existing = [j.strip() for j in str(builder._options.get("spark.jars", "")).split(",") if j.strip()]
@@ -87,7 +94,21 @@ def configure(
     )
     for key, value in options.items():
         builder = builder.config(f"spark.sql.catalog.{catalog}.{key}", value)
+    for key, value in hadoop.items():
+        builder = builder.config(key if key.startswith("spark.hadoop.") else f"spark.hadoop.{key}", value)
     return builder
+
+
+def _string_mapping(name, mapping) -> Dict[str, str]:
+    """`mapping` (None: empty) checked to map non-empty strings to strings."""
+    if mapping is None:
+        return {}
+    if not isinstance(mapping, Mapping):
+        raise ValueError(f"{name} must be a mapping of strings, got {type(mapping).__name__}")
+    for key, value in mapping.items():
+        if not isinstance(key, str) or not key.strip() or not isinstance(value, str):
+            raise ValueError(f"{name} must map setting names to strings, got {key!r}: {value!r}")
+    return dict(mapping)
 
 
 def _catalog_options(metastore, uri, catalog_options) -> Dict[str, str]:

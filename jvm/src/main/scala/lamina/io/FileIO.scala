@@ -97,12 +97,17 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
 
   def readUtf8(path: Path): String = new String(readBytes(path), StandardCharsets.UTF_8)
 
-  /** Writes the whole file, replacing what was there (used for hints and new unique names only). */
+  /** Writes the whole file, replacing what was there (used for hints and new unique names only); a
+   *  failure (on an object store, of the PUT when the stream closes) is a [[StorageException]] naming
+   *  the file. */
   def writeBytes(path: Path, bytes: Array[Byte]): Unit = {
     val f = fs(path)
-    val out =
-      try f.create(path, true)
-      catch { case e: IOException => throw StorageFailure(f, "write", path, e) }
+    try put(f, path, bytes)
+    catch { case e: IOException => throw StorageFailure(f, "write", path, e) }
+  }
+
+  private def put(f: FileSystem, path: Path, bytes: Array[Byte]): Unit = {
+    val out = f.create(path, true)
     try out.write(bytes)
     finally out.close()
   }
@@ -113,6 +118,8 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
     PathNames.child(path.getParent, s".${path.getName.take(160)}.${UUID.randomUUID()}.tmp", "temporary file")
 
   def overwriteUtf8(path: Path, text: String): Unit = {
+    // an object store shows a PUT whole or not at all, and its rename is a copy then a delete
+    if (AtomicCreate.isObjectStore(fs(path))) return put(fs(path), path, text.getBytes(StandardCharsets.UTF_8))
     // write then rename so that readers never see a half-written hint
     val tmp = tempSibling(path)
     writeBytes(tmp, text.getBytes(StandardCharsets.UTF_8))
@@ -121,26 +128,40 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
     if (!f.rename(tmp, path)) f.delete(tmp, false)
   }
 
-  /** Creates `path` with `text` only if it does not exist yet; true when this call created it.
-   *  Atomic against other processes: a hard link on local disks, a non-overwriting rename elsewhere
-   *  (HDFS). Object stores without atomic rename need an external lock (not provided). */
+  /** How this file system creates a file only where none exists ([[tryAtomicCreate]]). */
+  def atomicCreate(path: Path): AtomicCreate = AtomicCreate.of(fs(path), conf.value)
+
+  /** Creates `path` with `text` only if it does not exist yet; true when this call created it. Atomic
+   *  against other processes by [[atomicCreate]]: a hard link on local disks, a conditional PUT on S3,
+   *  a non-overwriting rename elsewhere (HDFS); on an object store without conditional writes a check
+   *  then a PUT, safe only under a commit lock (callers check [[AtomicCreate.safeWithoutLock]]). */
   def tryAtomicCreate(path: Path, text: String): Boolean = {
     val f = fs(path)
-    if (f.exists(path)) return false
-    val tmp = tempSibling(path)
-    // nothing exists yet when the temporary file cannot be written: a refusal, not an unknown state
-    try writeBytes(tmp, text.getBytes(StandardCharsets.UTF_8))
-    catch { case e: IOException => f.delete(tmp, false); throw StorageFailure(f, "write", path, e) }
-    try {
-      if (f.getUri.getScheme == "file") {
-        val target = Paths.get(f.pathToFile(path).toURI)
-        val source = Paths.get(f.pathToFile(tmp).toURI)
-        try { Files.createLink(target, source); true }
-        catch { case _: FileAlreadyExistsException => false }
-      } else {
-        f.rename(tmp, path)
-      }
-    } finally f.delete(tmp, false)
+    val bytes = text.getBytes(StandardCharsets.UTF_8)
+    AtomicCreate.of(f, conf.value) match {
+      case AtomicCreate.ConditionalPut =>
+        try S3ConditionalCreate.create(f, path, bytes)
+        catch { case e: RuntimeException => throw StorageFailure(f, "write", path, e) }
+      case AtomicCreate.CheckThenPut =>
+        // a failed PUT here may still have landed: the caller's IOException, not a refusal
+        if (f.exists(path)) false else { put(f, path, bytes); true }
+      case kind @ (AtomicCreate.HardLink | AtomicCreate.Rename) =>
+        if (f.exists(path)) return false
+        val tmp = tempSibling(path)
+        // nothing exists yet when the temporary file cannot be written: a refusal, not an unknown state
+        try put(f, tmp, bytes)
+        catch { case e: IOException => f.delete(tmp, false); throw StorageFailure(f, "write", path, e) }
+        try {
+          if (kind == AtomicCreate.HardLink) {
+            val target = Paths.get(f.pathToFile(path).toURI)
+            val source = Paths.get(f.pathToFile(tmp).toURI)
+            try { Files.createLink(target, source); true }
+            catch { case _: FileAlreadyExistsException => false }
+          } else {
+            f.rename(tmp, path)
+          }
+        } finally f.delete(tmp, false)
+    }
   }
 
   private implicit class LocalPaths(f: FileSystem) {

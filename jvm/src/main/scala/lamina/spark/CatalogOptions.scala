@@ -20,7 +20,7 @@ object CatalogOptions {
           s"Catalog '$catalog': option '$k' is not supported (spark.sql.catalog.$catalog.$k) with " +
             s"metastore '${kind.name}'; the catalog takes '${MetastoreOptions.Warehouse}', " +
             s"'${MetastoreOptions.Metastore}' = ${MetastoreOptions.Kinds.map(_.name).mkString(" or ")}, " +
-            s"'$TableDefaultPrefix<table option>'" + (kind match {
+            s"'$TableDefaultPrefix<table option>', the storage options 's3.<key>' and 'hadoop.<key>'" + (kind match {
               case MetastoreOptions.Jdbc => ", 'uri', 'jdbc.<driver property>', 'catalog-key', 'client-pool-size', 'lock.*'"
               case MetastoreOptions.Hive => ", 'uri', 'hive-conf-dir', 'hadoop-conf-dir', 'metastore.client.class', " +
                   "'location-in-properties', 'client-pool-size', 'lock.*', 'hive.*', 'javax.jdo.*', 'datanucleus.*'"

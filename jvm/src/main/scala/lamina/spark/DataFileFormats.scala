@@ -17,7 +17,7 @@ import org.apache.spark.sql.types.{ArrayType, DataType, Decimal, DecimalType, Lo
 
 import lamina.errors.BadInputException
 import lamina.format.{DataFileFormat, DataFileWriter, DataFileWriters, FileSchemaReader}
-import lamina.io.{PathNames, SerializableConfiguration}
+import lamina.io.{FileIO, PathNames, SerializableConfiguration, StorageConf}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.options.{CoreOptions, FileCompression}
 import lamina.types.SparkTypes
@@ -51,7 +51,7 @@ object DataFileFormats {
 
   def writers(spark: SparkSession, table: FileStoreTable, fileSchema: StructType): DataFileWriters = {
     val format = table.fileFormat
-    val job = Job.getInstance(SessionHadoopConf(spark))
+    val job = Job.getInstance(StorageConf.overlay(SessionHadoopConf(spark), table.fileIO.hadoopConf))
     val codec = CoreOptions.FileCompression.getOrDefault(table.options)
     val factory = forName(format).prepareWrite(spark, job, Map(compressionOption(codec)), fileSchema)
     val conf = job.getConfiguration
@@ -174,28 +174,30 @@ object DataFileFormats {
   /** Spark's reader of `format` for files of `fileStruct`, returning `readColumns` (columnar batches,
    *  typed as rows, when `returningBatch`): a function of a file's path and length. ORC rows are read by
    *  [[OrcFiles]], which takes the CHAR lengths from `readColumns`' metadata. */
-  def reader(spark: SparkSession, format: DataFileFormat, fileStruct: StructType, readColumns: StructType,
-      filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
+  def reader(spark: SparkSession, storage: FileIO, format: DataFileFormat, fileStruct: StructType,
+      readColumns: StructType, filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
     if (format == DataFileFormat.Orc && !returningBatch) {
-      val conf = new SerializableConfiguration(readConf(spark))
+      val conf = new SerializableConfiguration(readConf(spark, storage))
       return (path, _) => OrcFiles.read(path, readColumns, conf.value)
     }
-    read(spark, format, FileSchemaReader.plain(fileStruct), FileSchemaReader.plain(readColumns), filters, returningBatch)
+    read(spark, storage, format, FileSchemaReader.plain(fileStruct), FileSchemaReader.plain(readColumns), filters,
+      returningBatch)
   }
 
-  private def read(spark: SparkSession, format: DataFileFormat, fileStruct: StructType, readColumns: StructType,
-      filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
+  private def read(spark: SparkSession, storage: FileIO, format: DataFileFormat, fileStruct: StructType,
+      readColumns: StructType, filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
     val read = forName(format).buildReaderWithPartitionValues(spark, fileStruct, new StructType(), readColumns,
-      filters, Map("returning_batch" -> returningBatch.toString), readConf(spark))
+      filters, Map("returning_batch" -> returningBatch.toString), readConf(spark, storage))
     (path, length) =>
       read(PartitionedFile(InternalRow.empty, SparkPath.fromPath(PathNames.of(path)), 0, length, Array.empty[String], 0L, length,
           Map.empty))
   }
 
   /** Hadoop settings of data-file reads: Parquet pages are checked against the CRC their header
-   *  carries (Lamina's writers write one), unless the session says otherwise. */
-  private def readConf(spark: SparkSession): Configuration = {
-    val conf = spark.sessionState.newHadoopConf()
+   *  carries (Lamina's writers write one), unless the session says otherwise; the file-system settings
+   *  are the table's (its catalog's storage options). */
+  private def readConf(spark: SparkSession, storage: FileIO): Configuration = {
+    val conf = StorageConf.overlay(spark.sessionState.newHadoopConf(), storage.hadoopConf)
     if (conf.get(VerifyPageChecksum) == null) conf.setBoolean(VerifyPageChecksum, true)
     conf
   }

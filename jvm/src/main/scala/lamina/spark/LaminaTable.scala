@@ -148,6 +148,7 @@ class LaminaTable(val table: FileStoreTable, val pinnedSnapshot: Option[Long], p
 
   private def requireWritable(): Unit = {
     table.require(TableOperation.Write)
+    table.requireSafeCommits()
     if (pinnedSnapshot.isDefined)
       throw new BadInputException(
         s"Table $displayName is read as of snapshot ${pinnedSnapshot.get}; time-travel reads cannot be written")

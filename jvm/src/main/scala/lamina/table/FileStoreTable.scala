@@ -2,9 +2,9 @@ package lamina.table
 
 import org.apache.hadoop.fs.Path
 
-import lamina.errors.{CorruptFileException, NotFoundException}
+import lamina.errors.{BadInputException, CorruptFileException, NotFoundException}
 import lamina.format.{DataFileFormat, DataFileWriters}
-import lamina.io.FileIO
+import lamina.io.{AtomicCreate, FileIO}
 import lamina.mergetree.{KeyValueFileContext, MergeTreeTable}
 import lamina.table.branch.BranchManager
 import lamina.table.commit.CommitLock
@@ -91,6 +91,18 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
    *  the operation would get wrong ([[UnsupportedFeatures]]). */
   def require(operation: TableOperation): Unit =
     UnsupportedFeatures.check(name, options, isPrimaryKeyTable, operation)
+
+  /** Refuses to commit where two writers could both take one snapshot id: a store without an atomic
+   *  create (an object store without conditional writes) and no commit lock. */
+  def requireSafeCommits(): Unit = {
+    val create = fileIO.atomicCreate(path)
+    if (!create.safeWithoutLock && commitLock == CommitLock.Unlocked)
+      throw new BadInputException(
+        s"Table $name cannot be committed to safely: its store ($path) creates files by ${create.description}, " +
+          "which two writers can both pass, and no commit lock is held. Turn conditional writes on (catalog option " +
+          s"'s3.create.conditional.enabled' = 'true', Hadoop's '${AtomicCreate.S3AConditionalKey}', for a store that " +
+          "honours If-None-Match) or use metastore 'jdbc' or 'hive' with 'lock.enabled' = 'true'. Nothing was written.")
+  }
 
   /** The same table at another committed schema (used for time travel to older snapshots). */
   def withSchema(s: TableSchema): FileStoreTable = copy(schema = s)

@@ -59,11 +59,4 @@ object Warehouse {
   val DbSuffix: String = Metastore.DbSuffix
 
   def apply(root: Path, conf: Configuration): Warehouse = Warehouse(root, FileIO(conf))
-
-  /** `conf` with local files written without `.crc` side files. */
-  def noChecksums(conf: Configuration): Configuration = {
-    conf.set("fs.file.impl", classOf[org.apache.hadoop.fs.RawLocalFileSystem].getName)
-    conf.setBoolean("fs.file.impl.disable.cache", true)
-    conf
-  }
 }

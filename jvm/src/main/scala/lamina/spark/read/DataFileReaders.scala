@@ -13,6 +13,7 @@ import lamina.dv.DeletionVectorFilter
 import lamina.format.{DataFileFormat, FileSchemaReader}
 import lamina.mergetree.KeyValueReaders
 import lamina.spark.{DataFileFormats, OrcFiles, RowPositionColumns}
+import lamina.io.FileIO
 import lamina.table.FileStoreTable
 import lamina.table.options.CoreOptions
 import lamina.table.schema.TableSchema
@@ -35,7 +36,7 @@ object DataFileReaders {
     val pushable =
       if (fileSchema.id != current.id || (table.capabilities.deletionVectors && !withRowIndex)) Seq.empty
       else filters.filter(f => f.references.forall(r => !current.partitionKeys.contains(r)))
-    forStructs(spark, SparkTypes.toSparkStruct(fileSchema.fields), output, pushable, fileSchema, returningBatch,
+    forStructs(spark, table.fileIO, SparkTypes.toSparkStruct(fileSchema.fields), output, pushable, fileSchema, returningBatch,
       withRowIndex)
   }
 
@@ -49,7 +50,7 @@ object DataFileReaders {
 
   /** A reader of files whose columns are `fileStruct` producing rows of `output`; columns are
    *  matched by Paimon field id (the `parquet.field.id` metadata of both structs). */
-  def forStructs(spark: SparkSession, fileStruct: StructType, output: StructType, filters: Seq[Filter],
+  def forStructs(spark: SparkSession, storage: FileIO, fileStruct: StructType, output: StructType, filters: Seq[Filter],
       fileSchema: TableSchema, returningBatch: Boolean = false, withRowIndex: Boolean = false): FileSchemaReader = {
     def id(f: StructField): Long = f.metadata.getLong(SparkTypes.FieldIdKey)
     val byId = fileStruct.fields.map(f => id(f) -> f).toMap
@@ -62,7 +63,7 @@ object DataFileReaders {
     val readNames = fileColumns.fieldNames.toSet
     val pushable = filters.filter(_.references.forall(readNames.contains))
     val rowIndex = if (withRowIndex) Seq(DataFileFormats.RowIndexColumn) else Seq.empty
-    val read = DataFileFormats.reader(spark, CoreOptions.FileFormat.getOrDefault(fileSchema.options), fileStruct,
+    val read = DataFileFormats.reader(spark, storage, CoreOptions.FileFormat.getOrDefault(fileSchema.options), fileStruct,
       StructType(fileCols.map(n => fileStruct(n)) ++ rowIndex), pushable, returningBatch)
     FileSchemaReader(read, fileColumns, outputFromFile, plain(output), filtered = pushable.nonEmpty,
       fileColumnsWithIds = StructType(fileCols.map(n => fileStruct(n))), outputWithIds = output)

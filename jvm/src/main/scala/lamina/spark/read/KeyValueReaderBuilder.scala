@@ -47,7 +47,7 @@ object KeyValueReaderBuilder {
       else keyFilters.flatMap(f => SparkFilters.renamed(f, KeyValueLayout.KeyPrefix + _))
     def readersOf(struct: StructType, ids: Seq[Long], batch: Boolean) = ids.map { id =>
       val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
-      id -> DataFileReaders.forStructs(spark, KeyValueLayout(s).fileStruct, struct,
+      id -> DataFileReaders.forStructs(spark, table.fileIO, KeyValueLayout(s).fileStruct, struct,
         if (id == table.schema.id) onKeyColumns else Seq.empty, s, returningBatch = batch)
     }.toMap
     val readers = readersOf(current, schemaIds.distinct, batch = false)

@@ -1,6 +1,7 @@
 package lamina.table.catalog
 
 import lamina.errors.BadInputException
+import lamina.io.{AtomicCreate, StorageConf}
 import lamina.table.options.OptionKind.DurationKind
 
 /** The catalog options a metastore reads, by Paimon 1.4's keys (`spark.sql.catalog.<name>.<key>`):
@@ -43,7 +44,7 @@ object MetastoreOptions {
   val DefaultMetastoreClientClass = "org.apache.hadoop.hive.metastore.HiveMetaStoreClient"
 
   /** File system schemes of object stores, where Paimon takes the commit lock by default. */
-  val ObjectStoreSchemes = Set("s3", "s3a", "s3n", "oss", "obs", "cosn", "gs")
+  val ObjectStoreSchemes: Set[String] = AtomicCreate.ObjectStoreSchemes
 
   val DefaultCatalogKey = "jdbc"
   val DefaultClientPoolSize = 2
@@ -73,11 +74,12 @@ object MetastoreOptions {
   }
 
   /** Whether `key` (lower case) is a metastore option of `kind`. */
-  def accepts(kind: Kind, key: String): Boolean = key == Metastore || key == Warehouse || (kind match {
-    case FileSystem => false
-    case Jdbc => JdbcKeys(key) || key.startsWith(JdbcPrefix) && key.length > JdbcPrefix.length
-    case Hive => HiveKeys(key) || HivePassThroughPrefixes.exists(p => key.startsWith(p) && key.length > p.length)
-  })
+  def accepts(kind: Kind, key: String): Boolean = key == Metastore || key == Warehouse ||
+    StorageConf.isStorageOption(key) || (kind match {
+      case FileSystem => false
+      case Jdbc => JdbcKeys(key) || key.startsWith(JdbcPrefix) && key.length > JdbcPrefix.length
+      case Hive => HiveKeys(key) || HivePassThroughPrefixes.exists(p => key.startsWith(p) && key.length > p.length)
+    })
 
   /** Checks the values of the options `kind` reads; keys are checked by the caller with [[accepts]]. */
   def checkValues(catalog: String, kind: Kind, options: Map[String, String]): Unit = kind match {

@@ -3,7 +3,7 @@ package lamina.table.catalog
 import org.apache.hadoop.conf.Configuration
 
 import lamina.errors.BadInputException
-import lamina.io.{FileIO, PathNames}
+import lamina.io.{FileIO, PathNames, StorageConf}
 import lamina.table.Warehouse
 import lamina.table.catalog.hive.HiveMetastore
 import lamina.table.catalog.jdbc.JdbcMetastore
@@ -18,13 +18,13 @@ object Metastores {
     val warehouse = MetastoreOptions.get(options, MetastoreOptions.Warehouse).map(_.trim).filter(_.nonEmpty)
       .getOrElse(throw new BadInputException(s"Catalog '$catalog' needs the option 'warehouse': " +
           s"set spark.sql.catalog.$catalog.warehouse=PATH"))
-    val fileIO = FileIO(conf)
+    val fileIO = FileIO(StorageConf(new Configuration(conf), options))
     kind match {
       case MetastoreOptions.FileSystem => Warehouse(PathNames.of(warehouse), fileIO)
       case MetastoreOptions.Jdbc => JdbcMetastore.open(catalog, PathNames.of(warehouse), fileIO, options)
       case MetastoreOptions.Hive =>
         requireHiveClasses(catalog)
-        HiveMetastore.open(catalog, PathNames.of(warehouse), fileIO, options, conf)
+        HiveMetastore.open(catalog, PathNames.of(warehouse), fileIO, options, fileIO.hadoopConf)
     }
   }
 

@@ -19,6 +19,8 @@ import lamina.table.snapshot.Snapshot
 final class FileStoreCommit(table: FileStoreTable, commitUser: String, properties: Map[String, String] = Map.empty) {
   import FileStoreCommit.Attempt
 
+  table.requireSafeCommits()
+
   private val store = table.manifestStore
   private val snapshots = table.snapshotManager
 
@@ -222,7 +224,10 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
             catch {
               case e: java.io.IOException =>
                 throw new CommitStateUnknownException(
-                  s"Commit of snapshot ${newSnapshot.id} to table ${table.name} may or may not have landed: ${e.getMessage}", e)
+                  s"Commit of snapshot ${newSnapshot.id} to table ${table.name} may or may not have landed: " +
+                    s"${e.getMessage}. Check before writing again: it landed if ${table.name}$$snapshots lists snapshot " +
+                    s"${newSnapshot.id} with commit user ${newSnapshot.commitUser} and identifier ${newSnapshot.commitIdentifier}",
+                  e)
             }
           }
         catch {
