@@ -19,7 +19,7 @@ from _support import sql_rows
 
 STRESS = os.environ.get("LAMINA_STRESS") == "1"
 WRITERS = 4 if STRESS else 2
-OPS = 25 if STRESS else 6
+OPS = 25 if STRESS else 4
 SEED = 20261128
 TABLE = "d.t"
 

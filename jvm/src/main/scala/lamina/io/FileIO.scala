@@ -21,6 +21,11 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
 
   def exists(path: Path): Boolean = fs(path).exists(path)
 
+  /** Whether `path` is a file: on an object store one HEAD, where [[exists]] also lists to look for a
+   *  directory of that name when there is no object. */
+  @annotation.nowarn("cat=deprecation")
+  def fileExists(path: Path): Boolean = fs(path).isFile(path)
+
   def isDir(path: Path): Boolean = {
     val f = fs(path)
     f.exists(path) && f.getFileStatus(path).isDirectory
@@ -35,6 +40,10 @@ final class FileIO(conf: SerializableConfiguration) extends Serializable {
       catch { case e: IOException => throw StorageFailure(f, "create directory", path, e) }
     if (!made || !isDir(path)) throw StorageFailure(f, "create directory", path)
   }
+
+  /** Makes sure files can be created in `dir`: [[mkdirs]], except on an object store, where a file's
+   *  directories need no object of their own (S3A would spend a HEAD, LISTs and a PUT on one). */
+  def mkdirsForFiles(dir: Path): Unit = if (!AtomicCreate.isObjectStore(fs(dir))) mkdirs(dir)
 
   def list(dir: Path): Seq[FileStatus] =
     try fs(dir).listStatus(dir).toSeq

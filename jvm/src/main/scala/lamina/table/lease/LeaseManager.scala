@@ -17,7 +17,7 @@ final class LeaseManager(fileIO: FileIO, branchPath: Path) extends Serializable 
 
   /** Writes file `n` of lease `id`; its path. */
   def write(id: String, n: Long, lease: SnapshotLease): Path = {
-    fileIO.mkdirs(dir)
+    fileIO.mkdirsForFiles(dir)
     val p = PathNames.child(dir, s"${LeaseManager.Prefix}$id-$n", "lease file")
     fileIO.writeBytes(p, lease.toJson.getBytes(java.nio.charset.StandardCharsets.UTF_8))
     p

@@ -21,23 +21,23 @@ final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) 
     }.sorted
 
   def latestId(): Option[Long] = {
-    val hinted = readHint(latestHint).filter(id => fileIO.exists(snapshotPath(id)))
+    val hinted = readHint(latestHint).filter(id => fileIO.fileExists(snapshotPath(id)))
     hinted match {
       case Some(id) =>
         var cur = id
-        while (fileIO.exists(snapshotPath(cur + 1))) cur += 1
+        while (fileIO.fileExists(snapshotPath(cur + 1))) cur += 1
         Some(cur)
       case None => listIds().lastOption
     }
   }
 
   def earliestId(): Option[Long] = {
-    readHint(earliestHint).filter(id => fileIO.exists(snapshotPath(id))).orElse(listIds().headOption)
+    readHint(earliestHint).filter(id => fileIO.fileExists(snapshotPath(id))).orElse(listIds().headOption)
   }
 
   def latest(): Option[Snapshot] = latestId().map(snapshot)
 
-  def exists(id: Long): Boolean = fileIO.exists(snapshotPath(id))
+  def exists(id: Long): Boolean = fileIO.fileExists(snapshotPath(id))
 
   /** Snapshot `id`: its file, or, once it expired, a tag of it (the tag holds the same JSON and keeps
    *  its files). Missing from both: a [[NotFoundException]] that says whether it expired. */
@@ -80,7 +80,7 @@ final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) 
 
   /** Writes the file of snapshot `s` back (rollback to a tag whose snapshot expired). */
   def restore(s: Snapshot): Unit = {
-    fileIO.mkdirs(dir)
+    fileIO.mkdirsForFiles(dir)
     fileIO.tryAtomicCreate(snapshotPath(s.id), s.toJson)
   }
 
@@ -93,18 +93,19 @@ final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) 
 
   /** Claims snapshot `s.id`; false when another writer already holds that id. */
   def tryCommit(s: Snapshot): Boolean = {
-    fileIO.mkdirs(dir)
+    fileIO.mkdirsForFiles(dir)
     val ok = fileIO.tryAtomicCreate(snapshotPath(s.id), s.toJson)
     if (ok) {
       try {
         fileIO.overwriteUtf8(latestHint, s.id.toString)
-        if (!fileIO.exists(earliestHint)) fileIO.overwriteUtf8(earliestHint, s.id.toString)
+        if (!fileIO.fileExists(earliestHint)) fileIO.overwriteUtf8(earliestHint, s.id.toString)
       } catch { case _: java.io.IOException => () } // hints are advisory
     }
     ok
   }
 
   private def readHint(p: Path): Option[Long] =
-    try { if (fileIO.exists(p)) fileIO.readUtf8(p).trim.toLongOption else None }
+    // read at once: a missing hint is a FileNotFoundException, one request fewer than asking first
+    try fileIO.readUtf8(p).trim.toLongOption
     catch { case _: java.io.IOException => None }
 }

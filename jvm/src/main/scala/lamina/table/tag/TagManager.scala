@@ -33,7 +33,7 @@ final class TagManager(fileIO: FileIO, tablePath: Path, tableName: String) exten
 
   /** Writes a new tag; refuses a name that is taken. */
   def create(name: String, tag: Tag): Unit = {
-    fileIO.mkdirs(dir)
+    fileIO.mkdirsForFiles(dir)
     if (!fileIO.tryAtomicCreate(tagPath(TagManager.checkName(name)), tag.toJson))
       throw new AlreadyExistsException(s"Tag '$name' of table $tableName already exists")
   }
