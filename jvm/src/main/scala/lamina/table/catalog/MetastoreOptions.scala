@@ -43,9 +43,6 @@ object MetastoreOptions {
   val HivePassThroughPrefixes = Seq("hive.", "javax.jdo.", "datanucleus.")
   val DefaultMetastoreClientClass = "org.apache.hadoop.hive.metastore.HiveMetaStoreClient"
 
-  /** File system schemes of object stores, where Paimon takes the commit lock by default. */
-  val ObjectStoreSchemes: Set[String] = AtomicCreate.ObjectStoreSchemes
-
   val DefaultCatalogKey = "jdbc"
   val DefaultClientPoolSize = 2
 
@@ -118,7 +115,7 @@ object MetastoreOptions {
   /** Whether commits take the metastore's lock: `lock.enabled`, by default on for a warehouse on an
    *  object store (`warehouseScheme`), as in Paimon. */
   def lockEnabled(catalog: String, options: Map[String, String], warehouseScheme: Option[String]): Boolean =
-    flag(catalog, options, LockEnabled, default = warehouseScheme.exists(s => ObjectStoreSchemes(s.toLowerCase)))
+    flag(catalog, options, LockEnabled, default = warehouseScheme.exists(s => AtomicCreate.ObjectStoreSchemes(s.toLowerCase)))
 
   /** A boolean option: true or false, any case. */
   def flag(catalog: String, options: Map[String, String], key: String, default: Boolean): Boolean =
