@@ -135,9 +135,17 @@ def run_writers_and_compactor(warehouse, table, writers: int, count: int, seed: 
         Path(stop).touch()
         compactor_out, compactor_err = compacting.communicate(timeout=900)
     for p, (_, err) in zip(procs, outputs):
-        assert p.returncode == 0, err.decode(errors="replace")[-4000:]
-    assert compacting.returncode == 0, compactor_err.decode(errors="replace")[-4000:]
+        assert p.returncode == 0, _failure(err)
+    assert compacting.returncode == 0, _failure(compactor_err)
     return [out.decode() for out, _ in outputs], compactor_out.decode()
+
+
+def _failure(err: bytes) -> str:
+    """What a failed process printed: its exception lines (not the stack frames) and then its last lines."""
+    lines = err.decode(errors="replace").splitlines()
+    causes = [line for line in lines
+              if ("Exception" in line or "Error" in line) and not line.lstrip().startswith("at ")]
+    return "\n".join(causes[:40] + ["...", *lines[-30:]])
 
 
 def check(got, rows: dict, shared_values: dict) -> None:

@@ -2,8 +2,9 @@
 ships) on a free loopback port, keeping its tables in Derby under a temporary directory, started and
 stopped by the caller; and the options of an embedded (in-process) metastore.
 
-The server runs with `hive.in.test`, which makes it create Hive's transaction tables, so that its lock
-manager (the commit lock's) works on a fresh Derby database."""
+Hive's transaction tables, which its lock manager (the commit lock's) needs, are created in the fresh
+Derby database before the server starts (`fixtures/HiveTxnTables.java`); the server runs with
+`hive.in.test`, which lets it use them without Hive's schema tool."""
 
 import glob
 import os
@@ -62,9 +63,17 @@ class MetastoreServer:
         assert glob.glob(os.path.join(self.jars, "hive-metastore-*.jar")), f"no Hive metastore jar in {self.jars}"
         self.port = _free_port()
         self.log = open(self.base / "server.log", "w")
+        self._create_transaction_tables()
         self.start()
         self.uri = f"thrift://127.0.0.1:{self.port}"
         return self.uri
+
+    def _create_transaction_tables(self):
+        source = Path(__file__).resolve().parent / "fixtures" / "HiveTxnTables.java"
+        done = subprocess.run(["java", "-cp", f"{self.base / 'conf'}:{self.jars}/*", str(source)],
+                              stdout=self.log, stderr=subprocess.STDOUT, cwd=self.base, timeout=_STARTUP_SECONDS)
+        if done.returncode != 0:
+            raise AssertionError(f"could not create the metastore's transaction tables:\n{self._tail()}")
 
     def start(self):
         """Starts the server (again, after `stop`, on the same port and database)."""

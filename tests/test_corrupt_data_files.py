@@ -10,6 +10,10 @@ import lamina
 from _support import sql_rows, table_path
 
 CAT = "lamina"
+# `make stress` (LAMINA_STRESS=1) flips every third byte of the pages and every byte of the footer;
+# `make test` a third of those
+_STRESS = os.environ.get("LAMINA_STRESS") == "1"
+PAGE_STEP, FOOTER_STEP = (3, 1) if _STRESS else (9, 3)
 
 
 def flip_sweep(spark, path, query, expected, offsets):
@@ -39,9 +43,9 @@ def flip_sweep(spark, path, query, expected, offsets):
 
 
 def test_every_flipped_byte_of_a_data_file_is_detected_or_harmless(spark, warehouse, db):
-    # Two sorted runs, so the flipped file is read through the merge. Every third byte of the footer
-    # (a garbled row count there once made the file read as empty) and every sixth of the pages (each
-    # checked against the CRC its header carries) is flipped: a Spark job a flip.
+    # Two sorted runs, so the flipped file is read through the merge. Bytes of the footer (a garbled row
+    # count there once made the file read as empty) and of the pages (each checked against the CRC its
+    # header carries) are flipped: a Spark job a flip.
     name = f"{CAT}.{db}.t"
     spark.sql(f"CREATE TABLE {name} (id INT, v STRING, n BIGINT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
     spark.sql(f"INSERT INTO {name} SELECT CAST(id AS INT), concat('v', id), id * 3 FROM range(40)")
@@ -53,7 +57,8 @@ def test_every_flipped_byte_of_a_data_file_is_detected_or_harmless(spark, wareho
     first = min(bucket.glob("*.parquet"), key=os.path.getmtime)
     size = first.stat().st_size
     footer_start = size - 8 - int.from_bytes(first.read_bytes()[-8:-4], "little")
-    offsets = list(range(0, footer_start, 6)) + list(range(footer_start - footer_start % 3, size, 3))
+    offsets = (list(range(0, footer_start, PAGE_STEP))
+               + list(range(footer_start - footer_start % FOOTER_STEP, size, FOOTER_STEP)))
     harmless, detected = flip_sweep(spark, first, query, expected, offsets)
     assert detected > len(offsets) // 4 and harmless > 0, (harmless, detected)
     assert sql_rows(spark, query) == expected

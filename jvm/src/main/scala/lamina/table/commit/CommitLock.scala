@@ -5,9 +5,10 @@ package lamina.table.commit
  *  it travels with its table; an implementation opens what it needs where it runs.
  *
  *  Contract: `runWithLock(table)(body)` runs `body` holding the lock of `table` (`db.t`, branches
- *  share their table's lock) and releases it afterwards, or throws
- *  `CommitLockTimeoutException` without running `body` when the lock cannot be had
- *  in time. A failure to release after `body` ran is not reported (`body`'s outcome stands); the
+ *  share their table's lock) and releases it afterwards. When the lock cannot be had it throws without
+ *  running `body`: `CommitLockTimeoutException` when it was not granted in time, another exception
+ *  (a `StorageException` naming the table) when the lock service failed; either way nothing was
+ *  committed and the caller deletes what it wrote for the commit. A failure to release after `body` ran is not reported (`body`'s outcome stands); the
  *  implementation's expiry frees the lock then. */
 trait CommitLock extends Serializable {
   def runWithLock[T](table: String)(body: => T): T

@@ -5,7 +5,7 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
-import lamina.errors.{CommitConflictException, CommitLockTimeoutException, CommitStateUnknownException}
+import lamina.errors.{CommitConflictException, CommitStateUnknownException}
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta}
 import lamina.table.options.CoreOptions
@@ -218,8 +218,10 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
             index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
             throw e
         }
+      var offered = false
       val committed =
         try table.commitLock.runWithLock(table.baseName) {
+            offered = true
             try snapshots.tryCommit(newSnapshot)
             catch {
               case e: java.io.IOException =>
@@ -231,7 +233,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
             }
           }
         catch {
-          case e: CommitLockTimeoutException => // the snapshot was never offered: its files are garbage
+          case e: Throwable if !offered => // the lock was not had: the snapshot's files are garbage
             written.foreach(store.deleteQuietly)
             index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
             throw e

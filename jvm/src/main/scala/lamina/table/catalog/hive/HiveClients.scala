@@ -11,8 +11,11 @@ import org.apache.hadoop.hive.metastore.{IMetaStoreClient, RetryingMetaStoreClie
  *  so a metastore that comes back is reconnected to.
  *
  *  `conf` is the metastore's configuration as plain entries, so that a commit lock can carry it to
- *  where it runs; `clientClass` is `metastore.client.class`. */
-final class HiveClients(conf: Map[String, String], clientClass: String, size: Int) extends AutoCloseable {
+ *  where it runs; `clientClass` is `metastore.client.class`; `open` connects a client otherwise. */
+final class HiveClients(open: () => IMetaStoreClient, size: Int) extends AutoCloseable {
+  def this(conf: Map[String, String], clientClass: String, size: Int) =
+    this(() => HiveClients.connect(conf, clientClass), size)
+
   private val idle = new LinkedBlockingDeque[IMetaStoreClient]()
   private val permits = new Semaphore(size, true)
   @volatile private var closed = false
@@ -21,7 +24,7 @@ final class HiveClients(conf: Map[String, String], clientClass: String, size: In
     permits.acquire()
     try {
       if (closed) throw new IllegalStateException("The Hive metastore clients are closed")
-      val c = Option(idle.pollFirst()).getOrElse(HiveClients.connect(conf, clientClass))
+      val c = Option(idle.pollFirst()).getOrElse(open())
       val result =
         try f(c)
         catch {

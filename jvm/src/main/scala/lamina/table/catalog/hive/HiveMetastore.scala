@@ -289,6 +289,6 @@ object HiveMetastore {
   /** `e` and its causes (a client that cannot connect fails with the transport's error some causes down). */
   private def causes(e: Throwable): Seq[Throwable] = Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(20).toSeq
 
-  private def rootMessage(e: Throwable): String =
+  private[hive] def rootMessage(e: Throwable): String =
     causes(e).map(_.getMessage).filter(m => m != null && m.nonEmpty).lastOption.getOrElse(e.getClass.getSimpleName)
 }

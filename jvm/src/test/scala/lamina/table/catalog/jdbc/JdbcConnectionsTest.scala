@@ -104,6 +104,8 @@ class JdbcConnectionsTest extends AnyFunSuite with BeforeAndAfterEach {
       assert(e.getMessage == s"Could not take the commit lock of table d.t in catalog 'c' through its JDBC " +
         s"metastore at $uri: Connection to the catalog database refused; nothing was committed")
       assert(t.snapshotManager.latestId().isEmpty)
+      val manifests = dir.resolve("wh/d.db/t/manifest").toFile
+      assert(Option(manifests.list()).forall(_.isEmpty), manifests.list().mkString(", ")) // no orphans
     } finally ms.close()
   }
 }
