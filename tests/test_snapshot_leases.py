@@ -18,21 +18,33 @@ def test_a_slow_read_survives_an_aggressive_expiration(spark, warehouse, db):
         spark.sql(f"INSERT INTO {name} SELECT id, 'v{i}' FROM range({i * 8}, {i * 8 + 16})")
     expected = sql_rows(spark, f"SELECT * FROM {name}")
     leases = table_path(warehouse, db, "t") / "lease"
+    expired_marker = str(table_path(warehouse, db, "t").parent / "expired")
 
     @udf("int")
     def slow(x):
-        time.sleep(0.15)  # every task opens its files only when an earlier one finished
+        # the read's first rows wait for the expiration, so that the tasks after them open their files
+        # once those files are dropped, however slow the machine
+        import os
+        import time
+        deadline = time.time() + 300
+        while not os.path.exists(expired_marker) and time.time() < deadline:
+            time.sleep(0.05)
         return x
 
     expired = []
 
     def expire_while_reading():
-        while not (leases.exists() and any(leases.iterdir())):
-            time.sleep(0.05)
-        # every file the reader needs is dropped by an overwrite, and every snapshot but the latest may go
-        spark.sql(f"INSERT OVERWRITE {name} SELECT id, 'new' FROM range(0, 4)")
-        expired.append(sql_rows(spark, f"CALL {CAT}.sys.expire_snapshots(table => '{db}.t', retain_max => 1, "
-                                       "retain_min => 1, older_than => '2999-01-01 00:00:00')"))
+        try:
+            deadline = time.time() + 300
+            while not (leases.exists() and any(leases.iterdir())):
+                assert time.time() < deadline, "the read took no lease"
+                time.sleep(0.05)
+            # every file the reader needs is dropped by an overwrite, and every snapshot but the latest may go
+            spark.sql(f"INSERT OVERWRITE {name} SELECT id, 'new' FROM range(0, 4)")
+            expired.append(sql_rows(spark, f"CALL {CAT}.sys.expire_snapshots(table => '{db}.t', retain_max => 1, "
+                                           "retain_min => 1, older_than => '2999-01-01 00:00:00')"))
+        finally:
+            open(expired_marker, "w").close()
 
     other = threading.Thread(target=expire_while_reading)
     other.start()
