@@ -4,6 +4,7 @@ usage: python tools/python_doc.py [OUTPUT]   (default docs/python.md)
 """
 
 import inspect
+import re
 import sys
 from pathlib import Path
 
@@ -27,9 +28,32 @@ def _doc(obj) -> str:
     return inspect.cleandoc(obj.__doc__ or "").strip()
 
 
-def _function(name, fn, level="###") -> str:
-    signature = str(inspect.signature(fn)).replace("'", "")
-    return f"{level} `{name}{signature}`\n\n{_doc(fn)}\n"
+def _annotation(annotation) -> str:
+    """A type as a reader writes it: `SparkSession`, not `pyspark.sql.session.SparkSession`; forward
+    references and `NoneType` spelled out."""
+    text = annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+    text = re.sub(r"ForwardRef\('?([^')]*)'?\)", r"\1", text)
+    text = re.sub(r"\b(?:[a-z_]+\.)+([A-Z]\w*)", r"\1", text)  # drop module paths
+    return text.replace("NoneType", "None")
+
+
+def _signature(fn, drop_first: bool) -> str:
+    params = list(inspect.signature(fn).parameters.values())[1 if drop_first else 0:]
+    parts = []
+    for p in params:
+        text = p.name if p.kind is not p.VAR_POSITIONAL else f"*{p.name}"
+        if p.annotation is not p.empty:
+            text += f": {_annotation(p.annotation)}"
+        if p.default is not p.empty:
+            text += f" = {p.default!r}"
+        parts.append(text)
+    result = inspect.signature(fn).return_annotation
+    arrow = "" if result is inspect.Signature.empty else f" -> {_annotation(result)}"
+    return f"({', '.join(parts)}){arrow}"
+
+
+def _function(name, fn, level="###", drop_first=False) -> str:
+    return f"{level} `{name}{_signature(fn, drop_first)}`\n\n{_doc(fn)}\n"
 
 
 def _class(cls) -> str:
@@ -41,7 +65,8 @@ def _class(cls) -> str:
         if isinstance(member, property):
             out.append(f"### `{name}` (property)\n\n{_doc(member)}\n")
         elif callable(fn):
-            out.append(_function(name, fn))
+            # `self` and `cls` are not arguments a caller gives
+            out.append(_function(f"{cls.__name__}.{name}", fn, drop_first=not isinstance(member, staticmethod)))
     return "\n".join(out)
 
 
