@@ -282,9 +282,11 @@ object CoreOptions {
   val ChangelogProducer: OptionDef[Producer] = define("changelog-producer", enumOf(Producer.All)(_.name),
     Producer.None, Table,
     "How a primary-key table produces its changelog for streaming and incremental reads: none (its snapshots' " +
-      "deltas are its history) or input (each write also writes its records, with their row kinds, to changelog " +
-      "files listed in the snapshot's changelog manifest list). Tables that Paimon created with the lookup or " +
-      "full-compaction producer are read, and refuse writes and compaction.")
+      "deltas are its history); input (each write also writes its records, with their row kinds, to changelog " +
+      "files listed in the snapshot's changelog manifest list); lookup (each write's lookup compaction writes " +
+      "every changed key's whole row before and after, by each merge engine's rules, with or without deletion " +
+      "vectors); full-compaction (a full compaction writes the changes since the previous one; see " +
+      "full-compaction.delta-commits).")
 
   // Deletion vectors and lookup compaction.
 
