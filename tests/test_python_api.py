@@ -1,6 +1,5 @@
 """The Python surface: lamina.configure, lamina.jar_path, the error mapping and the CLI."""
 
-import os
 import subprocess
 import sys
 
@@ -10,7 +9,8 @@ from pyspark.sql import SparkSession
 import lamina
 import lamina._config
 import lamina.errors
-from lamina.__main__ import build_command
+from lamina._cli import parser, split_partition, statement
+from lamina._names import split_name
 
 FAKE_JAR = "/opt/fake/lamina.jar"
 
@@ -138,66 +138,79 @@ def test_other_java_errors_are_left_to_pyspark(spark):
     assert "plain" in str(excinfo.value)
 
 
-# -- CLI ---------------------------------------------------------------------------------------
+# -- CLI (end to end in test_cli.py) ------------------------------------------------------------
 
-def test_compact_command_line(fake_jar, tmp_path):
-    command = build_command([
-        "compact", "--warehouse", str(tmp_path), "--table", "db.events",
-        "--partition", "dt=2024-01-01,hr=3", "--partition", "dt=2024-01-02", "--full",
-        "--master", "local[2]", "--conf", "spark.driver.memory=2g", "--order-strategy", "zorder",
-        "--order-by", "a,b", "--where", "dt > '2024'",
-    ])
-    assert os.path.basename(command[0]) == "spark-submit"
-    assert os.path.isfile(command[0])
-    assert command[1:] == [
-        "--class", "lamina.jobs.Compact", "--master", "local[2]",
-        "--conf", "spark.driver.memory=2g", FAKE_JAR,
-        "--warehouse", str(tmp_path), "--table", "db.events",
-        "--partition", "dt=2024-01-01,hr=3", "--partition", "dt=2024-01-02", "--full",
-        "--order-strategy", "zorder", "--order-by", "a,b", "--where", "dt > '2024'",
-    ]
+@pytest.mark.parametrize("text, parts", [
+    ("t", ["t"]), ("db.t", ["db", "t"]), ("c.db.t", ["c", "db", "t"]), ("db.my-table", ["db", "my-table"]),
+    ("`my.db`.`t``x`", ["my.db", "t`x"]),
+])
+def test_cli_splits_names_as_sql_does(text, parts):
+    assert split_name(text) == parts
 
 
-def test_compact_command_line_passes_catalog_options(fake_jar, tmp_path):
-    command = build_command(["compact", "--warehouse", str(tmp_path), "--table", "db.t",
-                             "--catalog-conf", "metastore=jdbc", "--catalog-conf", "uri=jdbc:sqlite:/tmp/c.db"])
-    assert command[1:] == ["--class", "lamina.jobs.Compact", FAKE_JAR, "--warehouse", str(tmp_path),
-                           "--table", "db.t", "--catalog-conf", "metastore=jdbc",
-                           "--catalog-conf", "uri=jdbc:sqlite:/tmp/c.db"]
+@pytest.mark.parametrize("text, spec", [
+    ("dt=2024-01-01", {"dt": "2024-01-01"}),
+    ("dt=2024-01-01,hr=3", {"dt": "2024-01-01", "hr": "3"}),
+    ("region='eu,west',k=\"a=b\"", {"region": "eu,west", "k": "a=b"}),
+    ("k=", {"k": ""}),
+])
+def test_cli_partitions_keep_commas_inside_quotes(text, spec):
+    assert split_partition(text) == spec
 
 
-def test_compact_command_line_minimal(fake_jar, tmp_path):
-    command = build_command(["compact", "--warehouse", str(tmp_path), "--table", "db.t"])
-    assert command[1:] == ["--class", "lamina.jobs.Compact", FAKE_JAR,
-                           "--warehouse", str(tmp_path), "--table", "db.t"]
+def test_cli_calls_the_procedure_with_quoted_arguments():
+    args = parser().parse_args(["create-tag", "--warehouse", "/w", "--table", "db.my-table", "--tag", "it's",
+                                "--snapshot", "3"])
+    assert statement(args, "lamina", "db", "my-table") == (
+        "CALL `lamina`.sys.create_tag(table => 'db.my-table', tag => 'it\\'s', snapshot_id => 3)")
+    args = parser().parse_args(["remove-orphan-files", "--warehouse", "/w", "--table", "db.t", "--dry-run"])
+    assert statement(args, "c", "db", "t") == "CALL `c`.sys.remove_orphan_files(table => 'db.t', dry_run => true)"
 
 
 @pytest.mark.parametrize("args, needle", [
     (["compact", "--warehouse", "/w"], "the following arguments are required: --table"),
     (["compact", "--table", "db.t"], "the following arguments are required: --warehouse"),
-    (["compact", "--warehouse", "/w", "--table", "t"], "table must be <database>.<table>"),
-    (["compact", "--warehouse", "/w", "--table", "a.b.c"], "table must be <database>.<table>"),
-    (["compact", "--warehouse", "/w", "--table", "db.t", "--partition", "dt"],
-     "partition must be key=value"),
-    (["compact", "--warehouse", "/w", "--table", "db.t", "--partition", "a=1,a=2"],
-     "partition key 'a' given twice"),
+    (["compact", "--warehouse", "/w", "--table", "a.b.c.d"], "one, two or three parts"),
+    (["compact", "--warehouse", "/w", "--table", "db..t"], "empty name part"),
+    (["compact", "--warehouse", "/w", "--table", "db.t", "--partition", "dt"], "a partition is key=value"),
+    (["compact", "--warehouse", "/w", "--table", "db.t", "--partition", "a=1,a=2"], "partition key 'a' given twice"),
+    (["compact", "--warehouse", "/w", "--table", "db.t", "--partition", "a='x"], "unclosed quote"),
+    (["compact", "--warehouse", "/w", "--table", "db.t", "--partition", "a=1", "--where", "a = 1"],
+     "give --partition or --where, not both"),
     (["compact", "--warehouse", "", "--table", "db.t"], "warehouse must not be empty"),
     (["vacuum"], "invalid choice: 'vacuum'"),
     (["compact", "--warehouse", "/w", "--table", "db.t", "--catalog-conf", "metastore"],
-     "--catalog-conf must be KEY=VALUE, got 'metastore'"),
+     "--catalog-conf: must be KEY=VALUE, got 'metastore'"),
     (["compact", "--warehouse", "/w", "--table", "db.t", "--order-strategy", "morton"],
      "argument --order-strategy: invalid choice: 'morton'"),
+    (["expire-snapshots", "--warehouse", "/w", "--table", "db.t", "--retain-max", "0"],
+     "must be a positive integer, got '0'"),
+    (["rollback", "--warehouse", "/w", "--table", "db.t"], "one of the arguments --snapshot --tag is required"),
+    (["create-tag", "--warehouse", "/w", "--table", "`a.b`.t", "--tag", "x"],
+     "database and table names must not hold dots"),
 ])
 def test_cli_rejects_bad_arguments(args, needle):
     result = subprocess.run([sys.executable, "-m", "lamina", *args], capture_output=True, text=True)
-    assert result.returncode == 2
+    assert result.returncode == 2, result.stderr
     assert needle in result.stderr
+
+
+def test_cli_help_lists_every_command_with_examples():
+    result = subprocess.run([sys.executable, "-m", "lamina", "--help"], capture_output=True, text=True)
+    assert result.returncode == 0
+    for command in ("compact", "expire-snapshots", "remove-orphan-files", "expire-partitions", "create-tag",
+                    "delete-tag", "rollback", "show-snapshots"):
+        assert command in result.stdout
+    assert "examples:" in result.stdout
+    result = subprocess.run([sys.executable, "-m", "lamina", "rollback", "--help"], capture_output=True, text=True)
+    assert "later snapshots are deleted" in result.stdout and "example:" in result.stdout
 
 
 def test_compact_checks_its_arguments_before_calling_spark():
     import lamina
-    for bad in ("t", "db.", ".t", "a.b.c", 3):
-        with pytest.raises(ValueError, match="table must be 'database.table'"):
+    for bad, needle in (("db.", "empty name part"), (".t", "empty name part"), ("a.b.c.d", "one, two or three parts"),
+                        (3, "table must be a table name string"), ("`a.b`.t", "must not hold dots")):
+        with pytest.raises(ValueError, match=needle):
             lamina.compact(None, bad)
     with pytest.raises(ValueError, match="each partition must be a non-empty mapping"):
         lamina.compact(None, "db.t", partitions=[{}])

@@ -110,7 +110,7 @@ def test_finding_tables(spark, db):
 
 
 @pytest.mark.parametrize("call,argument", [
-    (lambda spark, t: LaminaTable.for_name(spark, "no_dot"), "table"),
+    (lambda spark, t: LaminaTable.for_name(spark, "a.b.c.d"), "name"),
     (lambda spark, t: LaminaTable.for_name(spark, "a.b", catalog=""), "catalog"),
     (lambda spark, t: t.to_df(version=0), "version"),
     (lambda spark, t: t.to_df(version=1, tag="x"), "at most one of version"),
@@ -244,3 +244,41 @@ def test_read_changes_gives_what_the_incremental_read_gives(spark, db):
     assert changes == sql
     assert ("+I", 3, "c") in changes and any(k == "-D" and i == 1 for k, i, _ in changes)
     assert {r[2] for r in changes if r[1] == 2} <= {"b", "B"}
+
+
+def test_names_in_one_two_or_three_parts_and_back(spark, db):
+    spark.sql(f"CREATE TABLE {CAT}.{db}.`my-table` (id INT)")
+    spark.sql(f"INSERT INTO {CAT}.{db}.`my-table` VALUES (1)")
+    for name in (f"{db}.my-table", f"{db}.`my-table`", f"{CAT}.{db}.`my-table`", f"`{CAT}`.{db}.my-table"):
+        t = LaminaTable.for_name(spark, name)
+        assert t.name == f"{CAT}.{db}.`my-table`"
+        assert LaminaTable.for_name(spark, t.name).to_df().collect()[0][0] == 1
+        assert sql_rows(spark, f"SELECT * FROM {t.name}") == [(1,)]
+    assert LaminaTable.is_lamina_table(spark, f"{CAT}.{db}.my-table")
+    assert not LaminaTable.is_lamina_table(spark, f"{db}.other")
+    spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {CAT}.default")
+    LaminaTable.create_or_replace(spark, "one_part").add_column("id", "INT").execute()
+    try:
+        assert LaminaTable.for_name(spark, "one_part").name == f"{CAT}.default.one_part"
+    finally:
+        spark.sql(f"DROP TABLE {CAT}.default.one_part")
+    for bad, needle in (("a.b.c.d", "one, two or three parts"), ("db..t", "empty name part"),
+                        ("db.`t", "unclosed backquote"), ("`a.b`.t", "must not hold dots"), (7, "table name string")):
+        with pytest.raises(ValueError, match=needle):
+            LaminaTable.for_name(spark, bad)
+
+
+def test_aliases_name_the_table_and_the_source_of_a_merge(spark, twins):
+    sql_table, t = twins
+    changes = spark.createDataFrame([(1, "x", 1), (7, "new", 70)], "id INT, v STRING, n INT")
+    changes.createOrReplaceTempView("aliased_changes")
+    spark.sql(f"MERGE INTO {sql_table} o USING aliased_changes c ON o.id = c.id "
+              "WHEN MATCHED AND c.n < 5 THEN UPDATE SET v = c.v WHEN NOT MATCHED THEN INSERT *")
+    (t.alias("o").merge(changes.alias("c"), "o.id = c.id")
+      .when_matched_update("c.n < 5", {"v": "c.v"})
+      .when_not_matched_insert_all()
+      .execute())
+    assert _same(spark, sql_table, t) == [(1, "x", 10), (2, "b", 20), (3, "c", 30), (4, "d", 40), (7, "new", 70)]
+    assert t.name == t.alias("o").name  # the alias names the table in a merge only
+    with pytest.raises(ValueError, match="name must be a plain identifier"):
+        t.alias("a b")

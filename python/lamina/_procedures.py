@@ -3,6 +3,8 @@
 
 from typing import Mapping, Optional, Sequence, Union
 
+from lamina._names import table_name
+
 PartitionSpec = Mapping[str, object]
 
 
@@ -21,10 +23,10 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
     "hilbert") rewrites an append table's selected partitions sorted by the `order_by` columns (a
     list, or one comma-separated string), so that filters on them skip files.
     """
-    if not isinstance(table, str) or table.count(".") != 1 or not all(table.split(".")):
-        raise ValueError(f"table must be 'database.table', got {table!r}")
     if not isinstance(catalog, str) or not catalog:
         raise ValueError(f"catalog must be a non-empty string, got {catalog!r}")
+    catalog, database, name = table_name(table, catalog, "table")
+    table = f"{database}.{name}"
     if not isinstance(full, bool):
         raise ValueError(f"full must be True or False, got {full!r}")
     if order_strategy is not None and (not isinstance(order_strategy, str)

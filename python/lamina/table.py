@@ -3,13 +3,13 @@
 Each method checks its arguments, naming the one that is wrong, then makes one call into the JVM
 facade (`lamina.spark.TableApi`); Lamina's Java errors arrive as the Python classes of
 `lamina.errors`. Conditions and values are SQL expression strings; a merge names the table by its
-target alias (`t`) and the source by its source alias (`s`)::
+alias (`alias()`, else `t`) and the source by the name `DataFrame.alias` gave it (else `s`)::
 
     from lamina import LaminaTable
 
     t = LaminaTable.for_name(spark, "db.orders")
     t.update("status = 'new'", {"status": "'open'"})
-    (t.merge(updates_df, "t.id = s.id", target_alias="t", source_alias="s")
+    (t.alias("t").merge(updates_df.alias("s"), "t.id = s.id")
       .when_matched_update_all()
       .when_not_matched_insert_all()
       .execute())
@@ -17,19 +17,15 @@ target alias (`t`) and the source by its source alias (`s`)::
 """
 
 import datetime
+import re
 from typing import Dict, List, Mapping, Optional, Sequence, Union
 
 from pyspark.sql import DataFrame, SparkSession
 
+from lamina._names import quote, table_name
 from lamina._procedures import PartitionSpec, compact as _compact
 
 __all__ = ["LaminaTable", "LaminaMergeBuilder", "LaminaTableBuilder"]
-
-
-def _check_name(name, what="table") -> str:
-    if not isinstance(name, str) or name.count(".") != 1 or not all(part.strip() for part in name.split(".")):
-        raise ValueError(f"{what} must be 'database.table', got {name!r}")
-    return name
 
 
 def _check_catalog(catalog) -> str:
@@ -38,10 +34,27 @@ def _check_catalog(catalog) -> str:
     return catalog
 
 
+def _resolve(name, catalog) -> tuple:
+    """(catalog, 'db.table') of a name in one, two or three parts (lamina._names)."""
+    cat, database, table = table_name(name, _check_catalog(catalog))
+    return _check_catalog(cat), f"{database}.{table}"
+
+
 def _sql_text(value, argument: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"{argument} must be a non-empty SQL expression string, got {value!r}")
     return value
+
+
+def _dataframe_alias(df: DataFrame) -> Optional[str]:
+    """The name `df.alias(name)` gave the DataFrame, or None."""
+    try:
+        plan = df._jdf.queryExecution().logical()
+        if plan.nodeName() == "SubqueryAlias":
+            return plan.alias()
+    except Exception:  # noqa: BLE001 - no alias to find
+        pass
+    return None
 
 
 def _time_text(value, argument: str) -> Optional[str]:
@@ -81,21 +94,22 @@ def _assignments(values, argument: str) -> Dict[str, str]:
 
 
 class LaminaTable:
-    """A table of a Lamina catalog (default `lamina`), named `database.table`."""
+    """A table of a Lamina catalog (default `lamina`), named `table`, `database.table` or
+    `catalog.database.table` (the catalog a three-part name gives is used instead of `catalog`)."""
 
     def __init__(self, spark: SparkSession, name: str, catalog: str = "lamina"):
         if not isinstance(spark, SparkSession):
             raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
         self._spark = spark
-        self._name = _check_name(name)
-        self._catalog = _check_catalog(catalog)
+        self._catalog, self._name = _resolve(name, catalog)
         self._api = spark._jvm.lamina.spark.TableApi
 
     # --- finding tables -------------------------------------------------------------------------
 
     @classmethod
     def for_name(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTable":
-        """The table `name` ("db.t"); raises NotFoundException when it does not exist.
+        """The table `name`: "t" (database `default`), "db.t" or "catalog.db.t", parts in backquotes as
+        SQL takes them ("db.`my-table`" or "db.my-table"); raises NotFoundException when it does not exist.
 
         >>> orders = LaminaTable.for_name(spark, "shop.orders")
         """
@@ -105,7 +119,7 @@ class LaminaTable:
 
     @classmethod
     def is_lamina_table(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> bool:
-        """Whether `name` ("db.t") is a table of the Lamina catalog `catalog`.
+        """Whether `name` ("db.t", named as `for_name` takes it) is a table of the Lamina catalog `catalog`.
 
         >>> LaminaTable.is_lamina_table(spark, "shop.orders")
         True
@@ -127,7 +141,7 @@ class LaminaTable:
         """
         if not isinstance(spark, SparkSession):
             raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
-        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), mode="create")
+        return LaminaTableBuilder(spark, *reversed(_resolve(name, catalog)), mode="create")
 
     @classmethod
     def create_if_not_exists(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTableBuilder":
@@ -137,7 +151,7 @@ class LaminaTable:
         """
         if not isinstance(spark, SparkSession):
             raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
-        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), mode="if_not_exists")
+        return LaminaTableBuilder(spark, *reversed(_resolve(name, catalog)), mode="if_not_exists")
 
     @classmethod
     def create_or_replace(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTableBuilder":
@@ -149,12 +163,14 @@ class LaminaTable:
         """
         if not isinstance(spark, SparkSession):
             raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
-        return LaminaTableBuilder(spark, _check_name(name), _check_catalog(catalog), mode="replace")
+        return LaminaTableBuilder(spark, *reversed(_resolve(name, catalog)), mode="replace")
 
     @property
     def name(self) -> str:
-        """The table's `catalog.database.table` name."""
-        return f"{self._catalog}.{self._name}"
+        """The table's `catalog.database.table` name, as SQL and `for_name` take it (parts that SQL
+        would not take bare in backquotes)."""
+        return ".".join(p if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p) else quote(p)
+                        for p in [self._catalog, *self._name.split(".")])
 
     def _call(self, method: str, *args):
         return getattr(self._api, method)(self._spark._jsparkSession, self._catalog, self._name, *args)
@@ -273,7 +289,7 @@ class LaminaTable:
         >>> LaminaTable.for_name(spark, "shop.orders").delete("status = 'cancelled'")
         """
         if condition is not None:
-            _sql_text(condition, "condition")
+            condition = _sql_text(condition, "condition")
         self._call("delete", condition)
 
     def update(self, condition: Optional[str] = None, set: Optional[Mapping[str, str]] = None) -> None:
@@ -283,7 +299,7 @@ class LaminaTable:
         >>> LaminaTable.for_name(spark, "shop.orders").update("id = 7", {"status": "'shipped'"})
         """
         if condition is not None:
-            _sql_text(condition, "condition")
+            condition = _sql_text(condition, "condition")
         if not isinstance(set, Mapping) or not set:
             raise ValueError(f"set must be a non-empty mapping of column name to SQL expression, got {set!r}")
         java = self._spark._jvm.java.util.HashMap()
@@ -293,11 +309,25 @@ class LaminaTable:
             java.put(column, _sql_text(expression, f"set[{column!r}]"))
         self._call("update", condition, java)
 
-    def merge(self, source: DataFrame, condition: str, target_alias: str = "t",
-              source_alias: str = "s") -> "LaminaMergeBuilder":
-        """Starts a MERGE INTO this table from `source` on `condition`; add WHEN clauses, then
-        `execute()`. The condition and the clauses' expressions name the table `target_alias` and the
-        source `source_alias`.
+    def alias(self, name: str) -> "LaminaTable":
+        """This table under the name `name` in a merge's condition and clauses, as delta-spark's
+        `DeltaTable.alias`; the source's name is the one `DataFrame.alias` gave it.
+
+        >>> (LaminaTable.for_name(spark, "shop.orders").alias("o")
+        ...    .merge(changes.alias("c"), "o.id = c.id").when_matched_update_all().execute())
+        """
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"name must be a plain identifier, got {name!r}")
+        aliased = LaminaTable.__new__(LaminaTable)
+        aliased.__dict__.update(self.__dict__, _alias=name)
+        return aliased
+
+    def merge(self, source: DataFrame, condition: str, target_alias: Optional[str] = None,
+              source_alias: Optional[str] = None) -> "LaminaMergeBuilder":
+        """Starts a MERGE INTO this table from `source` on `condition` (SQL text); add WHEN
+        clauses, then `execute()`. The condition and the clauses' expressions name the table by
+        `target_alias` (else the name `alias()` gave it, else `t`) and the source by `source_alias` (else
+        the name `source.alias(...)` gave it, else `s`).
 
         >>> (LaminaTable.for_name(spark, "shop.orders")
         ...    .merge(changes, "t.id = s.id")
@@ -308,6 +338,10 @@ class LaminaTable:
         """
         if not isinstance(source, DataFrame):
             raise ValueError(f"source must be a DataFrame, got {type(source).__name__}")
+        if target_alias is None:
+            target_alias = getattr(self, "_alias", None) or "t"
+        if source_alias is None:
+            source_alias = _dataframe_alias(source) or "s"
         for argument, alias in (("target_alias", target_alias), ("source_alias", source_alias)):
             if not isinstance(alias, str) or not alias.isidentifier():
                 raise ValueError(f"{argument} must be a plain identifier, got {alias!r}")
@@ -467,8 +501,10 @@ class LaminaTable:
     def rollback_to(self, version: Optional[int] = None, tag: Optional[str] = None,
                     timestamp: Union[None, datetime.datetime, int] = None) -> int:
         """Rolls the table back to the snapshot `version`, the tag `tag`, or the latest snapshot committed
-        at or before `timestamp` (a datetime, or epoch milliseconds); later snapshots go. Returns the
-        snapshot id now latest. Run it while no one writes to the table.
+        at or before `timestamp` (a datetime, or epoch milliseconds). As Paimon's rollback, and unlike
+        Delta's RESTORE, this deletes every later snapshot (and the files only they use): the history
+        after the target is gone and time travel to it fails. Returns the snapshot id now latest. Run it
+        while no one writes to the table.
 
         >>> LaminaTable.for_name(spark, "shop.orders").rollback_to(version=12)
         """
@@ -494,7 +530,8 @@ class LaminaTable:
 class LaminaMergeBuilder:
     """The WHEN clauses of a merge, applied in the order given, as in SQL MERGE INTO."""
 
-    def __init__(self, table: LaminaTable, source: DataFrame, condition: str, target_alias: str, source_alias: str):
+    def __init__(self, table: LaminaTable, source: DataFrame, condition: str, target_alias: str,
+                 source_alias: str):
         self._table = table
         self._source = source
         self._condition = condition
