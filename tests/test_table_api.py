@@ -282,3 +282,36 @@ def test_aliases_name_the_table_and_the_source_of_a_merge(spark, twins):
     assert t.name == t.alias("o").name  # the alias names the table in a merge only
     with pytest.raises(ValueError, match="name must be a plain identifier"):
         t.alias("a b")
+
+
+def test_for_path_finds_the_catalog_whose_warehouse_holds_the_table(spark, warehouse, db, tmp_path):
+    from _support import table_path
+
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT)")
+    for path in (table_path(warehouse, db, "t"), f"file:{table_path(warehouse, db, 't')}/"):
+        assert LaminaTable.for_path(spark, path).name == f"{CAT}.{db}.t"
+    with pytest.raises(lamina.NotFoundException):
+        LaminaTable.for_path(spark, table_path(warehouse, db, "nope"))
+    with pytest.raises(ValueError, match=f"is not <warehouse>/<database>.db/<table> of a Lamina catalog.*{CAT}: "):
+        LaminaTable.for_path(spark, tmp_path / "elsewhere")
+    with pytest.raises(ValueError, match="is not <warehouse>/<database>.db/<table>"):
+        LaminaTable.for_path(spark, table_path(warehouse, db, "t") / "bucket-0")
+
+
+def test_add_columns_from_a_schema_or_ddl(spark, db):
+    from pyspark.sql.types import DecimalType, LongType, StringType, StructField, StructType
+
+    source = StructType([StructField("id", LongType(), False), StructField("note", StringType(), True,
+                                                                           {"comment": "it's free"})])
+    t = LaminaTable.create(spark, f"{db}.cols").add_columns(source).primary_key("id").property("bucket", 1).execute()
+    t.add_columns(StructType([StructField("price", DecimalType(10, 2))]))
+    t.add_columns("tags ARRAY<STRING>, `odd name` INT COMMENT 'x'")
+    described = [tuple(r) for r in spark.sql(f"DESCRIBE TABLE {t.name}").collect()]
+    assert [(r[0], r[1]) for r in described[:5]] == [("id", "bigint"), ("note", "string"), ("price", "decimal(10,2)"),
+                                                     ("tags", "array<string>"), ("odd name", "int")]
+    assert described[1][2] == "it's free"
+    assert spark.table(t.name).schema["id"].nullable is False
+    with pytest.raises(ValueError, match="schema: 'id id id' is not a list of columns"):
+        t.add_columns("id id id")
+    with pytest.raises(ValueError, match="schema must be a StructType with fields"):
+        t.add_columns(StructType([]))

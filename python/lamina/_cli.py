@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from lamina._names import quote, table_name
+from lamina._names import quote, sql_string, table_name
 
 _EXAMPLES = """examples:
   lamina compact --warehouse /data/wh --table shop.orders --partition "day=2024-05-01"
@@ -56,11 +56,6 @@ def split_partition(text: str) -> Dict[str, str]:
         if j >= len(text):
             break
     return spec
-
-
-def sql_string(value: str) -> str:
-    """`value` as a SQL string literal."""
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 # --- the parser ----------------------------------------------------------------------------------

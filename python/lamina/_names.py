@@ -60,3 +60,8 @@ def table_name(text, catalog: str, argument: str = "name") -> Tuple[str, str, st
 def quote(part: str) -> str:
     """`part` as a backquoted SQL identifier."""
     return "`" + part.replace("`", "``") + "`"
+
+
+def sql_string(value: str) -> str:
+    """`value` as a SQL string literal."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"

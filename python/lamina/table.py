@@ -17,12 +17,14 @@ alias (`alias()`, else `t`) and the source by the name `DataFrame.alias` gave it
 """
 
 import datetime
+import os
 import re
 from typing import Dict, List, Mapping, Optional, Sequence, Union
 
 from pyspark.sql import DataFrame, SparkSession
 
-from lamina._names import quote, table_name
+from lamina._config import _CATALOG_CLASS
+from lamina._names import quote, sql_string, table_name
 from lamina._procedures import PartitionSpec, compact as _compact
 
 __all__ = ["LaminaTable", "LaminaMergeBuilder", "LaminaTableBuilder"]
@@ -93,6 +95,40 @@ def _assignments(values, argument: str) -> Dict[str, str]:
     return out
 
 
+def _local_path(location: str) -> str:
+    """A warehouse or table location without a `file:` scheme, normalised, for comparison."""
+    if location.startswith("file://"):
+        location = location[len("file://"):]
+    elif location.startswith("file:"):
+        location = location[len("file:"):]
+    return location.rstrip("/") if "://" in location else os.path.normpath(os.path.abspath(location))
+
+
+def _same_scheme(path: str, warehouse: str) -> bool:
+    """Whether both are local paths, or URIs of one scheme and authority (s3://bucket, hdfs://nn)."""
+    def root(location):
+        location = _local_path(location)
+        return location.split("/", 3)[:3] if "://" in location else ["local"]
+    return root(path) == root(warehouse)
+
+
+def _schema_columns(schema, argument: str) -> List[tuple]:
+    """(name, SQL type, nullable, comment) of each field of a StructType or a DDL string
+    ('id BIGINT NOT NULL, note STRING')."""
+    from pyspark.sql.types import StructType
+
+    if isinstance(schema, str):
+        if not schema.strip():
+            raise ValueError(f"{argument} must be a StructType or a non-empty DDL string, got {schema!r}")
+        try:
+            schema = StructType.fromDDL(schema)
+        except Exception as e:  # noqa: BLE001 - named below
+            raise ValueError(f"{argument}: {schema!r} is not a list of columns: {e}") from None
+    if not isinstance(schema, StructType) or not schema.fields:
+        raise ValueError(f"{argument} must be a StructType with fields or a DDL string, got {schema!r}")
+    return [(f.name, f.dataType.simpleString(), f.nullable, f.metadata.get("comment")) for f in schema.fields]
+
+
 class LaminaTable:
     """A table of a Lamina catalog (default `lamina`), named `table`, `database.table` or
     `catalog.database.table` (the catalog a three-part name gives is used instead of `catalog`)."""
@@ -116,6 +152,32 @@ class LaminaTable:
         table = cls(spark, name, catalog)
         table._api.require(spark._jsparkSession, table._catalog, table._name)
         return table
+
+    @classmethod
+    def for_path(cls, spark: SparkSession, path: str) -> "LaminaTable":
+        """The table stored at `path`, `<warehouse>/<database>.db/<table>` of a Lamina catalog configured
+        on the session (the catalog whose warehouse holds the path); raises ValueError naming the
+        warehouses when none does, NotFoundException when no table is there.
+
+        >>> LaminaTable.for_path(spark, "/data/warehouse/shop.db/orders").name
+        'lamina.shop.orders'
+        """
+        if not isinstance(path, (str, os.PathLike)) or not os.fspath(path).strip():
+            raise ValueError(f"path must be a table directory path or URI, got {path!r}")
+        wanted = _local_path(os.fspath(path))
+        conf = spark.conf.getAll
+        catalogs = {key[len("spark.sql.catalog."):]: conf.get(key + ".warehouse")
+                    for key, value in conf.items()
+                    if key.startswith("spark.sql.catalog.") and key.count(".") == 3 and value == _CATALOG_CLASS}
+        for catalog, warehouse in sorted(catalogs.items()):
+            if not warehouse:
+                continue
+            relative = os.path.relpath(wanted, _local_path(warehouse)) if _same_scheme(wanted, warehouse) else ".."
+            parts = relative.split(os.sep)
+            if len(parts) == 2 and parts[0].endswith(".db") and parts[0] != ".db" and not relative.startswith(".."):
+                return cls.for_name(spark, f"{quote(catalog)}.{quote(parts[0][:-3])}.{quote(parts[1])}")
+        raise ValueError(f"path {os.fspath(path)!r} is not <warehouse>/<database>.db/<table> of a Lamina catalog "
+                         f"of this session (warehouses: {', '.join(f'{c}: {w}' for c, w in sorted(catalogs.items()))})")
 
     @classmethod
     def is_lamina_table(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> bool:
@@ -251,6 +313,20 @@ class LaminaTable:
         '4'
         """
         return dict(self._call("options"))
+
+    def add_columns(self, schema) -> None:
+        """Adds the columns of `schema` (a StructType such as `df.schema`, or a DDL string
+        'note STRING, score DOUBLE') at the end, as ALTER TABLE ... ADD COLUMNS does.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").add_columns("note STRING COMMENT 'free text'")
+        """
+        columns = []
+        for name, data_type, nullable, comment in _schema_columns(schema, "schema"):
+            column = f"{quote(name)} {data_type}" + ("" if nullable else " NOT NULL")
+            if comment is not None:
+                column += f" COMMENT {sql_string(str(comment))}"
+            columns.append(column)
+        self._spark.sql(f"ALTER TABLE {self.name} ADD COLUMNS ({', '.join(columns)})")
 
     def set_options(self, options: Mapping[str, object]) -> None:
         """Sets table options, checked as ALTER TABLE ... SET TBLPROPERTIES checks them.
@@ -620,6 +696,16 @@ class LaminaTableBuilder:
         if comment is not None and not isinstance(comment, str):
             raise ValueError(f"comment must be a string, got {comment!r}")
         self._columns.append((name, data_type, nullable, comment))
+        return self
+
+    def add_columns(self, schema) -> "LaminaTableBuilder":
+        """Adds every column of `schema` (a StructType such as `df.schema`, or a DDL string
+        'id BIGINT NOT NULL, status STRING'), with its nullability and comment.
+
+        >>> LaminaTable.create(spark, "shop.orders").add_columns(orders_df.schema).primary_key("id").execute()
+        """
+        for name, data_type, nullable, comment in _schema_columns(schema, "schema"):
+            self.add_column(name, data_type, nullable, comment)
         return self
 
     def primary_key(self, *columns: str) -> "LaminaTableBuilder":
