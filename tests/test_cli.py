@@ -67,5 +67,5 @@ def test_every_subcommand_on_one_table(spark, warehouse, db):
 def test_a_lamina_error_is_one_line_and_a_nonzero_exit(warehouse, db):
     result = lamina_cli(warehouse, "create-tag", "--table", f"{db}.nope", "--tag", "x")
     assert result.returncode == 1
-    assert f"lamina create-tag: " in result.stderr and f"{db}.nope" in result.stderr
+    assert "lamina create-tag: " in result.stderr and f"{db}.nope" in result.stderr
     assert "\tat " not in result.stderr  # no Java stack trace without --verbose
