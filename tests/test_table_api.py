@@ -315,3 +315,26 @@ def test_add_columns_from_a_schema_or_ddl(spark, db):
         t.add_columns("id id id")
     with pytest.raises(ValueError, match="schema must be a StructType with fields"):
         t.add_columns(StructType([]))
+
+
+def test_timestamps_are_read_in_the_session_time_zone(spark, db):
+    from zoneinfo import ZoneInfo
+
+    spark.sql(f"CREATE TABLE {CAT}.{db}.tz (id INT)")
+    t = LaminaTable.for_name(spark, f"{db}.tz")
+    spark.sql(f"INSERT INTO {CAT}.{db}.tz VALUES (1)")
+    time.sleep(0.05)
+    between = datetime.datetime.now(datetime.timezone.utc)
+    time.sleep(0.05)
+    spark.sql(f"INSERT INTO {CAT}.{db}.tz VALUES (2)")
+    before = spark.conf.get("spark.sql.session.timeZone")
+    spark.conf.set("spark.sql.session.timeZone", "America/Los_Angeles")
+    try:
+        local = between.astimezone(ZoneInfo("America/Los_Angeles")).replace(tzinfo=None)
+        for given in (between, local, local.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]):
+            assert t.to_df(timestamp=given).count() == 1, given
+        # the same wall-clock time read in another zone is another instant: here, after both commits
+        assert t.to_df(timestamp=between.replace(tzinfo=None)).count() == 2
+        assert t.rollback_to(timestamp=local) == 1
+    finally:
+        spark.conf.set("spark.sql.session.timeZone", before)

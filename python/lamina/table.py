@@ -2,7 +2,10 @@
 
 Each method checks its arguments, naming the one that is wrong, then makes one call into the JVM
 facade (`lamina.spark.TableApi`); Lamina's Java errors arrive as the Python classes of
-`lamina.errors`. Conditions and values are SQL expression strings; a merge names the table by its
+`lamina.errors`. Every timestamp argument (`to_df(timestamp=)`, `older_than`, `rollback_to(timestamp=)`)
+follows one rule: text and naive datetimes are times of the session's time zone
+(`spark.sql.session.timeZone`, as `TIMESTAMP AS OF` reads them), aware datetimes are converted to it.
+Conditions and values are SQL expression strings; a merge names the table by its
 alias (`alias()`, else `t`) and the source by the name `DataFrame.alias` gave it (else `s`)::
 
     from lamina import LaminaTable
@@ -59,9 +62,26 @@ def _dataframe_alias(df: DataFrame) -> Optional[str]:
     return None
 
 
-def _time_text(value, argument: str) -> Optional[str]:
-    """A timestamp argument as the JVM reads it ('yyyy-MM-dd HH:mm:ss.SSS', in the JVM's zone), or None."""
+def _session_zone(spark) -> datetime.tzinfo:
+    """The session's time zone (`spark.sql.session.timeZone`): a region ID or an offset."""
+    name = spark.conf.get("spark.sql.session.timeZone")
+    offset = re.fullmatch(r"(?:GMT|UTC)?([+-])(\d{1,2})(?::?(\d{2}))?", name.strip())
+    if offset:
+        sign = -1 if offset.group(1) == "-" else 1
+        return datetime.timezone(sign * datetime.timedelta(hours=int(offset.group(2)), minutes=int(offset.group(3) or 0)))
+    if name.upper() in ("UTC", "Z", "GMT"):
+        return datetime.timezone.utc
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(name)
+
+
+def _time_text(spark, value, argument: str) -> Optional[str]:
+    """A timestamp argument as the JVM reads it: 'yyyy-MM-dd HH:mm:ss.SSS' in the session's time zone.
+    Text and naive datetimes are times of the session's zone; an aware datetime is converted to it."""
     if isinstance(value, datetime.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(_session_zone(spark)).replace(tzinfo=None)
         value = value.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
     return None if value is None else _sql_text(value, argument)
 
@@ -258,9 +278,7 @@ class LaminaTable:
         if branch is not None:
             _branch_name(branch)
         if timestamp is not None:
-            if isinstance(timestamp, datetime.datetime):
-                timestamp = timestamp.isoformat(sep=" ")
-            _sql_text(timestamp, "timestamp")
+            timestamp = _time_text(self._spark, timestamp, "timestamp")
         version_text = str(version) if version is not None else tag
         return DataFrame(self._call("read", version_text, timestamp, branch), self._spark)
 
@@ -454,7 +472,7 @@ class LaminaTable:
         for argument, value in (("retain_max", retain_max), ("retain_min", retain_min), ("max_deletes", max_deletes)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise ValueError(f"{argument} must be a positive int, got {value!r}")
-        older_than = _time_text(older_than, "older_than")
+        older_than = _time_text(self._spark, older_than, "older_than")
         return int(self._call("expireSnapshots", retain_max, retain_min, older_than, max_deletes))
 
     def remove_orphan_files(self, older_than: Union[None, str, datetime.datetime] = None,
@@ -466,7 +484,7 @@ class LaminaTable:
 
         >>> LaminaTable.for_name(spark, "shop.orders").remove_orphan_files(dry_run=True)
         """
-        older_than = _time_text(older_than, "older_than")
+        older_than = _time_text(self._spark, older_than, "older_than")
         if not isinstance(dry_run, bool):
             raise ValueError(f"dry_run must be True or False, got {dry_run!r}")
         count, size = self._call("removeOrphanFiles", older_than, dry_run)
@@ -523,7 +541,7 @@ class LaminaTable:
 
         >>> LaminaTable.for_name(spark, "shop.orders").expire_tags(older_than="2024-01-01 00:00:00")
         """
-        older_than = _time_text(older_than, "older_than")
+        older_than = _time_text(self._spark, older_than, "older_than")
         return [str(n) for n in self._call("expireTags", older_than)]
 
     def tags(self) -> DataFrame:
@@ -593,7 +611,7 @@ class LaminaTable:
             return int(self._call("rollback", _tag_name(tag)))
         if isinstance(timestamp, datetime.datetime):
             if timestamp.tzinfo is None:
-                timestamp = timestamp.astimezone()
+                timestamp = timestamp.replace(tzinfo=_session_zone(self._spark))
             timestamp = int(timestamp.timestamp() * 1000)
         if isinstance(timestamp, bool) or not isinstance(timestamp, int) or timestamp < 0:
             raise ValueError(f"timestamp must be a datetime or epoch milliseconds, got {timestamp!r}")

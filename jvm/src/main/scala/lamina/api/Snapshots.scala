@@ -15,9 +15,10 @@ object Snapshots {
    *  option (`olderThan`, a timestamp, replaces `snapshot.time-retained`: snapshots whose successor was
    *  committed before it may go; a time in the future counts as now). Returns how many snapshots expired. */
   def expire(warehouse: Metastore, table: String, retainMax: Option[Int], retainMin: Option[Int],
-      olderThan: Option[String], maxDeletes: Option[Int], now: Long = System.currentTimeMillis()): Int = {
+      olderThan: Option[String], maxDeletes: Option[Int], now: Long = System.currentTimeMillis(),
+      zone: ZoneId = ZoneId.systemDefault()): Int = {
     val t = warehouse.loadTable(table)
-    val olderThanMillis = olderThan.map(_.trim).filter(_.nonEmpty).map(parseTimestamp(_, "older_than"))
+    val olderThanMillis = olderThan.map(_.trim).filter(_.nonEmpty).map(parseTimestamp(_, "older_than", zone))
     val policy = RetentionPolicy.of(t.options, retainMax, retainMin, olderThanMillis.map(t => math.max(0L, now - t)),
       maxDeletes)
     new SnapshotExpiration(t).expire(policy, now)
@@ -26,9 +27,9 @@ object Snapshots {
   /** Removes the files no snapshot or tag refers to, last modified before `olderThan` (a timestamp;
    *  default: a day ago); with `dryRun` only lists them. Returns (how many, their total bytes). */
   def removeOrphanFiles(warehouse: Metastore, table: String, olderThan: Option[String], dryRun: Boolean,
-      now: Long = System.currentTimeMillis()): (Long, Long) = {
+      now: Long = System.currentTimeMillis(), zone: ZoneId = ZoneId.systemDefault()): (Long, Long) = {
     val t = warehouse.loadTable(table)
-    val before = olderThan.map(_.trim).filter(_.nonEmpty).map(parseTimestamp(_, "older_than"))
+    val before = olderThan.map(_.trim).filter(_.nonEmpty).map(parseTimestamp(_, "older_than", zone))
       .getOrElse(now - OrphanFiles.DefaultMarginMillis)
     val found = new OrphanFiles(t).remove(before, dryRun)
     (found.size.toLong, found.map(_.getLen).sum)
@@ -43,9 +44,10 @@ object Snapshots {
 
   private def pair(r: Rollback.Result): (Long, Long) = (r.previous, r.current)
 
-  /** `yyyy-MM-dd[ HH:mm:ss[.fff]]` (or with a `T`) in the JVM's time zone, as Paimon reads it, into
-   *  epoch milliseconds; `argument` names the argument in the error. */
-  def parseTimestamp(text: String, argument: String): Long = {
+  /** `yyyy-MM-dd[ HH:mm:ss[.fff]]` (or with a `T`) in `zone` into epoch milliseconds; `argument` names
+   *  the argument in the error. Spark's procedures give the session's time zone (Paimon's read the
+   *  JVM's, the default here; Spark's session zone is the JVM's unless set). */
+  def parseTimestamp(text: String, argument: String, zone: ZoneId = ZoneId.systemDefault()): Long = {
     val t = text.trim.replace('T', ' ')
     val local =
       try {
@@ -56,6 +58,6 @@ object Snapshots {
           throw new BadInputException(
             s"Invalid $argument '$text': expected a timestamp such as '2024-05-01 12:00:00' or '2024-05-01'", e)
       }
-    local.atZone(ZoneId.systemDefault()).toInstant.toEpochMilli
+    local.atZone(zone).toInstant.toEpochMilli
   }
 }

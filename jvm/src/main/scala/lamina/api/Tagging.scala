@@ -1,6 +1,6 @@
 package lamina.api
 
-import java.time.Duration
+import java.time.{Duration, Instant, LocalDateTime, ZoneId}
 
 import lamina.errors.BadInputException
 import lamina.table.catalog.Metastore
@@ -34,14 +34,16 @@ object Tagging {
   def delete(warehouse: Metastore, table: String, tags: String): Unit =
     Tags.delete(warehouse.loadTable(table), tags)
 
-  /** Deletes the tags whose retention ran out and, given `olderThan` (a timestamp in the JVM's zone, as
-   *  Paimon reads it), those created before it; the names deleted. */
-  def expire(warehouse: Metastore, table: String, olderThan: Option[String]): Seq[String] = {
+  /** Deletes the tags whose retention ran out and, given `olderThan` (a timestamp in `zone`), those
+   *  created before it; the names deleted. Tag creation times are local times of the JVM's zone, as in
+   *  Paimon's tag files. */
+  def expire(warehouse: Metastore, table: String, olderThan: Option[String],
+      zone: ZoneId = ZoneId.systemDefault()): Seq[String] = {
     val before = olderThan.map(_.trim).filter(_.nonEmpty).map { text =>
-      java.time.LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(Snapshots.parseTimestamp(text, "older_than")),
-        java.time.ZoneId.systemDefault())
+      LocalDateTime.ofInstant(Instant.ofEpochMilli(Snapshots.parseTimestamp(text, "older_than", zone)),
+        ZoneId.systemDefault())
     }
-    Tags.expire(warehouse.loadTable(table), java.time.LocalDateTime.now(), before)
+    Tags.expire(warehouse.loadTable(table), LocalDateTime.now(), before)
   }
 
   /** `7 d`, `12 h`, `30 min`: how long a tag is kept; blank or None: for ever. */

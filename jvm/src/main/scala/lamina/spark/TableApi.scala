@@ -154,7 +154,7 @@ object TableApi {
       retainMin: java.lang.Integer, olderThan: String, maxDeletes: java.lang.Integer): Int = {
     require(spark, catalogName, table)
     Snapshots.expire(warehouse(spark, catalogName), table, optInt(retainMax), optInt(retainMin), Option(olderThan),
-      optInt(maxDeletes))
+      optInt(maxDeletes), zone = SessionZone(spark))
   }
 
   /** Tags a snapshot (the latest when `snapshotId` is null), kept for `timeRetained` (`7 d`; null: for
@@ -173,7 +173,7 @@ object TableApi {
   /** `sys.expire_tags`: the names of the tags deleted. */
   def expireTags(spark: SparkSession, catalogName: String, table: String, olderThan: String): java.util.List[String] = {
     require(spark, catalogName, table)
-    Tagging.expire(warehouse(spark, catalogName), table, Option(olderThan)).asJava
+    Tagging.expire(warehouse(spark, catalogName), table, Option(olderThan), SessionZone(spark)).asJava
   }
 
   /** The table's tags (the `$tags` system table). */
@@ -219,7 +219,9 @@ object TableApi {
   def removeOrphanFiles(spark: SparkSession, catalogName: String, table: String, olderThan: String,
       dryRun: Boolean): Array[Long] = {
     require(spark, catalogName, table)
-    val (count, bytes) = Snapshots.removeOrphanFiles(warehouse(spark, catalogName), table, Option(olderThan), dryRun)
+    val (count, bytes) =
+      Snapshots.removeOrphanFiles(warehouse(spark, catalogName), table, Option(olderThan), dryRun,
+        zone = SessionZone(spark))
     Array(count, bytes)
   }
 

@@ -5,7 +5,7 @@ import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter
 import org.apache.spark.sql.types.{IntegerType, StringType, StructType}
 
 import lamina.api.Snapshots
-import lamina.spark.LaminaCatalog
+import lamina.spark.{LaminaCatalog, SessionZone}
 import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
@@ -22,5 +22,5 @@ class ExpireSnapshotsProcedure(catalog: LaminaCatalog) extends LaminaProcedure(c
 
   override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] =
     Seq(InternalRow(Snapshots.expire(warehouse, args.requiredString("table"), args.int("retain_max"),
-          args.int("retain_min"), args.string("older_than"), args.int("max_deletes"))))
+          args.int("retain_min"), args.string("older_than"), args.int("max_deletes"), zone = SessionZone.current())))
 }

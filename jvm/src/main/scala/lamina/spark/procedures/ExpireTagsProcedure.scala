@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{StringType, StructType}
 import org.apache.spark.unsafe.types.UTF8String
 
 import lamina.api.Tagging
-import lamina.spark.LaminaCatalog
+import lamina.spark.{LaminaCatalog, SessionZone}
 import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
@@ -20,7 +20,7 @@ class ExpireTagsProcedure(catalog: LaminaCatalog) extends LaminaProcedure(catalo
   override protected def output: StructType = columns("expired_tags" -> StringType)
 
   override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
-    val expired = Tagging.expire(warehouse, args.requiredString("table"), args.string("older_than"))
+    val expired = Tagging.expire(warehouse, args.requiredString("table"), args.string("older_than"), SessionZone.current())
     (if (expired.isEmpty) Seq("No expired tags.") else expired).map(n => InternalRow(UTF8String.fromString(n)))
   }
 }

@@ -5,7 +5,7 @@ import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter
 import org.apache.spark.sql.types.{BooleanType, LongType, StringType, StructType}
 
 import lamina.api.Snapshots
-import lamina.spark.LaminaCatalog
+import lamina.spark.{LaminaCatalog, SessionZone}
 import lamina.table.catalog.Metastore
 import LaminaProcedure._
 
@@ -22,7 +22,7 @@ class RemoveOrphanFilesProcedure(catalog: LaminaCatalog) extends LaminaProcedure
 
   override protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow] = {
     val (count, bytes) = Snapshots.removeOrphanFiles(warehouse, args.requiredString("table"), args.string("older_than"),
-      args.boolean("dry_run").getOrElse(false))
+      args.boolean("dry_run").getOrElse(false), zone = SessionZone.current())
     Seq(InternalRow(count, bytes))
   }
 }
