@@ -238,10 +238,9 @@ def _session(args, catalog: str):
     return spark
 
 
-def run(args) -> int:
+def run(args, catalog: str, database: str, table: str) -> int:
     import lamina
 
-    catalog, database, table = table_name(args.table, args.catalog, "--table")
     sql = statement(args, catalog, database, table)
     started = time.monotonic()
     print(f"lamina {args.command} {catalog}.{database}.{table}: starting", file=sys.stderr, flush=True)
@@ -269,23 +268,19 @@ def main(argv: Optional[List[str]] = None) -> int:
         from lamina._config import _check_warehouse
 
         _check_warehouse(args.warehouse)
-        table_name(args.table, args.catalog, "--table")
-        if args.command == "compact" and args.partition and args.where:
-            p.error("give --partition or --where, not both")
-        return run(args)
+        names = table_name(args.table, args.catalog, "--table")
     except ValueError as e:
         p.error(str(e))
-    except Exception as e:  # noqa: BLE001 - a Lamina or Spark error ends the command with its message
-        import lamina
+    if args.command == "compact" and args.partition and args.where:
+        p.error("give --partition or --where, not both")
+    from pyspark.errors import PySparkException
 
-        if args.verbose or not isinstance(e, (lamina.LaminaException,)) and not _is_spark_error(e):
+    import lamina
+
+    try:
+        return run(args, *names)
+    except (lamina.LaminaException, PySparkException) as e:
+        if args.verbose:
             raise
         print(f"lamina {args.command}: {e}", file=sys.stderr)
         return 1
-    return 0
-
-
-def _is_spark_error(e: Exception) -> bool:
-    from pyspark.errors import PySparkException
-
-    return isinstance(e, PySparkException)

@@ -19,6 +19,7 @@ alias (`alias()`, else `t`) and the source by the name `DataFrame.alias` gave it
     t.history(5).show()
 """
 
+import copy
 import datetime
 import os
 import re
@@ -158,6 +159,7 @@ class LaminaTable:
             raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
         self._spark = spark
         self._catalog, self._name = _resolve(name, catalog)
+        self._alias: Optional[str] = None
         self._api = spark._jvm.lamina.spark.TableApi
 
     # --- finding tables -------------------------------------------------------------------------
@@ -412,8 +414,8 @@ class LaminaTable:
         """
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"name must be a plain identifier, got {name!r}")
-        aliased = LaminaTable.__new__(LaminaTable)
-        aliased.__dict__.update(self.__dict__, _alias=name)
+        aliased = copy.copy(self)
+        aliased._alias = name
         return aliased
 
     def merge(self, source: DataFrame, condition: str, target_alias: Optional[str] = None,
@@ -433,7 +435,7 @@ class LaminaTable:
         if not isinstance(source, DataFrame):
             raise ValueError(f"source must be a DataFrame, got {type(source).__name__}")
         if target_alias is None:
-            target_alias = getattr(self, "_alias", None) or "t"
+            target_alias = self._alias or "t"
         if source_alias is None:
             source_alias = _dataframe_alias(source) or "s"
         for argument, alias in (("target_alias", target_alias), ("source_alias", source_alias)):
