@@ -125,14 +125,6 @@ def _local_path(location: str) -> str:
     return location.rstrip("/") if "://" in location else os.path.normpath(os.path.abspath(location))
 
 
-def _same_scheme(path: str, warehouse: str) -> bool:
-    """Whether both are local paths, or URIs of one scheme and authority (s3://bucket, hdfs://nn)."""
-    def root(location):
-        location = _local_path(location)
-        return location.split("/", 3)[:3] if "://" in location else ["local"]
-    return root(path) == root(warehouse)
-
-
 def _schema_columns(schema, argument: str) -> List[tuple]:
     """(name, SQL type, nullable, comment) of each field of a StructType or a DDL string
     ('id BIGINT NOT NULL, note STRING')."""
@@ -194,9 +186,9 @@ class LaminaTable:
         for catalog, warehouse in sorted(catalogs.items()):
             if not warehouse:
                 continue
-            relative = os.path.relpath(wanted, _local_path(warehouse)) if _same_scheme(wanted, warehouse) else ".."
-            parts = relative.split(os.sep)
-            if len(parts) == 2 and parts[0].endswith(".db") and parts[0] != ".db" and not relative.startswith(".."):
+            base = _local_path(warehouse) + "/"
+            parts = wanted[len(base):].split("/") if wanted.startswith(base) else []
+            if len(parts) == 2 and parts[0].endswith(".db") and parts[0] != ".db" and parts[1]:
                 return cls.for_name(spark, f"{quote(catalog)}.{quote(parts[0][:-3])}.{quote(parts[1])}")
         raise ValueError(f"path {os.fspath(path)!r} is not <warehouse>/<database>.db/<table> of a Lamina catalog "
                          f"of this session (warehouses: {', '.join(f'{c}: {w}' for c, w in sorted(catalogs.items()))})")
