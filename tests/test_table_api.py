@@ -9,6 +9,7 @@ import pytest
 import lamina
 from lamina import LaminaTable
 from _support import error_text, sql_rows
+import _table_api_scenarios as scenarios
 
 CAT = "lamina"
 
@@ -87,16 +88,17 @@ def test_reads_history_detail_and_options(spark, db, warehouse):
     assert [r.snapshot_id for r in t.history(limit=1).collect()] == ids[:1]
     assert [r.schema_id for r in t.schema_history().collect()] == [0]
     d = t.detail().collect()[0].asDict()
-    assert d["name"] == f"{CAT}.{db}.t" and d["primary_keys"] == "id" and d["bucket"] == "1"
+    assert d["name"] == f"{CAT}.{db}.t" and d["primary_keys"] == "id" and d["bucket"] == 1
     assert d["merge_engine"] == "deduplicate" and d["file_format"] == "parquet"
-    assert d["latest_snapshot_id"] == str(ids[0]) and int(d["num_files"]) >= 1 and int(d["size_in_bytes"]) > 0
+    assert d["latest_snapshot_id"] == ids[0] and d["num_files"] >= 1 and d["size_in_bytes"] > 0
     assert d["location"].endswith(f"{db}.db/t")
     t.set_options({"write-only": True, "owner.team": "ads"})
     assert t.options()["write-only"] == "true" and t.options()["owner.team"] == "ads"
     assert sql_rows(spark, f"SELECT value FROM {CAT}.{db}.`t$options` WHERE key = 'write-only'") == [("true",)]
     t.unset_options(["write-only"])
     assert "write-only" not in t.options()
-    assert t.compact(full=True) is not None
+    compacted = t.compact(full=True).collect()[0]
+    assert compacted.num_snapshots == 1 and compacted.operation == "COMPACT" and compacted.num_removed_files >= 1
 
 
 def test_finding_tables(spark, db):
@@ -125,13 +127,14 @@ def test_finding_tables(spark, db):
     (lambda spark, t: t.read_changes(1, 2, scan_mode="all"), "scan_mode"),
     (lambda spark, t: t.delete(""), "condition"),
     (lambda spark, t: t.update("id = 1", {}), "set"),
-    (lambda spark, t: t.update("id = 1", {"v": 3}), "set['v']"),
+    (lambda spark, t: t.update("id = 1", {"v": object()}), "set['v']"),
+    (lambda spark, t: t.update(3, {"v": "'x'"}), "condition"),
     (lambda spark, t: t.set_options({}), "options"),
     (lambda spark, t: t.unset_options("write-only"), "keys"),
     (lambda spark, t: t.merge([1], "t.id = s.id"), "source"),
     (lambda spark, t: t.merge(spark.range(1), "t.id = s.id", target_alias="a b"), "target_alias"),
     (lambda spark, t: t.merge(spark.range(1), "t.id = s.id").execute(), "when_"),
-    (lambda spark, t: t.merge(spark.range(1), "t.id = s.id").when_matched_update(set={"v": None}), "set['v']"),
+    (lambda spark, t: t.merge(spark.range(1), "t.id = s.id").when_matched_update(set={"v": object()}), "set['v']"),
 ])
 def test_bad_arguments_are_named(spark, db, call, argument):
     spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
@@ -338,3 +341,11 @@ def test_timestamps_are_read_in_the_session_time_zone(spark, db):
         assert t.rollback_to(timestamp=local) == 1
     finally:
         spark.conf.set("spark.sql.session.timeZone", before)
+
+
+def test_columns_and_metrics(spark, db):
+    scenarios.columns_and_metrics(spark, CAT, db)
+
+
+def test_maintenance_through_procedures(spark, db):
+    scenarios.maintenance(spark, CAT, db)

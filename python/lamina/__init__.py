@@ -15,7 +15,7 @@ exceptions of the same names::
 
 from lamina._config import configure, jar_path
 from lamina._procedures import compact
-from lamina.table import LaminaMergeBuilder, LaminaTable, LaminaTableBuilder
+from lamina.table import COMMIT_METRICS, LaminaMergeBuilder, LaminaTable, LaminaTableBuilder
 from lamina.errors import (
     AlreadyExistsException,
     BadInputException,
@@ -37,6 +37,7 @@ __all__ = [
     "LaminaTable",
     "LaminaMergeBuilder",
     "LaminaTableBuilder",
+    "COMMIT_METRICS",
     "LaminaException",
     "BadInputException",
     "NotFoundException",

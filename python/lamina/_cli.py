@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from lamina._names import quote, sql_string, table_name
+from lamina._names import call_sql, quote, table_name
 
 _EXAMPLES = """examples:
   lamina compact --warehouse /data/wh --table shop.orders --partition "day=2024-05-01"
@@ -171,20 +171,8 @@ def parser() -> argparse.ArgumentParser:
 
 def statement(args, catalog: str, database: str, table: str) -> Optional[str]:
     """The SQL a subcommand runs (None for compact, which calls `lamina.compact`)."""
-    qualified = f"{database}.{table}"
-
     def call(procedure: str, **arguments) -> str:
-        given = [f"table => {sql_string(qualified)}"]
-        for key, value in arguments.items():
-            if value is None or value is False:
-                continue
-            if isinstance(value, bool):
-                given.append(f"{key} => true")
-            elif isinstance(value, int):
-                given.append(f"{key} => {value}")
-            else:
-                given.append(f"{key} => {sql_string(value)}")
-        return f"CALL {quote(catalog)}.sys.{procedure}({', '.join(given)})"
+        return call_sql(catalog, database, table, procedure, **arguments)
 
     c = args.command
     if c == "compact":

@@ -65,3 +65,19 @@ def quote(part: str) -> str:
 def sql_string(value: str) -> str:
     """`value` as a SQL string literal."""
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def call_sql(catalog: str, database: str, table: str, procedure: str, **arguments) -> str:
+    """`CALL catalog.sys.procedure(table => 'db.t', key => value, ...)`: None and False arguments are
+    left out (the procedure's default), ints and True written bare, the rest as string literals."""
+    given = [f"table => {sql_string(f'{database}.{table}')}"]
+    for key, value in arguments.items():
+        if value is None or value is False:
+            continue
+        if value is True:
+            given.append(f"{key} => true")
+        elif isinstance(value, int):
+            given.append(f"{key} => {value}")
+        else:
+            given.append(f"{key} => {sql_string(str(value))}")
+    return f"CALL {quote(catalog)}.sys.{procedure}({', '.join(given)})"

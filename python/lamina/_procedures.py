@@ -1,9 +1,10 @@
 """Python entry points to Lamina's procedures: argument checks, then the JVM's session facade
-(`lamina.spark.SessionApi`, over `lamina.api`) through py4j."""
+(`lamina.spark.SessionApi`, over `lamina.api`) through py4j, or on a Spark Connect session (no JVM in
+the client) the `CALL` statement of the procedure."""
 
 from typing import Mapping, Optional, Sequence, Union
 
-from lamina._names import table_name
+from lamina._names import call_sql, quote, sql_string, table_name
 
 PartitionSpec = Mapping[str, object]
 
@@ -46,6 +47,8 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
     for spec in specs:
         if not isinstance(spec, Mapping) or not spec:
             raise ValueError(f"each partition must be a non-empty mapping of column to value, got {spec!r}")
+    if type(spark).__module__.startswith("pyspark.sql.connect"):
+        return _compact_by_call(spark, catalog, database, name, specs, full, order_strategy, order_by, where)
     jvm = spark._jvm
     java_specs = jvm.java.util.ArrayList()
     for spec in specs:
@@ -56,3 +59,14 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
     snapshot = jvm.lamina.spark.SessionApi.compact(spark._jsparkSession, catalog, table, java_specs, full,
                                                    order_strategy, ",".join(order_by or []), where)
     return None if snapshot is None else int(snapshot)
+
+
+def _compact_by_call(spark, catalog, database, name, specs, full, order_strategy, order_by, where) -> Optional[int]:
+    """`CALL sys.compact` with the same choices: the partitions become a condition on their columns."""
+    if specs:
+        where = " OR ".join("(" + " AND ".join(f"{quote(str(c))} = {sql_string(str(v))}" for c, v in spec.items()) + ")"
+                            for spec in specs)
+    rows = spark.sql(call_sql(catalog, database, name, "compact", compact_strategy="full" if full else "minor",
+                              order_strategy=order_strategy, order_by=",".join(order_by or []) or None,
+                              where=where)).collect()
+    return None if rows[0][0] is None else int(rows[0][0])

@@ -14,7 +14,8 @@ Each class mirrors the Java class of the same name in `lamina.errors`:
   long); the message names the operation, the path and the reason.
 
 Importing `lamina` hooks `convert` into PySpark's translation of Java exceptions, so errors raised by
-`spark.sql(...)`, DataFrame actions and JVM calls arrive as these classes. A Lamina error anywhere in
+`spark.sql(...)`, DataFrame actions and JVM calls arrive as these classes, on a classic session and
+on a Spark Connect session alike. A Lamina error anywhere in
 the Java cause chain wins (a task failure wraps it in a SparkException).
 """
 
@@ -175,18 +176,49 @@ def convert(error):
     return cls(origin=origin)
 
 
+def _connect_error(classes_and_messages):
+    """The Lamina exception for a Spark Connect server's error chain, given as (class hierarchy,
+    message) pairs from the outermost error inwards, or None when no Lamina error is in it."""
+    for hierarchy, message in classes_and_messages:
+        for name in hierarchy:
+            if name in _BY_JAVA_NAME:
+                return _BY_JAVA_NAME[name](message)
+    return None
+
+
 def _install() -> None:
-    """Wrap PySpark's Java-to-Python exception conversion once (idempotent)."""
+    """Wrap PySpark's conversion of server errors into Python exceptions once (idempotent): py4j's
+    for classic sessions and, where PySpark's Spark Connect client is installed, Connect's."""
     original = _captured.convert_exception
-    if getattr(original, "_lamina", False):
+    if not getattr(original, "_lamina", False):
+        def convert_exception(e):
+            converted = convert(e)
+            return converted if converted is not None else original(e)
+
+        convert_exception._lamina = True
+        _captured.convert_exception = convert_exception
+    try:
+        from pyspark.sql.connect.client import core as _connect_core
+    except ImportError:  # PySpark without its Connect client's dependencies (grpc)
+        return
+    connect_original = _connect_core.convert_exception
+    if getattr(connect_original, "_lamina", False):
         return
 
-    def convert_exception(e):
-        converted = convert(e)
-        return converted if converted is not None else original(e)
+    def convert_connect_exception(info, truncated_message, resp, *args, **kwargs):
+        if resp is not None and len(resp.errors) > 0:
+            chain = [(list(e.error_type_hierarchy), e.message) for e in resp.errors]
+        else:
+            import json
 
-    convert_exception._lamina = True
-    _captured.convert_exception = convert_exception
+            chain = [(json.loads(info.metadata.get("classes") or "[]"), truncated_message)]
+        converted = _connect_error(chain)
+        if converted is not None:
+            return converted
+        return connect_original(info, truncated_message, resp, *args, **kwargs)
+
+    convert_connect_exception._lamina = True
+    _connect_core.convert_exception = convert_connect_exception
 
 
 _install()

@@ -1,18 +1,22 @@
 """`LaminaTable`: a Lamina table from Python, in the manner of delta-spark's `DeltaTable`.
 
-Each method checks its arguments, naming the one that is wrong, then makes one call into the JVM
-facade (`lamina.spark.TableApi`); Lamina's Java errors arrive as the Python classes of
-`lamina.errors`. Every timestamp argument (`to_df(timestamp=)`, `older_than`, `rollback_to(timestamp=)`)
+Each method checks its arguments, naming the one that is wrong, then runs the SQL statement, procedure
+or DataFrame read that does the work, so the API works alike on a classic session and on a Spark
+Connect session (`SparkSession.builder.remote(...)`, with the Lamina jar and catalog configured on the
+server); Lamina's errors arrive as the Python classes of `lamina.errors`. Every timestamp argument (`to_df(timestamp=)`, `older_than`, `rollback_to(timestamp=)`)
 follows one rule: text and naive datetimes are times of the session's time zone
 (`spark.sql.session.timeZone`, as `TIMESTAMP AS OF` reads them), aware datetimes are converted to it.
-Conditions and values are SQL expression strings; a merge names the table by its
-alias (`alias()`, else `t`) and the source by the name `DataFrame.alias` gave it (else `s`)::
+Conditions and values are SQL expression strings or PySpark Columns (values may also be Python
+literals); a merge names the table by its alias (`alias()`, else `t`) and the source by the name
+`DataFrame.alias` gave it (else `s`). DML, merges and compactions return a one-row DataFrame of what
+they committed (`COMMIT_METRICS`)::
 
+    from pyspark.sql import functions as F
     from lamina import LaminaTable
 
     t = LaminaTable.for_name(spark, "db.orders")
-    t.update("status = 'new'", {"status": "'open'"})
-    (t.alias("t").merge(updates_df.alias("s"), "t.id = s.id")
+    t.update(F.col("status") == "new", {"status": F.lit("open")})
+    (t.alias("t").merge(updates_df.alias("s"), F.col("t.id") == F.col("s.id"))
       .when_matched_update_all()
       .when_not_matched_insert_all()
       .execute())
@@ -23,15 +27,26 @@ import copy
 import datetime
 import os
 import re
+import uuid
 from typing import Dict, List, Mapping, Optional, Sequence, Union
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession, functions as F
 
+from lamina import _columns
 from lamina._config import _CATALOG_CLASS
-from lamina._names import quote, sql_string, table_name
+from lamina._names import call_sql, quote, sql_string, table_name
 from lamina._procedures import PartitionSpec, compact as _compact
+from lamina.errors import AlreadyExistsException, BadInputException, NotFoundException
 
-__all__ = ["LaminaTable", "LaminaMergeBuilder", "LaminaTableBuilder"]
+__all__ = ["LaminaTable", "LaminaMergeBuilder", "LaminaTableBuilder", "COMMIT_METRICS"]
+
+# The columns of the DataFrame that DML, merges and compactions return: the snapshots the operation
+# committed (with the compaction a write may trigger, or a deletion-vector table's second commit),
+# the operation of the first of them (`$snapshots.operation`: DELETE, UPDATE, MERGE, COMPACT...; NONE
+# when nothing was committed) and the files and records they added and removed, from `$snapshots`. Records are file records: a primary-key table's change records
+# (deletes included), an append table's rewritten rows; they are not counts of logical rows.
+COMMIT_METRICS = ("first_snapshot_id", "last_snapshot_id", "num_snapshots", "operation", "num_added_files",
+                  "num_removed_files", "num_added_records", "num_removed_records")
 
 
 def _check_catalog(catalog) -> str:
@@ -52,9 +67,36 @@ def _sql_text(value, argument: str) -> str:
     return value
 
 
+def _check_session(spark) -> None:
+    if not isinstance(spark, SparkSession) and not (_columns.is_connect(spark) and hasattr(spark, "sql")):
+        raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
+
+
+def _condition(value, argument: str = "condition"):
+    """A condition as given (SQL text or a Column), checked; None stays None."""
+    if value is None or _columns.is_column(value):
+        return value
+    return _columns.text(value, argument)
+
+
+def _value(value, argument: str):
+    """A value to set or insert: SQL text or a Column as given, any other Python value as a literal."""
+    if isinstance(value, str):
+        return _columns.text(value, argument)
+    if _columns.is_column(value):
+        return value
+    try:
+        return F.lit(value)
+    except Exception as e:  # noqa: BLE001 - named below
+        raise ValueError(f"{argument} must be SQL text, a Column or a literal value, got {value!r}: {e}") from None
+
+
 def _dataframe_alias(df: DataFrame) -> Optional[str]:
     """The name `df.alias(name)` gave the DataFrame, or None."""
     try:
+        if _columns.is_connect(df.sparkSession):
+            plan = df._plan
+            return plan._alias if type(plan).__name__ == "SubqueryAlias" else None
         plan = df._jdf.queryExecution().logical()
         if plan.nodeName() == "SubqueryAlias":
             return plan.alias()
@@ -105,14 +147,14 @@ def _branch_name(value, argument: str = "branch") -> str:
     return value
 
 
-def _assignments(values, argument: str) -> Dict[str, str]:
+def _assignments(values, argument: str) -> Dict[str, object]:
     if not isinstance(values, Mapping) or not values:
         raise ValueError(f"{argument} must be a non-empty mapping of column name to expression, got {values!r}")
     out = {}
     for name, value in values.items():
         if not isinstance(name, str) or not name:
             raise ValueError(f"{argument} has a column name that is not a non-empty string: {name!r}")
-        out[name] = _sql_text(value, f"{argument}[{name!r}]")
+        out[name] = _value(value, f"{argument}[{name!r}]")
     return out
 
 
@@ -147,12 +189,10 @@ class LaminaTable:
     `catalog.database.table` (the catalog a three-part name gives is used instead of `catalog`)."""
 
     def __init__(self, spark: SparkSession, name: str, catalog: str = "lamina"):
-        if not isinstance(spark, SparkSession):
-            raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
+        _check_session(spark)
         self._spark = spark
         self._catalog, self._name = _resolve(name, catalog)
         self._alias: Optional[str] = None
-        self._api = spark._jvm.lamina.spark.TableApi
 
     # --- finding tables -------------------------------------------------------------------------
 
@@ -164,7 +204,7 @@ class LaminaTable:
         >>> orders = LaminaTable.for_name(spark, "shop.orders")
         """
         table = cls(spark, name, catalog)
-        table._api.require(spark._jsparkSession, table._catalog, table._name)
+        table._require()
         return table
 
     @classmethod
@@ -200,8 +240,7 @@ class LaminaTable:
         >>> LaminaTable.is_lamina_table(spark, "shop.orders")
         True
         """
-        table = cls(spark, name, catalog)
-        return bool(table._api.exists(spark._jsparkSession, table._catalog, table._name))
+        return cls(spark, name, catalog)._exists()
 
     @classmethod
     def create(cls, spark: SparkSession, name: str, catalog: str = "lamina") -> "LaminaTableBuilder":
@@ -215,8 +254,7 @@ class LaminaTable:
         ...    .property("bucket", 4)
         ...    .execute())
         """
-        if not isinstance(spark, SparkSession):
-            raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
+        _check_session(spark)
         return LaminaTableBuilder(spark, *reversed(_resolve(name, catalog)), mode="create")
 
     @classmethod
@@ -225,8 +263,7 @@ class LaminaTable:
 
         >>> LaminaTable.create_if_not_exists(spark, "shop.orders").add_column("id", "BIGINT").execute()
         """
-        if not isinstance(spark, SparkSession):
-            raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
+        _check_session(spark)
         return LaminaTableBuilder(spark, *reversed(_resolve(name, catalog)), mode="if_not_exists")
 
     @classmethod
@@ -237,8 +274,7 @@ class LaminaTable:
         >>> (LaminaTable.create_or_replace(spark, "shop.staging")
         ...    .add_column("id", "BIGINT", nullable=False).primary_key("id").execute())
         """
-        if not isinstance(spark, SparkSession):
-            raise ValueError(f"spark must be a SparkSession, got {type(spark).__name__}")
+        _check_session(spark)
         return LaminaTableBuilder(spark, *reversed(_resolve(name, catalog)), mode="replace")
 
     @property
@@ -248,8 +284,49 @@ class LaminaTable:
         return ".".join(p if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p) else quote(p)
                         for p in [self._catalog, *self._name.split(".")])
 
-    def _call(self, method: str, *args):
-        return getattr(self._api, method)(self._spark._jsparkSession, self._catalog, self._name, *args)
+    def _qualified(self, suffix: str = "") -> str:
+        """`catalog`.`db`.`t` as SQL takes it; `suffix` ($snapshots, $branch_dev) goes on the table's name."""
+        database, table = self._name.split(".")
+        return f"{quote(self._catalog)}.{quote(database)}.{quote(table + suffix)}"
+
+    def _exists(self) -> bool:
+        return bool(self._spark.catalog.tableExists(self._qualified()))
+
+    def _require(self) -> None:
+        if not self._exists():
+            raise NotFoundException(f"Table {self._catalog}.{self._name} does not exist")
+
+    def _procedure(self, procedure: str, **arguments) -> list:
+        """The rows of `CALL <catalog>.sys.<procedure>(table => 'db.t', ...)`."""
+        self._require()
+        return self._spark.sql(call_sql(self._catalog, *self._name.split("."), procedure, **arguments)).collect()
+
+    def _system_table(self, kind: str) -> DataFrame:
+        self._require()
+        return self._spark.table(self._qualified("$" + kind))
+
+    def _latest_snapshot_id(self) -> int:
+        latest = self._spark.table(self._qualified("$snapshots")).agg({"snapshot_id": "max"}).collect()[0][0]
+        return int(latest or 0)
+
+    def _metrics(self, before: int) -> DataFrame:
+        """The one-row COMMIT_METRICS of the snapshots committed after `before`."""
+        committed = self._spark.table(self._qualified("$snapshots")).where(F.col("snapshot_id") > before)
+        return committed.agg(
+            F.min("snapshot_id").alias("first_snapshot_id"), F.max("snapshot_id").alias("last_snapshot_id"),
+            F.count(F.lit(1)).alias("num_snapshots"),
+            F.coalesce(F.min_by("operation", "snapshot_id"), F.lit("NONE")).alias("operation"),
+            F.coalesce(F.sum("added_files"), F.lit(0)).cast("long").alias("num_added_files"),
+            F.coalesce(F.sum("removed_files"), F.lit(0)).cast("long").alias("num_removed_files"),
+            F.coalesce(F.sum("added_records"), F.lit(0)).cast("long").alias("num_added_records"),
+            F.coalesce(F.sum("removed_records"), F.lit(0)).cast("long").alias("num_removed_records"))
+
+    def _committing(self, run) -> DataFrame:
+        """Runs `run()` (the statements of one operation) and returns the metrics of what it committed."""
+        self._require()
+        before = self._latest_snapshot_id()
+        run()
+        return self._metrics(before)
 
     # --- reading --------------------------------------------------------------------------------
 
@@ -273,8 +350,21 @@ class LaminaTable:
             _branch_name(branch)
         if timestamp is not None:
             timestamp = _time_text(self._spark, timestamp, "timestamp")
-        version_text = str(version) if version is not None else tag
-        return DataFrame(self._call("read", version_text, timestamp, branch), self._spark)
+        self._require()
+        if branch is not None:
+            self._require_branch(branch)
+        reader = self._spark.read
+        if version is not None or tag is not None:
+            reader = reader.option("versionAsOf", str(version) if version is not None else tag)
+        if timestamp is not None:
+            reader = reader.option("timestampAsOf", timestamp)
+        return reader.table(self._qualified("" if branch is None else "$branch_" + branch))
+
+    def _require_branch(self, branch: str) -> None:
+        names = sorted(r[0] for r in self._system_table("branches").select("branch_name").collect())
+        if branch not in names:
+            known = f"; its branches are {', '.join(names)}" if names else "; the table has no branches"
+            raise NotFoundException(f"Branch '{branch}' of table {self._name} does not exist{known}")
 
     def read_changes(self, start: Union[int, str], end: Union[int, str], scan_mode: Optional[str] = None) -> DataFrame:
         """The changes after snapshot (or tag) `start` up to and including `end`, each row with its
@@ -292,7 +382,11 @@ class LaminaTable:
                 bounds.append(str(_snapshot_id(value, argument)))
         if scan_mode is not None and scan_mode not in ("auto", "delta", "changelog", "diff"):
             raise ValueError(f"scan_mode must be one of 'auto', 'delta', 'changelog', 'diff', got {scan_mode!r}")
-        return DataFrame(self._call("readChanges", bounds[0], bounds[1], scan_mode), self._spark)
+        self._require()
+        reader = self._spark.read.option("incremental-between", f"{bounds[0]},{bounds[1]}")
+        if scan_mode is not None:
+            reader = reader.option("incremental-between-scan-mode", scan_mode)
+        return reader.table(self._qualified("$audit_log"))
 
     def history(self, limit: Optional[int] = None) -> DataFrame:
         """The table's snapshots (the `$snapshots` system table), newest first; at most `limit`.
@@ -301,22 +395,24 @@ class LaminaTable:
         """
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise ValueError(f"limit must be a positive int, got {limit!r}")
-        return DataFrame(self._call("history", limit or 0), self._spark)
+        snapshots = self._system_table("snapshots").orderBy(F.col("snapshot_id").desc())
+        return snapshots if limit is None else snapshots.limit(limit)
 
     def schema_history(self) -> DataFrame:
         """The table's schemas (the `$schemas` system table), oldest first.
 
         >>> LaminaTable.for_name(spark, "shop.orders").schema_history().show()
         """
-        return DataFrame(self._call("schemaHistory"), self._spark)
+        return self._system_table("schemas").orderBy("schema_id")
 
     def detail(self) -> DataFrame:
-        """One row describing the table: name, location, keys, bucket, merge engine, file format,
-        schema id, latest snapshot and its kind, record count, number and size of data files.
+        """One row describing the table (the `$detail` system table): name, location, keys, bucket,
+        merge engine, file format, schema id, latest snapshot and its kind, record count, number and
+        size of data files.
 
         >>> LaminaTable.for_name(spark, "shop.orders").detail().show(vertical=True)
         """
-        return DataFrame(self._call("detail"), self._spark)
+        return self._system_table("detail").withColumn("name", F.lit(self.name))
 
     def options(self) -> Dict[str, str]:
         """The options the table stores (its TBLPROPERTIES in Paimon's keys).
@@ -324,7 +420,7 @@ class LaminaTable:
         >>> LaminaTable.for_name(spark, "shop.orders").options()["bucket"]
         '4'
         """
-        return dict(self._call("options"))
+        return {r[0]: r[1] for r in self._system_table("options").collect()}
 
     def add_columns(self, schema) -> None:
         """Adds the columns of `schema` (a StructType such as `df.schema`, or a DDL string
@@ -347,12 +443,14 @@ class LaminaTable:
         """
         if not isinstance(options, Mapping) or not options:
             raise ValueError(f"options must be a non-empty mapping of option key to value, got {options!r}")
-        java = self._spark._jvm.java.util.HashMap()
-        for key, value in options.items():
+        pairs = []
+        for key, value in sorted(options.items(), key=lambda kv: str(kv[0])):
             if not isinstance(key, str) or not key:
                 raise ValueError(f"options has a key that is not a non-empty string: {key!r}")
-            java.put(key, str(value).lower() if isinstance(value, bool) else str(value))
-        self._call("setOptions", java)
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            pairs.append(f"{sql_string(key)} = {sql_string(text)}")
+        self._require()
+        self._spark.sql(f"ALTER TABLE {self._qualified()} SET TBLPROPERTIES ({', '.join(pairs)})")
 
     def unset_options(self, keys: Sequence[str]) -> None:
         """Removes table options (ALTER TABLE ... UNSET TBLPROPERTIES).
@@ -361,41 +459,53 @@ class LaminaTable:
         """
         if isinstance(keys, str) or not isinstance(keys, Sequence) or not keys:
             raise ValueError(f"keys must be a non-empty list of option keys, got {keys!r}")
-        java = self._spark._jvm.java.util.ArrayList()
         for key in keys:
             if not isinstance(key, str) or not key:
                 raise ValueError(f"keys has an entry that is not a non-empty string: {key!r}")
-            java.add(key)
-        self._call("unsetOptions", java)
+        self._require()
+        self._spark.sql(f"ALTER TABLE {self._qualified()} UNSET TBLPROPERTIES "
+                        f"({', '.join(sql_string(k) for k in keys)})")
 
     # --- changing rows --------------------------------------------------------------------------
 
-    def delete(self, condition: Optional[str] = None) -> None:
-        """Deletes the rows matching `condition` (a SQL expression), every row when it is None: the
-        same plan as DELETE FROM.
+    def _target(self) -> str:
+        """The table as DML names it: under the name `alias()` gave it, if any."""
+        return self._qualified() + ("" if self._alias is None else f" AS {quote(self._alias)}")
+
+    def _where(self, condition) -> str:
+        if condition is None:
+            return ""
+        return f" WHERE ({_columns.sql(self._spark, condition, 'condition', self._qualified(), self._alias)})"
+
+    def delete(self, condition: Union[None, str, Column] = None) -> DataFrame:
+        """Deletes the rows matching `condition` (SQL text or a Column), every row when it is None: the
+        same plan as DELETE FROM. Returns the COMMIT_METRICS of what it committed.
 
         >>> LaminaTable.for_name(spark, "shop.orders").delete("status = 'cancelled'")
+        >>> LaminaTable.for_name(spark, "shop.orders").delete(F.col("status") == "cancelled").show()
         """
-        if condition is not None:
-            condition = _sql_text(condition, "condition")
-        self._call("delete", condition)
+        condition = _condition(condition)
+        return self._committing(lambda: self._spark.sql(f"DELETE FROM {self._target()}" + self._where(condition)))
 
-    def update(self, condition: Optional[str] = None, set: Optional[Mapping[str, str]] = None) -> None:
-        """Sets columns (`set`: column -> SQL expression) of the rows matching `condition` (every row
-        when None): the same plan as UPDATE.
+    def update(self, condition: Union[None, str, Column] = None,
+               set: Optional[Mapping[str, Union[str, Column, object]]] = None) -> DataFrame:
+        """Sets columns of the rows matching `condition` (SQL text or a Column; every row when None):
+        `set` maps a column to its new value, SQL text ("'shipped'", "amount * 2"), a Column or a
+        Python literal. The same plan as UPDATE; returns the COMMIT_METRICS of what it committed.
 
         >>> LaminaTable.for_name(spark, "shop.orders").update("id = 7", {"status": "'shipped'"})
+        >>> LaminaTable.for_name(spark, "shop.orders").update(F.col("id") == 7, {"status": F.lit("shipped")})
         """
-        if condition is not None:
-            condition = _sql_text(condition, "condition")
-        if not isinstance(set, Mapping) or not set:
-            raise ValueError(f"set must be a non-empty mapping of column name to SQL expression, got {set!r}")
-        java = self._spark._jvm.java.util.HashMap()
-        for column, expression in set.items():
-            if not isinstance(column, str) or not column:
-                raise ValueError(f"set has a column name that is not a non-empty string: {column!r}")
-            java.put(column, _sql_text(expression, f"set[{column!r}]"))
-        self._call("update", condition, java)
+        condition = _condition(condition)
+        values = _assignments(set, "set")
+
+        def run():
+            table = self._qualified()
+            assignments = ", ".join(
+                f"{quote(c)} = ({_columns.sql(self._spark, v, f'set[{c!r}]', table, self._alias)})"
+                for c, v in sorted(values.items()))
+            self._spark.sql(f"UPDATE {self._target()} SET {assignments}" + self._where(condition))
+        return self._committing(run)
 
     def alias(self, name: str) -> "LaminaTable":
         """This table under the name `name` in a merge's condition and clauses, as delta-spark's
@@ -410,10 +520,10 @@ class LaminaTable:
         aliased._alias = name
         return aliased
 
-    def merge(self, source: DataFrame, condition: str, target_alias: Optional[str] = None,
+    def merge(self, source: DataFrame, condition: Union[str, Column], target_alias: Optional[str] = None,
               source_alias: Optional[str] = None) -> "LaminaMergeBuilder":
-        """Starts a MERGE INTO this table from `source` on `condition` (SQL text); add WHEN
-        clauses, then `execute()`. The condition and the clauses' expressions name the table by
+        """Starts a MERGE INTO this table from `source` on `condition` (SQL text or a Column); add WHEN
+        clauses, then `execute()`, which returns the COMMIT_METRICS of what it committed. The condition and the clauses' expressions name the table by
         `target_alias` (else the name `alias()` gave it, else `t`) and the source by `source_alias` (else
         the name `source.alias(...)` gave it, else `s`).
 
@@ -435,24 +545,28 @@ class LaminaTable:
                 raise ValueError(f"{argument} must be a plain identifier, got {alias!r}")
         if target_alias == source_alias:
             raise ValueError(f"target_alias and source_alias must differ, both are {target_alias!r}")
-        return LaminaMergeBuilder(self, source, _sql_text(condition, "condition"), target_alias, source_alias)
+        if condition is None:
+            raise ValueError("condition must be a non-empty SQL expression string or a Column, got None")
+        return LaminaMergeBuilder(self, source, _condition(condition), target_alias, source_alias)
 
     # --- maintenance ----------------------------------------------------------------------------
 
     def compact(self, partitions: Optional[Union[PartitionSpec, Sequence[PartitionSpec]]] = None,
                 full: bool = False, order_strategy: Optional[str] = None,
-                order_by: Optional[Union[str, Sequence[str]]] = None, where: Optional[str] = None) -> Optional[int]:
+                order_by: Optional[Union[str, Sequence[str]]] = None, where: Optional[str] = None) -> DataFrame:
         """Compacts the table as `CALL sys.compact` does: a primary-key table's buckets (`full=True`:
         each into one sorted run), an append table's small files packed into `target-file-size` files,
         or, with `order_strategy` ("order", "zorder", "hilbert") and `order_by` columns, an append
         table's partitions rewritten sorted by them, so that filters on those columns skip files.
         `partitions` (mappings of partition column to value) or `where` (a SQL condition on partition
-        columns) pick the partitions. The snapshot id committed, or None when nothing needed compacting.
+        columns) pick the partitions. Returns the COMMIT_METRICS of what it committed (`num_snapshots`
+        0 when nothing needed compacting).
 
         >>> LaminaTable.for_name(spark, "shop.events").compact(order_strategy="zorder", order_by=["user", "amount"])
         """
-        return _compact(self._spark, self._name, partitions=partitions, full=full, catalog=self._catalog,
-                        order_strategy=order_strategy, order_by=order_by, where=where)
+        return self._committing(lambda: _compact(
+            self._spark, self._qualified(), partitions=partitions, full=full, catalog=self._catalog,
+            order_strategy=order_strategy, order_by=order_by, where=where))
 
     def expire_snapshots(self, retain_max: Optional[int] = None, retain_min: Optional[int] = None,
                          older_than: Union[None, str, datetime.datetime] = None,
@@ -467,7 +581,8 @@ class LaminaTable:
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise ValueError(f"{argument} must be a positive int, got {value!r}")
         older_than = _time_text(self._spark, older_than, "older_than")
-        return int(self._call("expireSnapshots", retain_max, retain_min, older_than, max_deletes))
+        return int(self._procedure("expire_snapshots", retain_max=retain_max, retain_min=retain_min,
+                                   older_than=older_than, max_deletes=max_deletes)[0][0])
 
     def remove_orphan_files(self, older_than: Union[None, str, datetime.datetime] = None,
                             dry_run: bool = False) -> Dict[str, int]:
@@ -481,7 +596,7 @@ class LaminaTable:
         older_than = _time_text(self._spark, older_than, "older_than")
         if not isinstance(dry_run, bool):
             raise ValueError(f"dry_run must be True or False, got {dry_run!r}")
-        count, size = self._call("removeOrphanFiles", older_than, dry_run)
+        count, size = self._procedure("remove_orphan_files", older_than=older_than, dry_run=dry_run)[0]
         return {"deleted_file_count": int(count), "deleted_file_total_bytes": int(size)}
 
     def expire_partitions(self, expiration_time: Optional[str] = None, timestamp_formatter: Optional[str] = None,
@@ -504,8 +619,10 @@ class LaminaTable:
         if max_expires is not None and (isinstance(max_expires, bool) or not isinstance(max_expires, int)
                                         or max_expires < 1):
             raise ValueError(f"max_expires must be a positive int, got {max_expires!r}")
-        return [str(p) for p in self._call("expirePartitions", expiration_time, timestamp_formatter,
-                                           timestamp_pattern, expire_strategy, max_expires)]
+        rows = self._procedure("expire_partitions", expiration_time=expiration_time,
+                               timestamp_formatter=timestamp_formatter, timestamp_pattern=timestamp_pattern,
+                               expire_strategy=expire_strategy, max_expires=max_expires)
+        return [str(r[0]) for r in rows if r[0] != "No expired partitions."]
 
     def create_tag(self, tag: str, snapshot_id: Optional[int] = None, time_retained: Optional[str] = None) -> int:
         """Tags the snapshot `snapshot_id` (the latest when None), kept for `time_retained` ('7 d';
@@ -518,7 +635,9 @@ class LaminaTable:
             _snapshot_id(snapshot_id, "snapshot_id")
         if time_retained is not None:
             _sql_text(time_retained, "time_retained")
-        return int(self._call("createTag", tag, snapshot_id, time_retained))
+        self._procedure("create_tag", tag=tag, snapshot_id=snapshot_id, time_retained=time_retained)
+        tagged = self._system_table("tags").where(F.col("tag_name") == tag).select("snapshot_id").collect()
+        return int(tagged[0][0])
 
     def delete_tag(self, tag: str) -> None:
         """Deletes the tag (and the files only its snapshot used, if that snapshot expired).
@@ -527,7 +646,7 @@ class LaminaTable:
         """
         if not isinstance(tag, str) or not tag:
             raise ValueError(f"tag must be a tag name, got {tag!r}")
-        self._call("deleteTag", tag)
+        self._procedure("delete_tag", tag=tag)
 
     def expire_tags(self, older_than: Union[None, str, datetime.datetime] = None) -> List[str]:
         """Deletes the tags whose `time_retained` has run out and, given `older_than`, the tags created
@@ -536,14 +655,14 @@ class LaminaTable:
         >>> LaminaTable.for_name(spark, "shop.orders").expire_tags(older_than="2024-01-01 00:00:00")
         """
         older_than = _time_text(self._spark, older_than, "older_than")
-        return [str(n) for n in self._call("expireTags", older_than)]
+        return [str(r[0]) for r in self._procedure("expire_tags", older_than=older_than) if r[0] != "No expired tags."]
 
     def tags(self) -> DataFrame:
         """The table's tags (the `$tags` system table).
 
         >>> LaminaTable.for_name(spark, "shop.orders").tags().show()
         """
-        return DataFrame(self._call("tags"), self._spark)
+        return self._system_table("tags")
 
     def create_branch(self, branch: str, tag: Optional[str] = None) -> None:
         """Creates the branch `branch` from the tag `tag`, or, without a tag, an empty branch with the
@@ -559,7 +678,7 @@ class LaminaTable:
             raise ValueError("branch must not be 'main': that is the table itself")
         if tag is not None:
             _tag_name(tag)
-        self._call("createBranch", branch, tag)
+        self._procedure("create_branch", branch=branch, tag=tag)
 
     def delete_branch(self, branch: str) -> None:
         """Deletes the branch (its snapshots, schemas and tags; data files only it wrote go with
@@ -568,7 +687,7 @@ class LaminaTable:
         >>> LaminaTable.for_name(spark, "shop.orders").delete_branch("dev")
         """
         _branch_name(branch)
-        self._call("deleteBranch", branch)
+        self._procedure("delete_branch", branch=branch)
 
     def fast_forward(self, branch: str) -> None:
         """Makes the main branch the branch `branch`, as `CALL sys.fast_forward` does: main's snapshots
@@ -577,14 +696,14 @@ class LaminaTable:
         >>> LaminaTable.for_name(spark, "shop.orders").fast_forward("dev")
         """
         _branch_name(branch)
-        self._call("fastForward", branch)
+        self._procedure("fast_forward", branch=branch)
 
     def branches(self) -> DataFrame:
         """The table's branches (the `$branches` system table: branch_name, create_time).
 
         >>> LaminaTable.for_name(spark, "shop.orders").branches().show()
         """
-        return DataFrame(self._call("branches"), self._spark)
+        return self._system_table("branches")
 
     def rollback_to(self, version: Optional[int] = None, tag: Optional[str] = None,
                     timestamp: Union[None, datetime.datetime, int] = None) -> int:
@@ -600,26 +719,38 @@ class LaminaTable:
         if len(chosen) != 1:
             raise ValueError(f"give exactly one of version, tag and timestamp, got {', '.join(chosen) or 'none'}")
         if version is not None:
-            return int(self._call("rollback", str(_snapshot_id(version, "version"))))
+            return int(self._procedure("rollback", snapshot=_snapshot_id(version, "version"))[0][1])
         if tag is not None:
-            return int(self._call("rollback", _tag_name(tag)))
+            return int(self._procedure("rollback", tag=_tag_name(tag))[0][1])
         if isinstance(timestamp, datetime.datetime):
             if timestamp.tzinfo is None:
                 timestamp = timestamp.replace(tzinfo=_session_zone(self._spark))
             timestamp = int(timestamp.timestamp() * 1000)
         if isinstance(timestamp, bool) or not isinstance(timestamp, int) or timestamp < 0:
             raise ValueError(f"timestamp must be a datetime or epoch milliseconds, got {timestamp!r}")
-        return int(self._call("rollbackToTimestamp", timestamp))
+        return int(self._procedure("rollback_to_timestamp", timestamp=timestamp)[0][1])
 
     def __repr__(self) -> str:
         return f"LaminaTable({self.name})"
 
 
 class LaminaMergeBuilder:
-    """The WHEN clauses of a merge, applied in the order given, as in SQL MERGE INTO."""
+    """The WHEN clauses of a merge, applied in the order given, as in SQL MERGE INTO. Conditions and
+    values are SQL text or Columns naming the table and the source by their aliases; a value may
+    also be a Python literal."""
 
-    def __init__(self, table: LaminaTable, source: DataFrame, condition: str, target_alias: str,
-                 source_alias: str):
+    # kind -> (WHEN ..., the action's SQL, or None for an action built from the clause's values)
+    _KINDS = {
+        "matched_update": ("MATCHED", None),
+        "matched_update_all": ("MATCHED", "UPDATE SET *"),
+        "matched_delete": ("MATCHED", "DELETE"),
+        "not_matched_insert": ("NOT MATCHED", None),
+        "not_matched_insert_all": ("NOT MATCHED", "INSERT *"),
+        "not_matched_by_source_update": ("NOT MATCHED BY SOURCE", None),
+        "not_matched_by_source_delete": ("NOT MATCHED BY SOURCE", "DELETE"),
+    }
+
+    def __init__(self, table: LaminaTable, source: DataFrame, condition, target_alias: str, source_alias: str):
         self._table = table
         self._source = source
         self._condition = condition
@@ -628,55 +759,77 @@ class LaminaMergeBuilder:
         self._clauses: List[tuple] = []
 
     def _add(self, kind: str, condition, assignments=None, argument: str = "set") -> "LaminaMergeBuilder":
-        cond = None if condition is None else _sql_text(condition, "condition")
         values = {} if assignments is None else _assignments(assignments, argument)
-        self._clauses.append((kind, cond, values))
+        self._clauses.append((kind, _condition(condition), values, argument))
         return self
 
-    def when_matched_update(self, condition: Optional[str] = None,
-                            set: Optional[Mapping[str, str]] = None) -> "LaminaMergeBuilder":
+    def when_matched_update(self, condition: Union[None, str, Column] = None,
+                            set: Optional[Mapping[str, object]] = None) -> "LaminaMergeBuilder":
         """WHEN MATCHED [AND condition] THEN UPDATE SET column = value, ..."""
         return self._add("matched_update", condition, set if set is not None else {}, "set")
 
-    def when_matched_update_all(self, condition: Optional[str] = None) -> "LaminaMergeBuilder":
+    def when_matched_update_all(self, condition: Union[None, str, Column] = None) -> "LaminaMergeBuilder":
         """WHEN MATCHED [AND condition] THEN UPDATE SET *"""
         return self._add("matched_update_all", condition)
 
-    def when_matched_delete(self, condition: Optional[str] = None) -> "LaminaMergeBuilder":
+    def when_matched_delete(self, condition: Union[None, str, Column] = None) -> "LaminaMergeBuilder":
         """WHEN MATCHED [AND condition] THEN DELETE"""
         return self._add("matched_delete", condition)
 
-    def when_not_matched_insert(self, condition: Optional[str] = None,
-                                values: Optional[Mapping[str, str]] = None) -> "LaminaMergeBuilder":
+    def when_not_matched_insert(self, condition: Union[None, str, Column] = None,
+                                values: Optional[Mapping[str, object]] = None) -> "LaminaMergeBuilder":
         """WHEN NOT MATCHED [AND condition] THEN INSERT (column, ...) VALUES (value, ...)"""
         return self._add("not_matched_insert", condition, values if values is not None else {}, "values")
 
-    def when_not_matched_insert_all(self, condition: Optional[str] = None) -> "LaminaMergeBuilder":
+    def when_not_matched_insert_all(self, condition: Union[None, str, Column] = None) -> "LaminaMergeBuilder":
         """WHEN NOT MATCHED [AND condition] THEN INSERT *"""
         return self._add("not_matched_insert_all", condition)
 
-    def when_not_matched_by_source_update(self, condition: Optional[str] = None,
-                                          set: Optional[Mapping[str, str]] = None) -> "LaminaMergeBuilder":
+    def when_not_matched_by_source_update(self, condition: Union[None, str, Column] = None,
+                                          set: Optional[Mapping[str, object]] = None) -> "LaminaMergeBuilder":
         """WHEN NOT MATCHED BY SOURCE [AND condition] THEN UPDATE SET column = value, ..."""
         return self._add("not_matched_by_source_update", condition, set if set is not None else {}, "set")
 
-    def when_not_matched_by_source_delete(self, condition: Optional[str] = None) -> "LaminaMergeBuilder":
+    def when_not_matched_by_source_delete(self, condition: Union[None, str, Column] = None) -> "LaminaMergeBuilder":
         """WHEN NOT MATCHED BY SOURCE [AND condition] THEN DELETE"""
         return self._add("not_matched_by_source_delete", condition)
 
-    def execute(self) -> None:
-        """Runs the merge: the plan SQL MERGE INTO makes (Lamina's write-only upsert where it applies)."""
+    def _sql(self, value, argument: str) -> str:
+        return _columns.sql(self._table._spark, value, argument, self._table._qualified(), self._target_alias,
+                            self._source, self._source_alias)
+
+    def _clause(self, kind: str, condition, values: Dict[str, object], argument: str) -> str:
+        when, action = self._KINDS[kind]
+        if action is None:
+            texts = [(c, self._sql(v, f"{argument}[{c!r}]")) for c, v in sorted(values.items())]
+            if kind == "not_matched_insert":
+                action = (f"INSERT ({', '.join(quote(c) for c, _ in texts)}) "
+                          f"VALUES ({', '.join(f'({v})' for _, v in texts)})")
+            else:
+                action = "UPDATE SET " + ", ".join(f"{quote(c)} = ({v})" for c, v in texts)
+        guard = "" if condition is None else f" AND ({self._sql(condition, 'condition')})"
+        return f"WHEN {when}{guard} THEN {action}"
+
+    def execute(self) -> DataFrame:
+        """Runs the merge: the plan SQL MERGE INTO makes (Lamina's write-only upsert where it applies).
+        The source is a temporary view for the statement's duration. Returns the COMMIT_METRICS of what
+        it committed."""
         if not self._clauses:
             raise ValueError("a merge needs at least one when_... clause before execute()")
-        jvm = self._table._spark._jvm
-        api = self._table._api
-        clauses = jvm.java.util.ArrayList()
-        for kind, cond, values in self._clauses:
-            java_values = jvm.java.util.HashMap()
-            for column, value in values.items():
-                java_values.put(column, value)
-            clauses.add(api.mergeClause(kind, cond, java_values))
-        self._table._call("merge", self._source._jdf, self._target_alias, self._source_alias, self._condition, clauses)
+        table = self._table
+        table._require()
+        on = self._sql(self._condition, "condition")
+        clauses = " ".join(self._clause(*c) for c in self._clauses)
+        view = "lamina_merge_source_" + uuid.uuid4().hex
+
+        def run():
+            self._source.createOrReplaceTempView(view)
+            try:
+                table._spark.sql(f"MERGE INTO {table._qualified()} AS {quote(self._target_alias)} USING {quote(view)} "
+                                 f"AS {quote(self._source_alias)} ON ({on}) {clauses}")
+            finally:
+                table._spark.catalog.dropTempView(view)
+        return table._committing(run)
 
 
 class LaminaTableBuilder:
@@ -751,27 +904,44 @@ class LaminaTableBuilder:
         return list(columns)
 
     def execute(self) -> LaminaTable:
-        """Creates the table (one call into the JVM, checked as CREATE TABLE is) and returns it."""
+        """Creates the table with one CREATE TABLE statement (checked as SQL checks it) and returns it."""
         if not self._columns:
             raise ValueError("a table needs at least one add_column(...) before execute()")
-        jvm = self._spark._jvm
-        columns = jvm.java.util.ArrayList()
+        table = LaminaTable(self._spark, self._name, self._catalog)
+        if table._exists():
+            if self._mode == "if_not_exists":
+                return table
+            if self._mode == "create":
+                raise AlreadyExistsException(f"Table {self._catalog}.{self._name} already exists")
+            self._spark.sql(f"DROP TABLE {table._qualified()}")
+        columns = []
         for name, data_type, nullable, comment in self._columns:
-            column = jvm.java.util.ArrayList()
-            for value in (name, data_type, nullable, comment):
-                column.add(value)
-            columns.add(column)
+            column = f"{quote(name)} {data_type}" + ("" if nullable else " NOT NULL")
+            columns.append(column + ("" if comment is None else f" COMMENT {sql_string(comment)}"))
+        properties = dict(self._properties)
+        if self._primary_key:
+            properties["primary-key"] = ",".join(self._primary_key)
+        statement = f"CREATE TABLE {table._qualified()} ({', '.join(columns)})"
+        if self._partitioned_by:
+            statement += f" PARTITIONED BY ({', '.join(quote(c) for c in self._partitioned_by)})"
+        if self._comment is not None:
+            statement += f" COMMENT {sql_string(self._comment)}"
+        if properties:
+            statement += " TBLPROPERTIES (" + ", ".join(
+                f"{sql_string(k)} = {sql_string(v)}" for k, v in sorted(properties.items())) + ")"
+        try:
+            self._spark.sql(statement).collect()
+        except Exception:
+            self._name_bad_type()
+            raise
+        return table
 
-        def java_list(items):
-            out = jvm.java.util.ArrayList()
-            for item in items:
-                out.add(item)
-            return out
-
-        properties = jvm.java.util.HashMap()
-        for key, value in self._properties.items():
-            properties.put(key, value)
-        jvm.lamina.spark.TableApi.create(self._spark._jsparkSession, self._catalog, self._name, columns,
-                                         java_list(self._primary_key), java_list(self._partitioned_by), properties,
-                                         self._comment, self._mode)
-        return LaminaTable(self._spark, self._name, self._catalog)
+    def _name_bad_type(self) -> None:
+        """Raises BadInputException naming the first column whose type SQL does not know, if any."""
+        for name, data_type, _, _ in self._columns:
+            try:
+                self._spark.sql(f"SELECT CAST(NULL AS {data_type}) AS x").schema
+            except Exception as e:  # noqa: BLE001 - the reason goes into the message
+                reason = str(e).strip().splitlines()[0]
+                raise BadInputException(f"Column '{name}' of table {self._catalog}.{self._name}: '{data_type}' "
+                                        f"is not a SQL type ({reason})") from None

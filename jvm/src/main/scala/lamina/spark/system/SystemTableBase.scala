@@ -17,6 +17,10 @@ import lamina.spark.read.IteratorReader
 abstract class SystemTableBase(displayName: String) extends Table with SupportsRead {
   def rows(): Seq[InternalRow]
 
+  /** The rows, where only the columns of `required` are read: a table whose columns differ in cost
+   *  may skip the work of the others (their values are dropped). */
+  def rows(required: StructType): Seq[InternalRow] = rows()
+
   override def name(): String = displayName
   override def capabilities(): util.Set[TableCapability] = Set(TableCapability.BATCH_READ).asJava
 
@@ -31,7 +35,7 @@ abstract class SystemTableBase(displayName: String) extends Table with SupportsR
         override def planInputPartitions(): Array[InputPartition] = {
           val ordinals = required.fieldNames.map(full.fieldIndex)
           val types = full.fields.map(_.dataType)
-          val projected = rows().map { r =>
+          val projected = rows(required).map { r =>
             val out = new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(ordinals.length)
             ordinals.zipWithIndex.foreach { case (o, i) => out.update(i, if (r.isNullAt(o)) null else r.get(o, types(o))) }
             out: InternalRow

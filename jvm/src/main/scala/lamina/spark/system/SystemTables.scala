@@ -15,6 +15,7 @@ import lamina.table.scan.ScanMode
 import lamina.table.{FileStoreTable, PartitionValues}
 import lamina.table.commit.CommitOperation
 import lamina.table.consumer.ConsumerManager
+import lamina.table.options.CoreOptions
 import lamina.table.manifest.ManifestEntry
 import lamina.table.scan.{FileStoreScan, SnapshotDeletionFiles}
 import lamina.table.snapshot.Snapshot
@@ -24,12 +25,21 @@ import lamina.types.{DataType => LaminaType, DataTypeJson, SparkTypes}
 /** The `<table>$<kind>` metadata tables, with Apache Paimon's column names. */
 object SystemTables {
   val Kinds: Seq[String] = Seq("snapshots", "schemas", "options", "files", "manifests", "partitions", "buckets",
-    "table_indexes", "audit_log", "binlog", "ro", "tags", "consumers", "branches", "statistics")
+    "table_indexes", "audit_log", "binlog", "ro", "tags", "consumers", "branches", "statistics", "detail")
 
   def isKnown(kind: String): Boolean = Kinds.contains(kind.toLowerCase)
 
   def load(kind: String, table: FileStoreTable, pinned: Option[Long], display: String): Table = kind.toLowerCase match {
-    case "snapshots" => simple(display, SnapshotsSchema, () => table.snapshotManager.all().map(snapshotRow(table, _)))
+    case "snapshots" =>
+      new SystemTableBase(display) {
+        override def schema(): StructType = SnapshotsSchema
+        override def rows(): Seq[InternalRow] = rows(SnapshotsSchema)
+        // the file counts read each snapshot's delta manifests: only when a query asks for them
+        override def rows(required: StructType): Seq[InternalRow] = {
+          val withFiles = required.fieldNames.exists(DeltaFileColumns.contains)
+          table.snapshotManager.all().map(snapshotRow(table, _, withFiles))
+        }
+      }
     case "schemas" => simple(display, SchemasSchema,
         () =>
           table.schemaManager.all().map { s =>
@@ -42,6 +52,7 @@ object SystemTables {
         () =>
           table.schema.options.toSeq.sortBy(_._1).map { case (k, v) => row(str(k), str(v)) })
     case "files" => simple(display, FilesSchema, () => filesRows(table, pinned))
+    case "detail" => simple(display, DetailSchema, () => Seq(detailRow(table, pinned)))
     case "manifests" => simple(display, ManifestsSchema,
         () =>
           current(table, pinned).toSeq.flatMap { s =>
@@ -92,6 +103,18 @@ object SystemTables {
 
   private def liveEntries(table: FileStoreTable, pinned: Option[Long]): Seq[ManifestEntry] =
     current(table, pinned).toSeq.flatMap(s => new FileStoreScan(table, s).liveEntries())
+
+  /** One row describing the table, as Delta's DESCRIBE DETAIL: name, location, keys, bucket, merge
+   *  engine, file format, schema, the snapshot read and its kind, record count, live data files. */
+  private def detailRow(table: FileStoreTable, pinned: Option[Long]): InternalRow = {
+    val snapshot = current(table, pinned)
+    val live = liveEntries(table, pinned)
+    row(str(table.name), str(table.path.toString), str(table.schema.primaryKeys.mkString(",")),
+      str(table.schema.partitionKeys.mkString(",")), CoreOptions.Bucket.getOrDefault(table.options),
+      if (table.isPrimaryKeyTable) str(table.capabilities.mergeEngine.name) else null, str(table.fileFormat.name),
+      table.schema.id, snapshot.map(s => Long.box(s.id)).orNull, snapshot.map(s => str(s.commitKind)).orNull,
+      snapshot.flatMap(_.totalRecordCount).map(Long.box).orNull, live.size.toLong, live.map(_.file.fileSize).sum)
+  }
 
   private def filesRows(table: FileStoreTable, pinned: Option[Long]): Seq[InternalRow] = {
     val store = table.manifestStore
@@ -189,9 +212,12 @@ object SystemTables {
 
   /** Paimon's columns, then what the commit's delta did: data files added and removed (a compaction
    *  removes the files it rewrites and adds its output) and the rows they hold. */
-  private def snapshotRow(table: FileStoreTable, s: Snapshot): InternalRow = {
+  private val DeltaFileColumns = Set("added_files", "removed_files", "added_records", "removed_records")
+
+  private def snapshotRow(table: FileStoreTable, s: Snapshot, withFiles: Boolean): InternalRow = {
     val store = table.manifestStore
-    val delta = store.readList(s.deltaManifestList).flatMap(m => store.readManifest(m.fileName))
+    val delta =
+      if (withFiles) store.readList(s.deltaManifestList).flatMap(m => store.readManifest(m.fileName)) else Nil
     val (added, removed) = delta.partition(_.isAdd)
     row(s.id, s.schemaId, str(s.commitUser), s.commitIdentifier, str(s.commitKind), micros(s.timeMillis),
       str(s.baseManifestList), str(s.deltaManifestList), s.changelogManifestList.map(str).orNull,
@@ -229,6 +255,12 @@ object SystemTables {
     ("schema_id", LongType, false), ("fields", StringType, false), ("partition_keys", StringType, false),
     ("primary_keys", StringType, false), ("options", StringType, false), ("comment", StringType, true),
     ("update_time", TimestampNTZType, false))
+  val DetailSchema: StructType = schema(
+    ("name", StringType, false), ("location", StringType, false), ("primary_keys", StringType, false),
+    ("partition_keys", StringType, false), ("bucket", IntegerType, false), ("merge_engine", StringType, true),
+    ("file_format", StringType, false), ("schema_id", LongType, false), ("latest_snapshot_id", LongType, true),
+    ("latest_commit_kind", StringType, true), ("record_count", LongType, true), ("num_files", LongType, false),
+    ("size_in_bytes", LongType, false))
   val OptionsSchema: StructType = schema(("key", StringType, false), ("value", StringType, false))
   val ConsumersSchema: StructType = schema(("consumer_id", StringType, false), ("next_snapshot_id", LongType, false))
   val FilesSchema: StructType = schema(
