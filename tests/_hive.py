@@ -18,13 +18,10 @@ from xml.sax.saxutils import escape
 
 import pyspark
 
+from _support import free_port
+
 _STARTUP_SECONDS = 120
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _site(properties: dict) -> str:
@@ -61,7 +58,7 @@ class MetastoreServer:
         }))
         self.jars = os.path.join(os.path.dirname(pyspark.__file__), "jars")
         assert glob.glob(os.path.join(self.jars, "hive-metastore-*.jar")), f"no Hive metastore jar in {self.jars}"
-        self.port = _free_port()
+        self.port = free_port()
         self.log = open(self.base / "server.log", "w")
         self._create_transaction_tables()
         self.start()

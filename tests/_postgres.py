@@ -9,10 +9,11 @@ back on the same port with the same data."""
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
+
+from _support import free_port
 
 USER = "lamina"
 
@@ -20,11 +21,6 @@ USER = "lamina"
 class PostgresUnavailable(Exception):
     """The server could not be set up on this machine; the message says why."""
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _run(args, check=True):
@@ -45,7 +41,7 @@ class PostgresServer:
         self.data = self.base / "data"
         if os.geteuid() == 0:
             shutil.chown(self.base, "postgres")
-        self.port = _free_port()
+        self.port = free_port()
         self.uri = f"jdbc:postgresql://127.0.0.1:{self.port}/catalog"
         self.running = False
 

@@ -6,7 +6,6 @@ fetched from Maven into `.cache/s3-jars` by `make s3-jars`, which `make test` ru
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -14,6 +13,8 @@ import time
 import urllib.request
 import uuid
 from pathlib import Path
+
+from _support import free_port
 
 REPO = Path(__file__).resolve().parents[1]
 JARS_DIR = REPO / ".cache" / "s3-jars"
@@ -34,17 +35,12 @@ def class_path() -> str:
     return os.pathsep.join(str(j) for j in jars)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 class S3Server:
     """`with S3Server() as s3:` a running server with a new bucket (`s3.bucket`); stopped at the end."""
 
     def __init__(self):
-        self.port = _free_port()
+        self.port = free_port()
         self.endpoint = f"http://127.0.0.1:{self.port}"
         self.process = None
         # a bucket of its own: Hadoop keeps one S3A client per bucket and JVM, made with the settings

@@ -3,6 +3,7 @@
 import contextlib
 import os
 import re
+import socket
 import threading
 from pathlib import Path
 from typing import Iterable, List
@@ -187,3 +188,10 @@ def read_damaged(target, damaged: bytes, read):
             return "error", f"{getattr(e, 'message', '') or ''}\n{e}"
     finally:
         target.write_bytes(original)
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback interface now, for a server a fixture starts."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

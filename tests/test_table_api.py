@@ -349,3 +349,7 @@ def test_columns_and_metrics(spark, db):
 
 def test_maintenance_through_procedures(spark, db):
     scenarios.maintenance(spark, CAT, db)
+
+
+def test_upsert_stream_compact_expire(spark, db):
+    scenarios.upsert_stream_compact_expire(spark, CAT, db)

@@ -130,7 +130,8 @@ class _ConnectSql:
                 return f"CAST('{'NaN' if math.isnan(number) else ('Infinity' if number > 0 else '-Infinity')}' AS {name})"
             return f"CAST({number!r} AS {name})"
         if isinstance(data_type, t.DecimalType):
-            return f"CAST('{decimal.Decimal(value)}' AS {data_type.simpleString()})"
+            # the client sends the value's own digits (its type's precision is not applied): so here
+            return f"{format(decimal.Decimal(value), 'f')}BD"
         if isinstance(data_type, t.StringType):
             return sql_string(str(value))
         if isinstance(data_type, t.BinaryType):
