@@ -14,7 +14,7 @@ JAR_PKG := python/lamina/jars/lamina.jar
 VENV_STAMP := $(VENV)/.lamina-installed
 
 # Pinned so that a fresh machine gets what the tests were written against.
-PY_DEPS := pyspark==4.0.4 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==2.3.3 "moto[server]==5.2.5" boto3==1.44.8
+PY_DEPS := "pyspark[connect]==4.0.4" grpcio==1.85.3 grpcio-status==1.85.3 googleapis-common-protos==1.76.0 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==2.3.3 "moto[server]==5.2.5" boto3==1.44.8
 
 .PHONY: help venv jar wheel test pytest stress demo bench bench-jars s3-jars docs clean distclean servers
 
