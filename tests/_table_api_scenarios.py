@@ -141,3 +141,24 @@ def upsert_stream_compact_expire(spark, cat, db):
     # keeps analysed plans of the session, and their scans, a while)
     assert kept[0] == latest and expired + len(kept) == latest, (expired, kept, latest)
     assert orders.to_df().count() == 3
+
+
+def restore(spark, cat, db):
+    """restore_to commits the old rows as a new snapshot: the history stays readable, every partition
+    of the table comes back as it was (those written since included), a column added since is NULL."""
+    spark.sql(f"CREATE TABLE {cat}.{db}.r (id INT NOT NULL, p STRING NOT NULL, v STRING) PARTITIONED BY (p) "
+              "TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '1', 'deletion-vectors.enabled' = 'true')")
+    t = LaminaTable.for_name(spark, f"{cat}.{db}.r")
+    spark.sql(f"INSERT INTO {cat}.{db}.r VALUES (1, 'a', 'one'), (2, 'b', 'two')")
+    restore_point = t.history(1).collect()[0].snapshot_id
+    spark.sql(f"INSERT INTO {cat}.{db}.r VALUES (3, 'c', 'three')")
+    t.delete(F.col("id") == 1)
+    t.add_columns("note STRING")
+    t.update("id = 2", {"v": "'TWO'", "note": "'later'"})
+    latest = t.history(1).collect()[0].snapshot_id
+    m = _metrics(t.restore_to(version=restore_point))
+    assert m.operation == "OVERWRITE" and m.first_snapshot_id == latest + 1, m
+    assert _rows(t.to_df()) == [(1, "a", "one", None), (2, "b", "two", None)]
+    assert _rows(t.to_df(version=latest).select("id", "v")) == [(2, "TWO"), (3, "three")]
+    with pytest.raises(ValueError, match="exactly one of version, tag and timestamp"):
+        t.restore_to(version=1, tag="x")

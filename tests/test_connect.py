@@ -12,7 +12,7 @@ def server():
         yield s
 
 
-@pytest.mark.parametrize("scenario", ["columns_and_metrics", "maintenance", "upsert_stream_compact_expire"])
+@pytest.mark.parametrize("scenario", ["columns_and_metrics", "maintenance", "upsert_stream_compact_expire", "restore"])
 def test_python_api_on_spark_connect(server, scenario):
     done = server.run(scenario)
     assert done.returncode == 0, f"{scenario} failed on Spark Connect:\n{done.stdout[-4000:]}\n{done.stderr[-8000:]}"

@@ -353,3 +353,7 @@ def test_maintenance_through_procedures(spark, db):
 
 def test_upsert_stream_compact_expire(spark, db):
     scenarios.upsert_stream_compact_expire(spark, CAT, db)
+
+
+def test_restore_is_a_new_commit(spark, db):
+    scenarios.restore(spark, CAT, db)
