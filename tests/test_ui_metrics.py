@@ -89,6 +89,14 @@ def _jobs(spark):
     return out
 
 
+def _stages(spark):
+    """{stage id: {accumulator name: value}} of every stage the application status store knows."""
+    _drain(spark)
+    return {stage.stageId(): {a.name(): int(a.value()) for a in _seq(stage.accumulatorUpdates())}
+            for stage in _seq(spark._jsc.sc().statusStore().stageList(
+                None, False, False, spark._sc._gateway.new_array(spark._jvm.double, 0), None))}
+
+
 def _jvm_stderr(spark, action):
     """What `action` printed to the driver JVM's stderr."""
     jvm = spark._jvm
@@ -113,7 +121,14 @@ def _pk_table(spark, db):
 
 def test_compaction_jobs_are_described_and_say_their_progress(spark, db):
     t = _pk_table(spark, db)
-    buckets = len({b for part, b in files_of(spark, db, "partition, bucket") if "1" in part})
+    def partition_files():
+        return [(b, size) for part, b, size in files_of(spark, db, "partition, bucket, file_size_in_bytes")
+                if "1" in part]
+
+    before = partition_files()
+    buckets = len({b for b, _ in before})
+    stages = set(_stages(spark))
+
     printed = _jvm_stderr(spark, lambda: lamina.compact(spark, f"{db}.t", partitions={"p": 1}, full=True, progress=True))
 
     jobs = [j for j in _jobs(spark) if j[0] and j[0].startswith(f"lamina: compact {db}.t ")]
@@ -125,6 +140,17 @@ def test_compaction_jobs_are_described_and_say_their_progress(spark, db):
     assert lines, printed
     done = [int(line.split(": ")[-1].split("/")[0]) for line in lines]
     assert done == sorted(done) and lines[-1] == f"lamina: compact {db}.t: {buckets}/{buckets} buckets done"
+
+    # the compaction's stage shows what its tasks compacted and wrote
+    after = partition_files()
+    counted = {}
+    for stage, accumulators in _stages(spark).items():
+        if stage not in stages:
+            for name, value in accumulators.items():
+                counted[name] = counted.get(name, 0) + value
+    assert counted == {"lamina files compacted": len(before), "lamina bytes compacted": sum(s for _, s in before),
+                       "lamina compacted files written": len(after),
+                       "lamina compacted bytes written": sum(s for _, s in after)}
 
     spark.sql(f"INSERT INTO {t} VALUES (1, 1, 'again')")
     quiet = _jvm_stderr(spark, lambda: lamina.compact(spark, f"{db}.t", partitions={"p": 1}, full=True))

@@ -43,8 +43,10 @@ class SparkCompactTasks(progress: Option[String => Unit]) extends CompactTasks w
     }
   }
 
-  /** Every task's messages (one per bucket compacted), saying the progress as each task finishes. */
+  /** Every task's messages (one per bucket compacted), counted in [[CompactionMetrics]], saying the
+   *  progress as each task finishes. */
   private def collect(table: FileStoreTable, buckets: Int, rdd: RDD[CommitMessage]): Seq[CommitMessage] = {
+    val metrics = CompactionMetrics.register(rdd.sparkContext)
     val results = new Array[Array[CommitMessage]](rdd.getNumPartitions)
     var done = 0
     // called on the driver, one task at a time, as each task's result arrives
@@ -53,8 +55,13 @@ class SparkCompactTasks(progress: Option[String => Unit]) extends CompactTasks w
       done += messages.length
       progress.foreach(say => say(s"lamina: compact ${table.name}: $done/$buckets buckets done"))
     }
-    rdd.sparkContext.runJob(rdd, (it: Iterator[CommitMessage]) => it.toArray(ClassTag(classOf[CommitMessage])),
-      finished _)
+    // runs in the tasks: captures nothing but the metrics
+    val compacted = (it: Iterator[CommitMessage]) => {
+      val messages = it.toArray(ClassTag(classOf[CommitMessage]))
+      metrics.add(messages)
+      messages
+    }
+    rdd.sparkContext.runJob(rdd, compacted, finished _)
     results.toSeq.flatten
   }
 
