@@ -129,6 +129,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--order-strategy", choices=("none", "order", "zorder", "hilbert"),
                    help="append tables: rewrite the partitions sorted by --order-by")
     p.add_argument("--order-by", metavar="C1,C2", help="the columns --order-strategy sorts by")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="print a line as each batch of buckets finishes (default: when stderr is a terminal)")
 
     p = command("expire-snapshots", "lamina expire-snapshots --warehouse /data/wh --table shop.orders --retain-max 20")
     p.add_argument("--retain-max", type=_positive, help="keep at most this many snapshots")
@@ -200,6 +202,14 @@ def statement(args, catalog: str, database: str, table: str) -> Optional[str]:
     raise AssertionError(c)
 
 
+def show_progress(args, stream=None) -> bool:
+    """Whether `compact` prints progress lines: as --progress / --no-progress say, else when stderr is a terminal."""
+    if args.progress is not None:
+        return args.progress
+    stream = sys.stderr if stream is None else stream
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
 def _print_rows(columns: Sequence[str], rows: Sequence[Sequence[object]], out=sys.stdout) -> None:
     cells = [list(columns)] + [["NULL" if v is None else str(v) for v in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
@@ -237,7 +247,7 @@ def run(args, catalog: str, database: str, table: str) -> int:
         if sql is None:
             snapshot = lamina.compact(spark, f"{database}.{table}", partitions=args.partition or None,
                                       full=args.full, catalog=catalog, order_strategy=args.order_strategy,
-                                      order_by=args.order_by, where=args.where)
+                                      order_by=args.order_by, where=args.where, progress=show_progress(args))
             print(f"compacted {database}.{table}: " + (f"snapshot {snapshot}" if snapshot else "nothing to compact"))
         else:
             df = spark.sql(sql)

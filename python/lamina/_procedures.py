@@ -14,7 +14,8 @@ ORDER_STRATEGIES = ("none", "order", "zorder", "hilbert")
 
 def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequence[PartitionSpec]]] = None,
             full: bool = False, catalog: str = "lamina", order_strategy: Optional[str] = None,
-            order_by: Optional[Union[str, Sequence[str]]] = None, where: Optional[str] = None) -> Optional[int]:
+            order_by: Optional[Union[str, Sequence[str]]] = None, where: Optional[str] = None,
+            progress: bool = False) -> Optional[int]:
     """Compact a table; returns the snapshot id committed, or None when nothing needed it.
 
     `table` is "db.table"; `partitions` is one mapping of partition column to value, or a list of
@@ -22,7 +23,9 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
     `full=True` merges every sorted run of each bucket into one (append tables: packs any two small
     files, not only `compaction.min.file-num` of them). `order_strategy` ("order", "zorder" or
     "hilbert") rewrites an append table's selected partitions sorted by the `order_by` columns (a
-    list, or one comma-separated string), so that filters on them skip files.
+    list, or one comma-separated string), so that filters on them skip files. `progress=True` prints a
+    line to the driver's stderr as each batch of buckets finishes ("lamina: compact db.t: 8/12 buckets
+    done").
     """
     if not isinstance(catalog, str) or not catalog:
         raise ValueError(f"catalog must be a non-empty string, got {catalog!r}")
@@ -30,6 +33,8 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
     table = f"{database}.{name}"
     if not isinstance(full, bool):
         raise ValueError(f"full must be True or False, got {full!r}")
+    if not isinstance(progress, bool):
+        raise ValueError(f"progress must be True or False, got {progress!r}")
     if order_strategy is not None and (not isinstance(order_strategy, str)
                                        or order_strategy.strip().lower() not in ORDER_STRATEGIES):
         raise ValueError(f"order_strategy must be one of {', '.join(ORDER_STRATEGIES)}, got {order_strategy!r}")
@@ -57,7 +62,7 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
             java_spec.put(str(column), str(value))
         java_specs.add(java_spec)
     snapshot = jvm.lamina.spark.SessionApi.compact(spark._jsparkSession, catalog, table, java_specs, full,
-                                                   order_strategy, ",".join(order_by or []), where)
+                                                   order_strategy, ",".join(order_by or []), where, progress)
     return None if snapshot is None else int(snapshot)
 
 

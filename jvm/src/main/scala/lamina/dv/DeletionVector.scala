@@ -40,16 +40,24 @@ trait DeletionVector {
   def recordedLength: Int
 
   /** `rows` of the data file in file order, without the deleted ones. */
-  def skipDeleted[T](rows: Iterator[T]): Iterator[T] =
+  def skipDeleted[T](rows: Iterator[T], onDeleted: () => Unit = DeletionVector.Ignore): Iterator[T] =
     if (isEmpty) rows
     else {
       val deleted = ascendingCursor()
       var position = -1L // of the row the filter looks at: filter asks once per row, in order
-      rows.filter { _ => position += 1; !deleted.isDeleted(position) }
+      rows.filter { _ =>
+        position += 1
+        val gone = deleted.isDeleted(position)
+        if (gone) onDeleted()
+        !gone
+      }
     }
 }
 
 object DeletionVector {
+
+  /** What [[DeletionVector.skipDeleted]] does with a deleted row when told nothing: nothing. */
+  val Ignore: () => Unit = () => ()
 
   /** See [[DeletionVector.ascendingCursor]]: positions asked in non-decreasing order. */
   trait Cursor {

@@ -10,9 +10,10 @@ import lamina.io.FileIO
 final case class DeletionVectorFilter(fileIO: FileIO) {
 
   /** `rows` of the data file `dataFile` (which holds `rowCount` rows) without those its vector in
-   *  `deletionFiles` deletes; `rows` unchanged when it has none. */
-  def apply[T](deletionFiles: Map[String, DeletionFile], dataFile: String, rowCount: Long, rows: => Iterator[T]): Iterator[T] =
-    vector(deletionFiles, dataFile, rowCount).fold(rows)(_.skipDeleted(rows))
+   *  `deletionFiles` deletes; `rows` unchanged when it has none. `onDeleted` is called for each row left out. */
+  def apply[T](deletionFiles: Map[String, DeletionFile], dataFile: String, rowCount: Long, rows: => Iterator[T],
+      onDeleted: () => Unit = DeletionVector.Ignore): Iterator[T] =
+    vector(deletionFiles, dataFile, rowCount).fold(rows)(_.skipDeleted(rows, onDeleted))
 
   /** The vector of `dataFile` in `deletionFiles`, read and checked. A vector that deletes a position
    *  past the file's `rowCount` rows is a [[CorruptFileException]] naming the index file. */

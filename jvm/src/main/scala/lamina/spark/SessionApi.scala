@@ -31,11 +31,19 @@ object SessionApi {
   /** Compacts `table` (`db.t`) of catalog `catalogName`: the given partitions (column -> value as
    *  text; empty: all) or those `where` selects (null: no condition), fully or as universal compaction
    *  picks; an append table sorted by `orderBy` when `orderStrategy` asks (null: none). The snapshot id
-   *  committed, or null when nothing needed compacting. */
+   *  committed, or null when nothing needed compacting. `progress`: a line on the driver's stderr as each
+   *  batch of buckets finishes. */
+  def compact(spark: SparkSession, catalogName: String, table: String,
+      partitions: java.util.List[java.util.Map[String, String]], full: Boolean, orderStrategy: String,
+      orderBy: String, where: String, progress: Boolean): java.lang.Long =
+    Compaction.compact(catalog(spark, catalogName).laminaWarehouse, table,
+      partitions.asScala.map(_.asScala.toMap).toSeq, full, Option(orderStrategy).getOrElse(""),
+      Option(orderBy).getOrElse(""), Option(where).getOrElse(""),
+      if (progress) SparkCompactTasks.printingProgress else SparkCompactTasks).map(Long.box).orNull
+
+  /** [[compact]] without progress lines. */
   def compact(spark: SparkSession, catalogName: String, table: String,
       partitions: java.util.List[java.util.Map[String, String]], full: Boolean, orderStrategy: String,
       orderBy: String, where: String): java.lang.Long =
-    Compaction.compact(catalog(spark, catalogName).laminaWarehouse, table,
-      partitions.asScala.map(_.asScala.toMap).toSeq, full, Option(orderStrategy).getOrElse(""),
-      Option(orderBy).getOrElse(""), Option(where).getOrElse(""), SparkCompactTasks).map(Long.box).orNull
+    compact(spark, catalogName, table, partitions, full, orderStrategy, orderBy, where, progress = false)
 }

@@ -18,4 +18,9 @@ class CompactTest extends AnyFunSuite {
       Compact.parse(Seq("--warehouse", "/w", "--table", "db.t", "--catalog-conf", "metastore")))
     assert(e.getMessage == "--catalog-conf needs key=value, not 'metastore'")
   }
+
+  test("--progress asks for progress lines; without it there are none") {
+    assert(Compact.parse(Seq("--warehouse", "/w", "--table", "db.t", "--progress")).progress)
+    assert(!Compact.parse(Seq("--warehouse", "/w", "--table", "db.t")).progress)
+  }
 }

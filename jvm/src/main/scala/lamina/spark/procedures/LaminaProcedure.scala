@@ -2,13 +2,14 @@ package lamina.spark.procedures
 
 import scala.jdk.CollectionConverters._
 
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.catalog.procedures.{BoundProcedure, ProcedureParameter, UnboundProcedure}
 import org.apache.spark.sql.connector.read.{LocalScan, Scan}
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
 import lamina.errors.BadInputException
-import lamina.spark.LaminaCatalog
+import lamina.spark.{JobDescription, LaminaCatalog}
 import lamina.table.catalog.Metastore
 
 /** One `CALL <catalog>.sys.<name>(...)` procedure: its parameters (positional or named, optional ones
@@ -22,8 +23,11 @@ abstract class LaminaProcedure(catalog: LaminaCatalog) extends UnboundProcedure 
 
   protected def run(args: ProcedureArgs, warehouse: Metastore): Seq[InternalRow]
 
+  /** Runs the procedure, the Spark jobs it starts described as `lamina: <procedure> <table>`. */
   override def call(args: InternalRow): java.util.Iterator[Scan] = {
-    val result = run(new ProcedureArgs(args, parameters()), catalog.laminaWarehouse).toArray
+    val arguments = new ProcedureArgs(args, parameters())
+    val described = s"lamina: ${name().replace('_', ' ')}" + arguments.string("table").map(" " + _).getOrElse("")
+    val result = JobDescription.during(SparkSession.active, described)(run(arguments, catalog.laminaWarehouse)).toArray
     val schema = output
     Seq[Scan](new LocalScan {
       override def rows(): Array[InternalRow] = result

@@ -1,6 +1,7 @@
 package lamina.spark.read
 
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.metric.CustomTaskMetric
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.execution.vectorized.{ConstantColumnVector, OnHeapColumnVector, WritableColumnVector}
 import org.apache.spark.sql.types._
@@ -18,7 +19,8 @@ final class ColumnarMergeReader(
     cursors: IndexedSeq[KeyValueBatchCursor],
     merge: SortMergeReader.MergeIterator,
     required: StructType,
-    columns: Array[Int])
+    columns: Array[Int],
+    counters: ScanCounters = new ScanCounters)
   extends PartitionReader[ColumnarBatch] {
 
   private val capacity = 4096
@@ -121,6 +123,8 @@ final class ColumnarMergeReader(
   override def get(): ColumnarBatch = current
 
   override def close(): Unit = out.foreach(_.close())
+
+  override def currentMetricsValues(): Array[CustomTaskMetric] = counters.values
 }
 
 object ColumnarMergeReader {
@@ -163,7 +167,11 @@ class ColumnarMergeReaderFactory(kv: KeyValueReaders, required: StructType) exte
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
-    val (cursors, merge) = kv.mergedBlocks(split, kv.table.capabilities.skipsLevel0)
-    new ColumnarMergeReader(cursors, merge, required, required.fields.map(f => kv.table.schema.indexOf(f.name)))
+    val skip0 = kv.table.capabilities.skipsLevel0
+    val (cursors, merge) = kv.mergedBlocks(split, skip0)
+    // a merge reads every file of the split
+    val counters = new ScanCounters
+    split.files.filter(f => !skip0 || f.level > 0).foreach(counters.opened)
+    new ColumnarMergeReader(cursors, merge, required, required.fields.map(f => kv.table.schema.indexOf(f.name)), counters)
   }
 }

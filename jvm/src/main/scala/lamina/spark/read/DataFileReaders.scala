@@ -88,14 +88,17 @@ object DataFileReaders {
 class AppendReaderFactory(readers: Map[Long, FileSchemaReader], tableName: String, deletionVectors: DeletionVectorFilter)
   extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
-    IteratorReader(rowsOf(partition.asInstanceOf[LaminaInputPartition].split))
+    val counters = new ScanCounters
+    IteratorReader(rowsOf(partition.asInstanceOf[LaminaInputPartition].split, counters), counters)
   }
 
-  def rowsOf(split: DataSplit): Iterator[InternalRow] = {
+  /** The rows of `split`'s files, counted in `counters` as they are read. */
+  def rowsOf(split: DataSplit, counters: ScanCounters = new ScanCounters): Iterator[InternalRow] = {
     split.files.iterator.flatMap { f =>
       val r = readers(f.schemaId)
-      deletionVectors(split.deletionFiles, f.fileName, f.rowCount, r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName))
-        .map(r.projection())
+      counters.opened(f)
+      deletionVectors(split.deletionFiles, f.fileName, f.rowCount, r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName),
+        counters.deletedRow).map(r.projection())
     }
   }
 }
@@ -118,26 +121,29 @@ class RowPositionReaderFactory(readers: Map[Long, FileSchemaReader], required: S
       case n => data.indexOf(n)
     }
     val joined = new JoinedRow()
-    IteratorReader(split.files.iterator.flatMap { f =>
-      val r = readers(f.schemaId)
-      val project = r.projection()
-      val place = new GenericInternalRow(Array[Any](UTF8String.fromString(f.fileName), 0L))
-      val dv = deletionVectors.vector(split.deletionFiles, f.fileName, f.rowCount)
-      var out: ProjectingInternalRow = null
-      var counted = -1L
-      r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName).flatMap { raw =>
-        counted += 1
-        val position = if (withRowIndex) raw.getLong(raw.numFields - 1) else counted
-        if (dv.exists(_.isDeleted(position))) None
-        else {
-          val row = project(raw)
-          if (out == null) out = ProjectingInternalRow(required, ordinals(row.numFields))
-          place.setLong(1, position)
-          out.project(joined(row, place))
-          Some(out)
-        }
-      }
-    })
+    val counters = new ScanCounters
+    IteratorReader(split.files.iterator.flatMap {
+        f =>
+          val r = readers(f.schemaId)
+          counters.opened(f)
+          val project = r.projection()
+          val place = new GenericInternalRow(Array[Any](UTF8String.fromString(f.fileName), 0L))
+          val dv = deletionVectors.vector(split.deletionFiles, f.fileName, f.rowCount)
+          var out: ProjectingInternalRow = null
+          var counted = -1L
+          r.open(split.bucketPath, KeyValueReaders.refOf(f), tableName).flatMap { raw =>
+            counted += 1
+            val position = if (withRowIndex) raw.getLong(raw.numFields - 1) else counted
+            if (dv.exists(_.isDeleted(position))) { counters.deletedRows(1); None }
+            else {
+              val row = project(raw)
+              if (out == null) out = ProjectingInternalRow(required, ordinals(row.numFields))
+              place.setLong(1, position)
+              out.project(joined(row, place))
+              Some(out)
+            }
+          }
+      }, counters)
   }
 }
 
@@ -151,7 +157,12 @@ class ColumnarReaderFactory(readers: Map[Long, FileSchemaReader], tableName: Str
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
+    val counters = new ScanCounters
     IteratorReader(
-      split.files.iterator.flatMap(f => readers(f.schemaId).openBatches(split.bucketPath, KeyValueReaders.refOf(f), tableName)))
+      split.files.iterator.flatMap { f =>
+        counters.opened(f)
+        readers(f.schemaId).openBatches(split.bucketPath, KeyValueReaders.refOf(f), tableName)
+      },
+      counters)
   }
 }

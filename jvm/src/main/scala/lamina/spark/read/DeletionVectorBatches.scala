@@ -24,11 +24,17 @@ final class DeletionVectorBatchReaderFactory(reader: FileSchemaReader, tableName
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
+    val counters = new ScanCounters
     IteratorReader(split.files.iterator.flatMap { f =>
-      val dv = DeletionVectorFilter(fileIO).vector(split.deletionFiles, f.fileName, f.rowCount).filterNot(_.isEmpty)
-      val batches = new DeletionVectorBatches(dv.map(_.ascendingCursor()), withRowIndex)
-      reader.openBatches(split.bucketPath, KeyValueReaders.refOf(f), tableName).map(batches.masked)
-    })
+        counters.opened(f)
+        val dv = DeletionVectorFilter(fileIO).vector(split.deletionFiles, f.fileName, f.rowCount).filterNot(_.isEmpty)
+        val batches = new DeletionVectorBatches(dv.map(_.ascendingCursor()), withRowIndex)
+        reader.openBatches(split.bucketPath, KeyValueReaders.refOf(f), tableName).map { b =>
+          val kept = batches.masked(b)
+          counters.deletedRows(b.numRows() - kept.numRows())
+          kept
+        }
+      }, counters)
   }
 }
 

@@ -1,6 +1,7 @@
 package lamina.spark.read
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
 import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.connector.read.{Statistics => SparkStatistics}
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream
@@ -12,7 +13,7 @@ import lamina.dv.DeletionVectorFilter
 import lamina.errors.BadInputException
 import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
-import lamina.spark.{DataFileFormats, RowPositionColumns, SparkFilters}
+import lamina.spark.{DataFileFormats, RowPositionColumns, SparkFilters, SumMetric}
 import lamina.spark.stream.LaminaMicroBatchStream
 import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
@@ -91,7 +92,9 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     snapshot match {
       case None => Seq.empty
       case Some(s) =>
-        val all = new FileStoreScan(table, s).plan(SparkFilters.toPredicates(filters))
+        val planned = new FileStoreScan(table, s).planned(SparkFilters.toPredicates(filters))
+        skippedByStatistics = planned.skippedByStatistics
+        val all = planned.splits
         if (mode == ScanMode.ReadOptimized && table.isPrimaryKeyTable) {
           val top = CoreOptions.numLevels(table.options) - 1
           all.map(sp => sp.copy(files = sp.files.filter(_.level == top))).filter(_.files.nonEmpty)
@@ -132,6 +135,14 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   }
 
   override def readSchema(): StructType = required
+
+  /** Files of the snapshot read that its filters skipped by their statistics (0 for reads of changes). */
+  @volatile private var skippedByStatistics = 0
+
+  override def supportedCustomMetrics(): Array[CustomMetric] = ScanMetrics.supported
+
+  override def reportDriverMetrics(): Array[CustomTaskMetric] =
+    Array(SumMetric.value(ScanMetrics.FilesSkippedByStatistics, skippedByStatistics))
 
   /** The statistics of the table's last `ANALYZE TABLE` that the snapshot read names ([[ScanStatistics]]);
    *  none for reads of changes, `$audit_log` and `$ro`, and none when the statistics file cannot be read

@@ -1,6 +1,7 @@
 package lamina.spark.read
 
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.metric.CustomTaskMetric
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.types.StructType
 
@@ -22,10 +23,13 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
     // the required columns of a merged record, as a view: Spark converts scanned rows to its own format once
     val columns = required.fields.map(f => table.schema.indexOf(f.name))
     val view = new NullPaddedRow(required, columns)
+    val counters = new ScanCounters
+    // a merge reads every file of the split
+    if (needsMerge) files.foreach(counters.opened)
     if (!needsMerge) {
       // one sorted run of unique keys without deletes: read the value columns directly
       IteratorReader(new AppendReaderFactory(direct, table.name, DeletionVectorFilter(table.fileIO)).rowsOf(
-          split.copy(files = files)))
+          split.copy(files = files), counters), counters)
     } else if (!auditLog) {
       val merged = kv.mergedRecords(split, skip0, dropDeletes = true)
       new PartitionReader[InternalRow] {
@@ -40,12 +44,13 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
         }
         override def get(): InternalRow = cur
         override def close(): Unit = ()
+        override def currentMetricsValues(): Array[CustomTaskMetric] = counters.values
       }
     } else {
       val audit = new AuditRow(outputSchema)
       IteratorReader[InternalRow](kv.mergedRecords(split, skip0, dropDeletes = false, finalKinds = true).map { r =>
-        audit.of(r.valueKind, view.project(r.value))
-      })
+          audit.of(r.valueKind, view.project(r.value))
+        }, counters)
     }
   }
 }
@@ -59,6 +64,7 @@ class AuditLogAppendReaderFactory(inner: PartitionReaderFactory, outputSchema: S
       override def next(): Boolean = r.next()
       override def get(): InternalRow = audit.of(RowKind.Insert, r.get())
       override def close(): Unit = r.close()
+      override def currentMetricsValues(): Array[CustomTaskMetric] = r.currentMetricsValues()
     }
   }
 }

@@ -2,6 +2,7 @@ package lamina.spark.read
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
+import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
 import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.vectorized.ColumnarBatch
@@ -16,6 +17,8 @@ final class ProjectedScan(inner: LaminaScan, output: StructType, ordinals: Array
   override def planInputPartitions(): Array[InputPartition] = inner.planInputPartitions()
   override def createReaderFactory(): PartitionReaderFactory =
     new ProjectingReaderFactory(inner.createReaderFactory(), inner.readSchema(), ordinals)
+  override def supportedCustomMetrics(): Array[CustomMetric] = inner.supportedCustomMetrics()
+  override def reportDriverMetrics(): Array[CustomTaskMetric] = inner.reportDriverMetrics()
 }
 
 final class ProjectingReaderFactory(inner: PartitionReaderFactory, innerSchema: StructType, ordinals: Array[Int])
@@ -30,6 +33,7 @@ final class ProjectingReaderFactory(inner: PartitionReaderFactory, innerSchema: 
       override def next(): Boolean = reader.next()
       override def get(): InternalRow = project(reader.get())
       override def close(): Unit = reader.close()
+      override def currentMetricsValues(): Array[CustomTaskMetric] = reader.currentMetricsValues()
     }
   }
 
@@ -42,6 +46,7 @@ final class ProjectingReaderFactory(inner: PartitionReaderFactory, innerSchema: 
         new ColumnarBatch(ordinals.map(b.column), b.numRows())
       }
       override def close(): Unit = reader.close()
+      override def currentMetricsValues(): Array[CustomTaskMetric] = reader.currentMetricsValues()
     }
   }
 }

@@ -3,6 +3,7 @@ package lamina.spark.write
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.distributions.{Distribution, Distributions}
 import org.apache.spark.sql.connector.expressions.{Expression => ConnectorExpression, Expressions, SortDirection, SortOrder}
+import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
 import org.apache.spark.sql.connector.write._
 import org.apache.spark.sql.connector.write.RowLevelOperation.Command
 import org.apache.spark.sql.connector.write.streaming.StreamingWrite
@@ -123,6 +124,13 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
    *  then on, abort must not delete them. */
   @volatile private var filesMayBeReferenced = false
 
+  /** The files the last commit of this write's tasks added ([[WriteMetrics]]). */
+  @volatile private var committedMessages: Seq[CommitMessage] = Seq.empty
+
+  override def supportedCustomMetrics(): Array[CustomMetric] = WriteMetrics.supported
+
+  override def reportDriverMetrics(): Array[CustomTaskMetric] = WriteMetrics.of(committedMessages)
+
   override def commit(messages: Array[WriterCommitMessage]): Unit = {
     val written = messages.toSeq.collect { case m: LaminaWriterCommitMessage => m }
     val msgs = written.flatMap(_.messages)
@@ -132,6 +140,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
         case e: CommitStateUnknownException => filesMayBeReferenced = true; throw e
       }
     filesMayBeReferenced = committed.isDefined
+    if (committed.isDefined) committedMessages = msgs
     committed.foreach(id => compactAfter(msgs, commitUser, id, None))
   }
 

@@ -34,7 +34,11 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     }
   }
 
-  def plan(filters: Seq[Predicate] = Nil): Seq[DataSplit] = {
+  def plan(filters: Seq[Predicate] = Nil): Seq[DataSplit] = planned(filters).splits
+
+  /** The splits of [[plan]], with how many live files of the partitions read the value filters skipped
+   *  by the files' statistics. */
+  def planned(filters: Seq[Predicate] = Nil): FileStoreScan.Planned = {
     // On a primary-key table a file's value statistics describe versions the merge may discard:
     // only filters on key columns (the same in every version of a row) may skip files. With deletion
     // vectors (read without level 0, so without merging) each file holds live rows of its own keys only.
@@ -51,14 +55,16 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
       if (table.capabilities.deletionVectors) SnapshotDeletionFiles.of(table, snapshot, live,
         wholeTable = !filters.exists(f => f.references.nonEmpty && f.references.forall(partitionKeys.contains)))
       else Map.empty[SnapshotDeletionFiles.Key, Map[String, DeletionFile]]
-    entries.groupBy(e => (java.nio.ByteBuffer.wrap(e.partition), e.bucket)).toSeq.map { case (key @ (_, bucket), es) =>
-      val partition = es.head.partition
-      val bucketDir = table.paths.bucketDir(table.manifestStore.decodePartition(partition), bucket)
-      val files = es.map(_.file).sortBy(f => (f.minSequenceNumber, f.fileName))
-      val dvs = deletionFiles.getOrElse(key, Map.empty)
-      DataSplit(snapshot.id, partition, bucket, es.head.totalBuckets, bucketDir.toString, files,
-        files.flatMap(f => dvs.get(f.fileName).map(f.fileName -> _)).toMap)
-    }.sortBy(s => (s.bucketPath))
+    val splits =
+      entries.groupBy(e => (java.nio.ByteBuffer.wrap(e.partition), e.bucket)).toSeq.map { case (key @ (_, bucket), es) =>
+        val partition = es.head.partition
+        val bucketDir = table.paths.bucketDir(table.manifestStore.decodePartition(partition), bucket)
+        val files = es.map(_.file).sortBy(f => (f.minSequenceNumber, f.fileName))
+        val dvs = deletionFiles.getOrElse(key, Map.empty)
+        DataSplit(snapshot.id, partition, bucket, es.head.totalBuckets, bucketDir.toString, files,
+          files.flatMap(f => dvs.get(f.fileName).map(f.fileName -> _)).toMap)
+      }.sortBy(s => (s.bucketPath))
+    FileStoreScan.Planned(splits, skippedByStatistics = live.size - entries.size)
   }
 
   private def partitionValue(row: InternalRow)(name: String): Option[(Any, org.apache.spark.sql.types.DataType)] = {
@@ -120,4 +126,10 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
       filters.forall(f => PredicateEval.mightMatch(f, lookup))
     } catch { case _: Exception => true }
   }
+}
+
+object FileStoreScan {
+
+  /** A scan's splits and the number of files its filters skipped by their statistics. */
+  final case class Planned(splits: Seq[DataSplit], skippedByStatistics: Int)
 }

@@ -1,0 +1,43 @@
+package lamina.spark.read
+
+import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
+
+import lamina.spark.SumMetric
+import lamina.table.manifest.DataFileMeta
+
+/** The custom metrics a Lamina scan shows in Spark's UI (the scan node of the SQL tab), summed over
+ *  tasks: what its readers count as they open files ([[ScanCounters]]), and what planning left out
+ *  (a driver metric). */
+object ScanMetrics {
+  final val FilesRead = "laminaFilesRead"
+  final val BytesRead = "laminaBytesRead"
+  final val RowsDeletedByVectors = "laminaRowsDeletedByVectors"
+  final val FilesSkippedByStatistics = "laminaFilesSkippedByStatistics"
+
+  class FilesReadMetric extends SumMetric(FilesRead, "lamina data files read")
+  class BytesReadMetric extends SumMetric(BytesRead, "lamina data file bytes read")
+  class RowsDeletedByVectorsMetric extends SumMetric(RowsDeletedByVectors, "lamina rows removed by deletion vectors")
+  class FilesSkippedByStatisticsMetric extends SumMetric(FilesSkippedByStatistics, "lamina data files skipped by statistics")
+
+  def supported: Array[CustomMetric] =
+    Array(new FilesReadMetric, new BytesReadMetric, new RowsDeletedByVectorsMetric, new FilesSkippedByStatisticsMetric)
+}
+
+/** What one partition reader read so far: the data files it opened, their bytes (the files' sizes as
+ *  the manifest records them), and the rows deletion vectors removed from the rows it read. Lives in
+ *  one task: not thread-safe. */
+final class ScanCounters {
+  private var files = 0L
+  private var bytes = 0L
+  private var deleted = 0L
+
+  def opened(f: DataFileMeta): Unit = { files += 1; bytes += f.fileSize }
+
+  def deletedRows(n: Long): Unit = deleted += n
+
+  /** Counts one row a deletion vector removed (for [[lamina.dv.DeletionVectorFilter]]). */
+  val deletedRow: () => Unit = () => deleted += 1
+
+  def values: Array[CustomTaskMetric] = Array(SumMetric.value(ScanMetrics.FilesRead, files),
+    SumMetric.value(ScanMetrics.BytesRead, bytes), SumMetric.value(ScanMetrics.RowsDeletedByVectors, deleted))
+}

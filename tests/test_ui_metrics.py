@@ -1,0 +1,180 @@
+"""What Spark's UI shows of Lamina: the scan's and the write's custom metrics, read back from Spark's
+SQL status store (what the SQL tab shows); the description and tag of a compaction's Spark jobs, read
+from the application status store (what the jobs page shows); and the progress lines of a compaction."""
+
+import argparse
+
+import pytest
+
+import lamina
+from lamina._cli import show_progress
+from _support import sql_rows
+
+CAT = "lamina"
+
+
+def _drain(spark):
+    """Waits until Spark's listeners have seen every event posted so far (the status stores are listeners)."""
+    spark._jsc.sc().listenerBus().waitUntilEmpty()
+
+
+def _seq(scala_seq):
+    return [scala_seq.apply(i) for i in range(scala_seq.size())]
+
+
+def lamina_metrics(spark, action):
+    """{metric description: value} of the Lamina metrics of the SQL executions that `action` ran, summed
+    over them, from Spark's SQL status store."""
+    store = spark._jsparkSession.sharedState().statusStore()
+    _drain(spark)
+    before = {e.executionId() for e in _seq(store.executionsList())}
+    action()
+    _drain(spark)
+    totals = {}
+    for e in _seq(store.executionsList()):
+        if e.executionId() in before:
+            continue
+        values = {t._1(): t._2() for t in _seq(store.executionMetrics(e.executionId()).toSeq())}
+        for m in _seq(e.metrics()):
+            if m.name().startswith("lamina ") and m.accumulatorId() in values:
+                totals[m.name()] = totals.get(m.name(), 0) + int(values[m.accumulatorId()])
+    return totals
+
+
+def files_of(spark, db, columns="bucket, record_count, file_size_in_bytes"):
+    """The data files of table `t` of `db` (its `$files` system table)."""
+    return sql_rows(spark, f"SELECT {columns} FROM {CAT}.{db}.`t$files`")
+
+
+def test_scan_and_write_metrics_of_an_append_table(spark, db):
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (id INT, v STRING) TBLPROPERTIES ('write-only' = 'true')")
+    written = lamina_metrics(spark, lambda: spark.sql(f"INSERT INTO {t} SELECT id, 'x' FROM range(0, 10)").collect())
+    files = files_of(spark, db)
+    assert written == {"lamina data files written": len(files), "lamina records written": 10,
+                       "lamina data file bytes written": sum(size for _, _, size in files)}
+    for start in (10, 20):
+        spark.sql(f"INSERT INTO {t} SELECT id, 'x' FROM range({start}, {start + 10})")
+    files = files_of(spark, db)
+
+    read = lamina_metrics(spark, lambda: spark.table(t).collect())
+    assert read["lamina data files read"] == len(files) >= 3
+    assert read["lamina data file bytes read"] == sum(size for _, _, size in files)
+    assert read["lamina data files skipped by statistics"] == 0
+
+    # ids 20..29 are in the last insert's files only: the others' statistics rule them out
+    filtered = lamina_metrics(spark, lambda: spark.sql(f"SELECT * FROM {t} WHERE id >= 20").collect())
+    skipped = filtered["lamina data files skipped by statistics"]
+    assert skipped >= 2
+    assert filtered["lamina data files read"] == len(files) - skipped
+
+
+def test_rows_removed_by_deletion_vectors(spark, db):
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (id INT, v STRING) TBLPROPERTIES ('deletion-vectors.enabled' = 'true')")
+    spark.sql(f"INSERT INTO {t} SELECT id, 'x' FROM range(0, 20)")
+    spark.sql(f"DELETE FROM {t} WHERE id < 3 OR id = 11")
+    read = lamina_metrics(spark, lambda: spark.table(t).collect())
+    assert read["lamina rows removed by deletion vectors"] == 4
+    assert read["lamina data files read"] == len(files_of(spark, db))
+
+
+def _jobs(spark):
+    """(description, tags) of every job the application status store knows."""
+    _drain(spark)
+    out = []
+    for job in _seq(spark._jsc.sc().statusStore().jobsList(None)):
+        description = job.description()
+        out.append((description.get() if description.isDefined() else None, set(_seq(job.jobTags()))))
+    return out
+
+
+def _stages(spark):
+    """{stage id: {accumulator name: value}} of every stage the application status store knows."""
+    _drain(spark)
+    return {stage.stageId(): {a.name(): int(a.value()) for a in _seq(stage.accumulatorUpdates())}
+            for stage in _seq(spark._jsc.sc().statusStore().stageList(
+                None, False, False, spark._sc._gateway.new_array(spark._jvm.double, 0), None))}
+
+
+def _jvm_stderr(spark, action):
+    """What `action` printed to the driver JVM's stderr."""
+    jvm = spark._jvm
+    buffer = jvm.java.io.ByteArrayOutputStream()
+    previous = jvm.System.err
+    jvm.System.setErr(jvm.java.io.PrintStream(buffer, True))
+    try:
+        action()
+    finally:
+        jvm.System.setErr(previous)
+    return buffer.toString()
+
+
+def _pk_table(spark, db):
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (id INT NOT NULL, p INT NOT NULL, v STRING) PARTITIONED BY (p) "
+              "TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '4', 'write-only' = 'true')")
+    for i in range(2):
+        spark.sql(f"INSERT INTO {t} SELECT id, p, 'v{i}' FROM (SELECT id, id % 2 AS p FROM range(0, 40))")
+    return t
+
+
+def test_compaction_jobs_are_described_and_say_their_progress(spark, db):
+    t = _pk_table(spark, db)
+    def partition_files():
+        return [(b, size) for part, b, size in files_of(spark, db, "partition, bucket, file_size_in_bytes")
+                if "1" in part]
+
+    before = partition_files()
+    buckets = len({b for b, _ in before})
+    stages = set(_stages(spark))
+
+    printed = _jvm_stderr(spark, lambda: lamina.compact(spark, f"{db}.t", partitions={"p": 1}, full=True, progress=True))
+
+    jobs = [j for j in _jobs(spark) if j[0] and j[0].startswith(f"lamina: compact {db}.t ")]
+    described = f"lamina: compact {db}.t partition p=1, {buckets} buckets"
+    assert [d for d, _ in jobs] == [described]
+    assert all("lamina" in tags for _, tags in jobs)
+    assert spark.sparkContext.getLocalProperty("spark.job.description") is None  # restored
+    lines = [line for line in printed.splitlines() if line.startswith(f"lamina: compact {db}.t: ")]
+    assert lines, printed
+    done = [int(line.split(": ")[-1].split("/")[0]) for line in lines]
+    assert done == sorted(done) and lines[-1] == f"lamina: compact {db}.t: {buckets}/{buckets} buckets done"
+
+    # the compaction's stage shows what its tasks compacted and wrote
+    after = partition_files()
+    counted = {}
+    for stage, accumulators in _stages(spark).items():
+        if stage not in stages:
+            for name, value in accumulators.items():
+                counted[name] = counted.get(name, 0) + value
+    assert counted == {"lamina files compacted": len(before), "lamina bytes compacted": sum(s for _, s in before),
+                       "lamina compacted files written": len(after),
+                       "lamina compacted bytes written": sum(s for _, s in after)}
+
+    spark.sql(f"INSERT INTO {t} VALUES (1, 1, 'again')")
+    quiet = _jvm_stderr(spark, lambda: lamina.compact(spark, f"{db}.t", partitions={"p": 1}, full=True))
+    assert f"lamina: compact {db}.t: " not in quiet
+
+
+def test_maintenance_procedures_describe_their_jobs(spark, db):
+    t = _pk_table(spark, db)
+    buckets = len(set(files_of(spark, db, "partition, bucket")))
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")
+    described = [d for d, _ in _jobs(spark) if d and d.startswith(f"lamina: compact {db}.t")]
+    assert described == [f"lamina: compact {db}.t 2 partitions, {buckets} buckets"]
+
+
+@pytest.mark.parametrize("flag, tty, expected", [
+    (None, True, True), (None, False, False), (True, False, True), (False, True, False)])
+def test_the_cli_shows_progress_on_a_terminal_unless_told(flag, tty, expected):
+    class Stream:
+        def isatty(self):
+            return tty
+
+    assert show_progress(argparse.Namespace(progress=flag), Stream()) is expected
+
+
+def test_progress_must_be_a_bool():
+    with pytest.raises(ValueError, match="progress must be True or False, got 'yes'"):
+        lamina.compact(None, "db.t", progress="yes")
