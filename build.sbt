@@ -2,7 +2,7 @@
 val sparkVersion = "4.0.4"
 
 ThisBuild / scalaVersion := "2.13.16"
-ThisBuild / organization := "lamina"
+ThisBuild / organization := "io.lamina"
 ThisBuild / version := "0.1.0"
 
 lazy val root = (project in file("."))

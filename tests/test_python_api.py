@@ -26,6 +26,7 @@ def test_exported_names_are_few():
         "configure", "jar_path", "compact", "LaminaException", "BadInputException", "NotFoundException",
         "AlreadyExistsException", "CorruptFileException", "CommitConflictException",
         "CommitStateUnknownException", "PostCommitFailureException", "StorageException", "LaminaTable", "LaminaMergeBuilder", "LaminaTableBuilder",
+        "COMMIT_METRICS",
     ])
 
 
