@@ -11,7 +11,7 @@ import uuid
 
 from pyspark.sql import SparkSession
 
-import lamina
+import lamina  # noqa: F401 - maps Lamina errors raised on the server to lamina.errors
 import _table_api_scenarios as scenarios
 
 CATALOG = "lamina"
