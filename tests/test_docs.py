@@ -227,8 +227,8 @@ def test_page(path, spark, warehouse, fixtures):
                     prev, error = expected_error
                     message = getattr(error, "message", None) or str(error)
                     if not _wildcard(block.text).search(message):
-                        raise AssertionError(f"{block.where}: the example message does not match the error that "
-                                             f"the block at line {prev.line} raised:\n{message}")
+                        pytest.fail(f"{block.where}: the example message does not match the error that "
+                                    f"the block at line {prev.line} raised:\n{message}", pytrace=False)
                 expected_error = None
                 continue
             expected_error = None
@@ -243,6 +243,8 @@ def test_page(path, spark, warehouse, fixtures):
             except Exception as e:  # noqa: BLE001 - reported with the block's place
                 if directive and directive[0] == "raises" and isinstance(e, getattr(lamina, directive[1])):
                     expected_error = (block, e)
+                    if os.environ.get("LAMINA_DOCS_TIMES"):
+                        print(f"{block.where}: raised {type(e).__name__}: {getattr(e, 'message', e)}")
                     continue
                 failure = f"{block.where}: the {block.lang} block failed:\n" + \
                     "".join(traceback.format_exception_only(type(e), e))[-4000:]
