@@ -287,3 +287,27 @@ def test_links_point_to_files():
             if not (path.parent / target).exists():
                 broken.append(f"{rel}: {m.group(1)}")
     assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+def test_blocks_are_found_with_their_line_language_directive_and_reason(tmp_path, monkeypatch):
+    """The parser this file relies on: a wrong line number or a missed block would hide a failure."""
+    page = tmp_path / "page.md"
+    page.write_text("# t\n\n<!-- docs-test: raises BadInputException -->\n```sql\nSELECT 1;\n```\n\n"
+                    "```sh\n# not run by the docs tests: needs a cluster\nmake x\n```\n\n"
+                    "  ```python\n  x = 1\n  ```\n```\nbare\n```\n", encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "REPO", tmp_path)
+    found = blocks(page)
+    assert [(b.line, b.lang, b.directive) for b in found] == [
+        (4, "sql", "raises BadInputException"), (8, "sh", None), (13, "python", None), (16, "", None)]
+    assert [b.skip_reason() for b in found] == [None, "needs a cluster", None, None]
+    assert found[2].text == "x = 1\n"
+
+
+def test_sql_blocks_split_into_statements_outside_quotes_and_comments():
+    text = "SELECT ';' AS a; -- a comment; still a comment\nSELECT `x;y` FROM t;\n\n  SELECT 3"
+    assert sql_statements(text) == ["SELECT ';' AS a", "SELECT `x;y` FROM t", "SELECT 3"]
+
+
+def test_example_messages_match_with_ellipses():
+    assert _wildcard("Tag 'v1' of table ... already exists").search("Tag 'v1' of table err.t already exists")
+    assert not _wildcard("Tag 'v2' ...").search("Tag 'v1' of table err.t already exists")
