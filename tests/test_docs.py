@@ -19,7 +19,8 @@ docs/options.md and docs/python.md. docs/README.md states the convention this fi
   server on loopback; `http://127.0.0.1:9000` becomes its endpoint and `my-bucket` its bucket), or
   `raises <ExceptionName>` (the block must raise `lamina.<ExceptionName>`; a ```text block right after it
   is the example message, `...` standing for any text, and must match the message raised).
-- After each page the namespaces it created are dropped and the session settings it changed restored.
+- After each page the namespaces and temporary views it created are dropped and the session settings
+  it changed restored.
 
 A failing block fails its page's test with the file and line of the block.
 """
@@ -176,6 +177,10 @@ def _namespaces(spark):
     return {r[0] for r in spark.sql("SHOW NAMESPACES IN lamina").collect()}
 
 
+def _temp_views(spark):
+    return {r.viewName for r in spark.sql("SHOW VIEWS").collect() if r.isTemporary}
+
+
 def run_block(block, ns, spark, warehouse, fixtures, rel):
     text = block.text
     words = (block.directive or "").split()
@@ -215,6 +220,7 @@ def test_page(path, spark, warehouse, fixtures):
     page_blocks = blocks(path)
     conf_before = dict(spark.conf.getAll)
     ns_before = _namespaces(spark)
+    views_before = _temp_views(spark)
     ns = {"__name__": f"docs:{rel}", "spark": spark, "warehouse": warehouse}
     try:
         expected_error = None  # (block, exception) of the last `raises` block, for the text block after it
@@ -262,6 +268,8 @@ def test_page(path, spark, warehouse, fixtures):
                 spark.sql(f"DROP NAMESPACE IF EXISTS lamina.`{name}` CASCADE")
             except Exception:  # noqa: BLE001 - the page's own result matters more
                 pass
+        for name in _temp_views(spark) - views_before:
+            spark.catalog.dropTempView(name)
         conf_after = dict(spark.conf.getAll)
         for key, value in conf_after.items():
             try:
