@@ -107,8 +107,9 @@ def test_python_compact_takes_the_same_arguments(spark, db):
     scattered(spark, name, batches=4)
     everything = sorted_tuples(spark.table(name).collect())
     table = LaminaTable.for_name(spark, f"{db}.points")
-    snapshot = table.compact(order_strategy="hilbert", order_by=["a", "b"])
-    assert snapshot is not None
+    metrics = table.compact(order_strategy="hilbert", order_by=["a", "b"]).collect()[0]
+    assert metrics.num_snapshots == 1
+    snapshot = metrics.last_snapshot_id
     assert sql_rows(spark, f"SELECT operation FROM {CAT}.{db}.`points$snapshots` WHERE snapshot_id = {snapshot}") == \
         [("COMPACT",)]
     assert sorted_tuples(spark.table(name).collect()) == everything

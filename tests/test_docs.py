@@ -16,7 +16,9 @@ docs/options.md and docs/python.md. docs/README.md states the convention this fi
   (several may be named, separated by spaces):
   `warehouse` (the text `/tmp/lamina-warehouse` becomes the suite's warehouse), `postgres` (a private
   PostgreSQL server; `jdbc:postgresql://db.example.com:5432/lakehouse` becomes its URI), `s3` (an S3
-  server on loopback; `http://127.0.0.1:9000` becomes its endpoint and `my-bucket` its bucket), or
+  server on loopback; `http://127.0.0.1:9000` becomes its endpoint and `my-bucket` its bucket), `connect`
+  (a Spark Connect server; `sc://localhost:15002` becomes its address, the block runs in a client
+  process), or
   `raises <ExceptionName>` (the block must raise `lamina.<ExceptionName>`; a ```text block right after it
   is the example message, `...` standing for any text, and must match the message raised).
 - After each page the namespaces and temporary views it created are dropped and the session settings
@@ -44,6 +46,7 @@ PLACEHOLDER_WAREHOUSE = "/tmp/lamina-warehouse"
 PLACEHOLDER_PG = "jdbc:postgresql://db.example.com:5432/lakehouse"
 PLACEHOLDER_S3_ENDPOINT = "http://127.0.0.1:9000"
 PLACEHOLDER_S3_BUCKET = "my-bucket"
+PLACEHOLDER_CONNECT = "sc://localhost:15002"
 
 
 def pages():
@@ -136,6 +139,7 @@ class Fixtures:
     def __init__(self):
         self._pg = None
         self._s3 = None
+        self._connect = None
         self._stack = []
 
     def postgres_uri(self):
@@ -155,6 +159,15 @@ class Fixtures:
             self._s3 = server
             self._stack.append(server)
         return self._s3
+
+    def connect(self):
+        if self._connect is None:
+            from _connect import ConnectServer
+            server = ConnectServer()
+            server.__enter__()
+            self._connect = server
+            self._stack.append(server)
+        return self._connect
 
     def close(self):
         for item in reversed(self._stack):
@@ -194,10 +207,19 @@ def run_block(block, ns, spark, warehouse, fixtures, rel):
         elif kind == "s3":
             s3 = fixtures.s3()
             text = text.replace(PLACEHOLDER_S3_ENDPOINT, s3.endpoint).replace(PLACEHOLDER_S3_BUCKET, s3.bucket)
+        elif kind == "connect":
+            text = text.replace(PLACEHOLDER_CONNECT, fixtures.connect().url)
         else:
             raise AssertionError(f"{block.where}: unknown docs-test directive {block.directive!r}")
 
-    if block.lang == "python":
+    if "connect" in words:
+        # a Connect client switches PySpark's functions to Connect for its whole process: its own process
+        assert block.lang == "python", f"{block.where}: a connect block is python"
+        done = subprocess.run([sys.executable, "-c", text], cwd=REPO / "tests", capture_output=True, text=True,
+                              timeout=600, env={k: v for k, v in os.environ.items() if k != "SPARK_REMOTE"})
+        if done.returncode != 0:
+            raise AssertionError(f"exit status {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+    elif block.lang == "python":
         exec(compile(text, block.where, "exec"), ns)
     elif block.lang == "sql":
         for statement in sql_statements(text):
