@@ -158,7 +158,7 @@ def test_compaction_jobs_are_described_and_say_their_progress(spark, db):
 
 
 def test_maintenance_procedures_describe_their_jobs(spark, db):
-    t = _pk_table(spark, db)
+    _pk_table(spark, db)
     buckets = len(set(files_of(spark, db, "partition, bucket")))
     spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")
     described = [d for d, _ in _jobs(spark) if d and d.startswith(f"lamina: compact {db}.t")]
