@@ -4,6 +4,7 @@ the client) the `CALL` statement of the procedure."""
 
 from typing import Mapping, Optional, Sequence, Union
 
+from lamina._columns import is_connect
 from lamina._names import call_sql, quote, sql_string, table_name
 
 PartitionSpec = Mapping[str, object]
@@ -53,7 +54,7 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
     for spec in specs:
         if not isinstance(spec, Mapping) or not spec:
             raise ValueError(f"each partition must be a non-empty mapping of column to value, got {spec!r}")
-    if type(spark).__module__.startswith("pyspark.sql.connect"):
+    if is_connect(spark):
         return _compact_by_call(spark, catalog, database, name, specs, full, order_strategy, order_by, where)
     jvm = spark._jvm
     java_specs = jvm.java.util.ArrayList()

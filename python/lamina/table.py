@@ -361,7 +361,7 @@ class LaminaTable:
         return reader.table(self._qualified("" if branch is None else "$branch_" + branch))
 
     def _require_branch(self, branch: str) -> None:
-        names = sorted(r[0] for r in self._system_table("branches").select("branch_name").collect())
+        names = sorted(r[0] for r in self._spark.table(self._qualified("$branches")).select("branch_name").collect())
         if branch not in names:
             known = f"; its branches are {', '.join(names)}" if names else "; the table has no branches"
             raise NotFoundException(f"Branch '{branch}' of table {self._name} does not exist{known}")
@@ -636,7 +636,7 @@ class LaminaTable:
         if time_retained is not None:
             _sql_text(time_retained, "time_retained")
         self._procedure("create_tag", tag=tag, snapshot_id=snapshot_id, time_retained=time_retained)
-        tagged = self._system_table("tags").where(F.col("tag_name") == tag).select("snapshot_id").collect()
+        tagged = self._spark.table(self._qualified("$tags")).where(F.col("tag_name") == tag).select("snapshot_id").collect()
         return int(tagged[0][0])
 
     def delete_tag(self, tag: str) -> None:
@@ -849,12 +849,11 @@ class LaminaMergeBuilder:
         if not self._clauses:
             raise ValueError("a merge needs at least one when_... clause before execute()")
         table = self._table
-        table._require()
-        on = self._sql(self._condition, "condition")
-        clauses = " ".join(self._clause(*c) for c in self._clauses)
         view = "lamina_merge_source_" + uuid.uuid4().hex
 
-        def run():
+        def run():  # after the table is known to exist: Columns resolve against it
+            on = self._sql(self._condition, "condition")
+            clauses = " ".join(self._clause(*c) for c in self._clauses)
             self._source.createOrReplaceTempView(view)
             try:
                 table._spark.sql(f"MERGE INTO {table._qualified()} AS {quote(self._target_alias)} USING {quote(view)} "

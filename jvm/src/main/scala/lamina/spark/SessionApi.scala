@@ -40,10 +40,4 @@ object SessionApi {
       partitions.asScala.map(_.asScala.toMap).toSeq, full, Option(orderStrategy).getOrElse(""),
       Option(orderBy).getOrElse(""), Option(where).getOrElse(""),
       if (progress) SparkCompactTasks.printingProgress else SparkCompactTasks).map(Long.box).orNull
-
-  /** [[compact]] without progress lines. */
-  def compact(spark: SparkSession, catalogName: String, table: String,
-      partitions: java.util.List[java.util.Map[String, String]], full: Boolean, orderStrategy: String,
-      orderBy: String, where: String): java.lang.Long =
-    compact(spark, catalogName, table, partitions, full, orderStrategy, orderBy, where, progress = false)
 }
