@@ -33,13 +33,14 @@ def columns_and_metrics(spark, cat, db):
 
     m = _metrics(t.delete((F.col("n") > 35) | F.col("d").isNull()))
     assert (m.num_snapshots, m.operation, m.first_snapshot_id, m.last_snapshot_id) == (1, "DELETE", 2, 2), m
+    assert (m.num_inserted_rows, m.num_updated_rows, m.num_deleted_rows, m.num_upserted_rows) == (0, 0, 1, None), m
     m = _metrics(t.delete(F.col("v") == "it's"))
-    assert m.num_snapshots == 1 and m.num_added_records == 1
+    assert m.num_snapshots == 1 and m.num_added_records == 1 and m.num_deleted_rows == 1
     assert _rows(t.to_df().select("id", "v")) == [(1, "a"), (2, "b")]
 
     m = _metrics(t.update(F.col("d") == datetime.date(2024, 1, 2),
                           {"v": F.upper(F.col("v")), "n": F.col("n") + 1, "p": decimal.Decimal("9.25")}))
-    assert m.num_snapshots == 1 and m.operation == "UPDATE"
+    assert m.num_snapshots == 1 and m.operation == "UPDATE" and (m.num_updated_rows, m.num_deleted_rows) == (1, 0), m
     m = _metrics(t.update("id = 1", {"v": "concat(v, '!')", "d": F.lit(datetime.date(2025, 5, 6))}))
     assert m.num_snapshots == 1
     updated = _rows(t.to_df())
@@ -54,6 +55,7 @@ def columns_and_metrics(spark, cat, db):
                  .when_not_matched_insert(F.col("c.op") != "D", values={"id": F.col("c.id"), "v": "c.v", "n": 0})
                  .execute())
     assert m.num_snapshots >= 1 and m.operation == "MERGE", m
+    assert (m.num_inserted_rows, m.num_updated_rows, m.num_deleted_rows) == (1, 1, 1), m
     assert _rows(t.to_df().select("id", "v", "n")) == [(2, "y", 210), (7, "new", 0)]
 
     # nothing matched: nothing committed, and the metrics say so

@@ -49,6 +49,9 @@ def spark(warehouse, tmp_path_factory):
         SparkSession.builder.master("local[2]")
         .appName("lamina-tests")
         .config("spark.ui.enabled", "false")
+        # one driver JVM runs the whole suite: Spark's default heap (1 GB) leaves its later large
+        # writes collecting garbage most of the time
+        .config("spark.driver.memory", "4g")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.default.parallelism", "2")
         .config("spark.sql.session.timeZone", "UTC")

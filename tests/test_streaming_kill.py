@@ -13,10 +13,10 @@ from _support import read_snapshot, snapshot_ids, sql_rows
 
 CAT = "lamina"
 
-# How many times the query is killed (each kill costs a JVM start and its batches, about twenty seconds on two cores): 8
+# How many times the query is killed (each kill costs a JVM start and its batches, about twenty seconds on two cores): 5
 # in `make test`, 30 in `make stress` (LAMINA_STRESS=1); LAMINA_STREAM_KILL_POINTS sets another number.
 _STRESS = os.environ.get("LAMINA_STRESS") == "1"
-KILL_POINTS = int(os.environ.get("LAMINA_STREAM_KILL_POINTS", "30" if _STRESS else "8"))
+KILL_POINTS = int(os.environ.get("LAMINA_STREAM_KILL_POINTS", "30" if _STRESS else "5"))
 SEED = 20261126
 # at least two source commits (micro-batches) between kill points, so that every kill lands further on
 SOURCE_COMMITS = max(18, 2 * (KILL_POINTS + 1))

@@ -15,7 +15,8 @@ COLUMNS = {
                   "commit_time", "base_manifest_list", "delta_manifest_list",
                   "changelog_manifest_list", "total_record_count", "delta_record_count",
                   "changelog_record_count", "watermark", "added_files", "removed_files", "added_records",
-                  "removed_records", "operation"],
+                  "removed_records", "operation", "inserted_rows", "updated_rows", "deleted_rows",
+                  "upserted_rows"],
     "schemas": ["schema_id", "fields", "partition_keys", "primary_keys", "options", "comment",
                 "update_time"],
     "options": ["key", "value"],
@@ -85,7 +86,8 @@ def test_snapshots_show_lamina_operations(spark, warehouse, db):
         ("OVERWRITE", "OVERWRITE"), ("OVERWRITE", "DROP PARTITION"), ("OVERWRITE", "TRUNCATE")]
     # Paimon's field, which its readers carry
     assert read_snapshot(warehouse, db, "ops", 2)["properties"] == {"lamina.operation": "UPDATE"}
-    assert read_snapshot(warehouse, db, "ops", 1)["properties"] == {"lamina.operation": "WRITE"}
+    assert read_snapshot(warehouse, db, "ops", 1)["properties"] == {"lamina.operation": "WRITE",
+                                                                     "lamina.rows.inserted": "3"}
 
 
 def test_schemas(spark, db, table):
@@ -182,3 +184,38 @@ def test_sys_database_is_reserved(spark):
         with pytest.raises(Exception) as excinfo:
             spark.sql(statement)
         assert message in error_text(excinfo), statement
+
+
+def test_snapshots_count_the_rows_each_write_knows(spark, db):
+    """`$snapshots` counts the logical rows a write inserted, updated, deleted or upserted where it knows
+    them, and leaves NULL what it cannot know without reading the table."""
+    def last(t):
+        return sql_rows(spark, f"SELECT operation, inserted_rows, updated_rows, deleted_rows, upserted_rows "
+                               f"FROM {CAT}.{db}.`{t}$snapshots` ORDER BY snapshot_id DESC LIMIT 1")[0]
+
+    spark.sql(f"CREATE TABLE {CAT}.{db}.a (id INT, v STRING)")
+    spark.sql(f"INSERT INTO {CAT}.{db}.a VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    assert last("a") == ("WRITE", 3, None, None, None)
+    spark.sql(f"DELETE FROM {CAT}.{db}.a WHERE id >= 2")  # copy-on-write: the rows it dropped
+    assert last("a") == ("DELETE", None, None, 2, None)
+    spark.sql(f"UPDATE {CAT}.{db}.a SET v = 'x' WHERE id = 1")  # copy-on-write: not told apart
+    assert last("a") == ("UPDATE", None, None, None, None)
+
+    spark.sql(f"CREATE TABLE {CAT}.{db}.dv (id INT, v STRING) TBLPROPERTIES ('deletion-vectors.enabled' = 'true')")
+    spark.sql(f"INSERT INTO {CAT}.{db}.dv VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    spark.sql(f"UPDATE {CAT}.{db}.dv SET v = 'x' WHERE id <= 2")
+    assert last("dv") == ("UPDATE", 0, 2, 0, None)
+    spark.sql(f"DELETE FROM {CAT}.{db}.dv WHERE id = 3")
+    assert last("dv") == ("DELETE", 0, 0, 1, None)
+
+    spark.sql(f"CREATE TABLE {CAT}.{db}.pk (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    spark.sql(f"INSERT INTO {CAT}.{db}.pk VALUES (1, 'a'), (2, 'b')")
+    spark.sql(f"INSERT INTO {CAT}.{db}.pk VALUES (2, 'B'), (3, 'c')")  # by key: new or replacing
+    assert last("pk") == ("WRITE", None, None, None, 2)
+    spark.sql(f"DELETE FROM {CAT}.{db}.pk WHERE v = 'a'")
+    assert last("pk") == ("DELETE", 0, 0, 1, None)
+    spark.createDataFrame([(3,), (9,)], "id INT").createOrReplaceTempView("gone")
+    # a MERGE of deletes planned as a write: key 9 is absent, so no count is known
+    spark.sql(f"MERGE INTO {CAT}.{db}.pk t USING gone s ON t.id = s.id WHEN MATCHED THEN DELETE")
+    assert last("pk") == ("MERGE", None, None, None, None)
+    assert sql_rows(spark, f"SELECT id FROM {CAT}.{db}.pk") == [(2,)]

@@ -43,10 +43,16 @@ __all__ = ["LaminaTable", "LaminaMergeBuilder", "LaminaTableBuilder", "COMMIT_ME
 # The columns of the DataFrame that DML, merges and compactions return: the snapshots the operation
 # committed (with the compaction a write may trigger, or a deletion-vector table's second commit),
 # the operation of the first of them (`$snapshots.operation`: DELETE, UPDATE, MERGE, COMPACT...; NONE
-# when nothing was committed) and the files and records they added and removed, from `$snapshots`. Records are file records: a primary-key table's change records
-# (deletes included), an append table's rewritten rows; they are not counts of logical rows.
+# when nothing was committed), the files and records they added and removed, and the rows the operation
+# inserted, updated, deleted and upserted, from `$snapshots`. Records are file records: a primary-key
+# table's change records (deletes included), an append table's rewritten rows. Rows are logical rows,
+# NULL where the operation cannot know them without reading the table: `num_upserted_rows` counts the rows
+# written into a primary-key table by key (an INSERT, a MERGE planned as a write), each new or replacing
+# its key's row; a MERGE of deletes planned as a write counts none (a key may be absent); a copy-on-write
+# UPDATE or MERGE of an append table counts none (it rewrites the rows it leaves alone with the others).
 COMMIT_METRICS = ("first_snapshot_id", "last_snapshot_id", "num_snapshots", "operation", "num_added_files",
-                  "num_removed_files", "num_added_records", "num_removed_records")
+                  "num_removed_files", "num_added_records", "num_removed_records", "num_inserted_rows",
+                  "num_updated_rows", "num_deleted_rows", "num_upserted_rows")
 
 
 def _check_catalog(catalog) -> str:
@@ -186,7 +192,19 @@ def _schema_columns(schema, argument: str) -> List[tuple]:
 
 class LaminaTable:
     """A table of a Lamina catalog (default `lamina`), named `table`, `database.table` or
-    `catalog.database.table` (the catalog a three-part name gives is used instead of `catalog`)."""
+    `catalog.database.table` (the catalog a three-part name gives is used instead of `catalog`).
+
+    DML, merges and compactions return a one-row DataFrame, `lamina.COMMIT_METRICS`, of the snapshots
+    the operation committed (a write's follow-up compaction included): `first_snapshot_id`,
+    `last_snapshot_id`, `num_snapshots`, `operation` (the first snapshot's: DELETE, UPDATE, MERGE,
+    WRITE, COMPACT, ...; NONE when nothing was committed), the data files and file records added and
+    removed (`num_added_files`, `num_removed_files`, `num_added_records`, `num_removed_records`), and
+    the logical rows it changed: `num_inserted_rows`, `num_updated_rows`, `num_deleted_rows` (row-level
+    DML), `num_upserted_rows` (rows written into a primary-key table by key: each a new row or the new
+    version of its key's row). A row count the operation cannot know without reading the table is NULL:
+    a MERGE of deletes planned as a write (a key may be absent), a copy-on-write UPDATE or MERGE of an
+    append table (it rewrites the rows it leaves alone with the changed ones).
+    """
 
     def __init__(self, spark: SparkSession, name: str, catalog: str = "lamina"):
         _check_session(spark)
@@ -319,7 +337,9 @@ class LaminaTable:
             F.coalesce(F.sum("added_files"), F.lit(0)).cast("long").alias("num_added_files"),
             F.coalesce(F.sum("removed_files"), F.lit(0)).cast("long").alias("num_removed_files"),
             F.coalesce(F.sum("added_records"), F.lit(0)).cast("long").alias("num_added_records"),
-            F.coalesce(F.sum("removed_records"), F.lit(0)).cast("long").alias("num_removed_records"))
+            F.coalesce(F.sum("removed_records"), F.lit(0)).cast("long").alias("num_removed_records"),
+            *[F.sum(f"{kind}_rows").cast("long").alias(f"num_{kind}_rows")
+              for kind in ("inserted", "updated", "deleted", "upserted")])
 
     def _committing(self, run) -> DataFrame:
         """Runs `run()` (the statements of one operation) and returns the metrics of what it committed."""

@@ -9,7 +9,8 @@ import lamina.spark.write.{LaminaWrite, WriteMode}
 /** DELETE, UPDATE and MERGE on append tables with `deletion-vectors.enabled`, through Spark's
  *  delta-based row-level API: a row's id is its data file and position there ([[RowPositionColumns]]);
  *  a deleted row is marked in its file's deletion vector, an updated one too, its new version written
- *  as a new row (Spark splits an update into a delete and an insert), and no file is rewritten
+ *  as a new row (Spark hands the writer an update, so that it counts updates apart from deletes and
+ *  inserts), and no file is rewritten
  *  ([[lamina.table.commit.FileStoreCommit.markDeleted]]). */
 class LaminaDeletionVectorOperation(table: LaminaTable, cmd: Command)
   extends AppendRowLevelOperation(table, cmd) with SupportsDelta {
@@ -21,5 +22,5 @@ class LaminaDeletionVectorOperation(table: LaminaTable, cmd: Command)
 
   override def rowId(): Array[NamedReference] = RowPositionColumns.Names.map(c => ColumnReferences.column(c)).toArray
 
-  override def representUpdateAsDeleteAndInsert(): Boolean = true
+  override def representUpdateAsDeleteAndInsert(): Boolean = false
 }

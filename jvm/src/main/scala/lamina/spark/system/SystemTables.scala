@@ -13,7 +13,7 @@ import lamina.format.BinaryRowCodec
 import lamina.spark.LaminaTable
 import lamina.table.scan.ScanMode
 import lamina.table.{FileStoreTable, PartitionValues}
-import lamina.table.commit.CommitOperation
+import lamina.table.commit.{CommitOperation, RowCounts}
 import lamina.table.consumer.ConsumerManager
 import lamina.table.options.CoreOptions
 import lamina.table.manifest.ManifestEntry
@@ -211,7 +211,8 @@ object SystemTables {
     if (keys.isEmpty) "{}" else PartitionValues.describe(part, keys, types)
 
   /** Paimon's columns, then what the commit's delta did: data files added and removed (a compaction
-   *  removes the files it rewrites and adds its output) and the rows they hold. */
+   *  removes the files it rewrites and adds its output) and the rows they hold; then the operation and
+   *  the rows it inserted, updated, deleted and upserted where its writer knew them ([[RowCounts]]). */
   private val DeltaFileColumns = Set("added_files", "removed_files", "added_records", "removed_records")
 
   private def snapshotRow(table: FileStoreTable, s: Snapshot, withFiles: Boolean): InternalRow = {
@@ -219,11 +220,12 @@ object SystemTables {
     val delta =
       if (withFiles) store.readList(s.deltaManifestList).flatMap(m => store.readManifest(m.fileName)) else Nil
     val (added, removed) = delta.partition(_.isAdd)
-    row(s.id, s.schemaId, str(s.commitUser), s.commitIdentifier, str(s.commitKind), micros(s.timeMillis),
-      str(s.baseManifestList), str(s.deltaManifestList), s.changelogManifestList.map(str).orNull,
-      s.totalRecordCount.map(Long.box).orNull, s.deltaRecordCount, s.changelogRecordCount.map(Long.box).orNull,
-      s.watermark.map(Long.box).orNull, added.size.toLong, removed.size.toLong, added.map(_.file.rowCount).sum,
-      removed.map(_.file.rowCount).sum, str(CommitOperation.of(s.properties, s.commitKind)))
+    val rows = RowCounts.of(s.properties).values.map(_.map(Long.box).orNull)
+    row(Seq(s.id, s.schemaId, str(s.commitUser), s.commitIdentifier, str(s.commitKind), micros(s.timeMillis),
+        str(s.baseManifestList), str(s.deltaManifestList), s.changelogManifestList.map(str).orNull,
+        s.totalRecordCount.map(Long.box).orNull, s.deltaRecordCount, s.changelogRecordCount.map(Long.box).orNull,
+        s.watermark.map(Long.box).orNull, added.size.toLong, removed.size.toLong, added.map(_.file.rowCount).sum,
+        removed.map(_.file.rowCount).sum, str(CommitOperation.of(s.properties, s.commitKind))) ++ rows: _*)
   }
 
   private def row(values: Any*): InternalRow = new GenericInternalRow(values.map {
@@ -245,7 +247,8 @@ object SystemTables {
     ("changelog_manifest_list", StringType, true), ("total_record_count", LongType, true), ("delta_record_count", LongType, true),
     ("changelog_record_count", LongType, true), ("watermark", LongType, true), ("added_files", LongType, false),
     ("removed_files", LongType, false), ("added_records", LongType, false), ("removed_records", LongType, false),
-    ("operation", StringType, false))
+    ("operation", StringType, false), ("inserted_rows", LongType, true), ("updated_rows", LongType, true),
+    ("deleted_rows", LongType, true), ("upserted_rows", LongType, true))
   val TagsSchema: StructType = schema(
     ("tag_name", StringType, false), ("snapshot_id", LongType, false), ("schema_id", LongType, false),
     ("commit_time", TimestampNTZType, false), ("record_count", LongType, true), ("create_time", TimestampNTZType, true),

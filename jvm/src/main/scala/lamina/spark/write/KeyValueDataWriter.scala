@@ -54,7 +54,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
       else if (kindOrdinal >= 0) row.getByte(kindOrdinal)
       else if (rowKindOrdinal < 0) RowKind.Insert
       else rowKindOf(row)
-    if (RowKind.isAdd(kind)) record(row, kind, checkNulls = forcedKind < 0)
+    if (RowKind.isAdd(kind)) { record(row, kind, checkNulls = forcedKind < 0); tally.upserted += 1 }
     else if (forcedKind >= 0 || kindOrdinal >= 0) {
       deleteRefusal.foreach(why => throw new BadInputException(why))
       record(row, kind, checkNulls = false)
@@ -68,7 +68,9 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   }
 
   /** An insert of row-level DML (MERGE ... INSERT): row-level DML writes its own kinds. */
-  override def insert(row: InternalRow): Unit = record(row, RowKind.Insert)
+  override def insert(row: InternalRow): Unit = { record(row, RowKind.Insert); tally.inserted += 1 }
+
+  private val tally = new RowTally
 
   private val forcedKind: Byte = rowKind.getOrElse(-1: Byte)
   private val kindOrdinal: Int = kindColumn.getOrElse(-1)
@@ -115,6 +117,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
       }
     }
     record(row, RowKind.UpdateAfter)
+    tally.updated += 1
   }
 
   private lazy val partialUpdate = PrimaryKeyWrites.isPartialUpdate(table)
@@ -129,6 +132,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     copyFields(row, id, idPairs)
     copyFields(row, metadata, sequenceOrdinals)
     record(row, RowKind.Delete, checkNulls = false)
+    tally.deleted += 1
   }
 
   private def copyFields(to: InternalRow, from: InternalRow, pairs: Seq[(Int, Int)]): Unit = pairs.foreach {
@@ -151,7 +155,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
 
   private def record(row: InternalRow, kind: Byte, checkNulls: Boolean = true): Unit = sink.write(row, kind, checkNulls)
 
-  override def commit(): WriterCommitMessage = LaminaWriterCommitMessage(sink.prepareCommit())
+  override def commit(): WriterCommitMessage = LaminaWriterCommitMessage(sink.prepareCommit(), rows = tally.result)
 
   override def abort(): Unit = sink.abort()
 

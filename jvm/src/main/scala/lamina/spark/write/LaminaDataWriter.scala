@@ -35,6 +35,9 @@ class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: 
   extends DeltaWriter[InternalRow] {
   override def insert(row: InternalRow): Unit = write(row)
 
+  /** Rows written count as inserted; an update counts once, as updated. */
+  private val tally = new RowTally
+
   /** `marksDeleted`: the rows a DELETE, UPDATE or MERGE of a table with deletion vectors deletes, by
    *  their id, the file name and position ([[lamina.spark.RowPositionColumns]]). */
   private val deleted = new DeletedPositions
@@ -45,16 +48,25 @@ class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: 
   override def update(metadata: InternalRow, id: InternalRow, row: InternalRow): Unit =
     if (!marksDeleted)
       throw new BadInputException(s"Table ${table.name} has no primary key: rows cannot be updated in place")
-    else { delete(metadata, id); insert(row) }
+    else {
+      markDeleted(id)
+      sink.write(row)
+      tally.updated += 1
+    }
 
   override def delete(metadata: InternalRow, id: InternalRow): Unit =
     if (!marksDeleted)
       throw new BadInputException(s"Table ${table.name} has no primary key: rows cannot be deleted in place")
     else {
-      val file = id.getUTF8String(0)
-      if (file != lastFile) { lastFile = file.copy(); lastName = file.toString }
-      deleted.add(lastName, id.getLong(1))
+      markDeleted(id)
+      tally.deleted += 1
     }
+
+  private def markDeleted(id: InternalRow): Unit = {
+    val file = id.getUTF8String(0)
+    if (file != lastFile) { lastFile = file.copy(); lastName = file.toString }
+    deleted.add(lastName, id.getLong(1))
+  }
 
   private val sink = new AppendTableWrite(table, writers, taskId)
 
@@ -71,10 +83,11 @@ class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: 
       }
       tableColumns.project(row)
       sink.write(tableColumns)
-    } else sink.write(row)
+      tally.inserted += 1
+    } else { sink.write(row); tally.inserted += 1 }
 
   override def commit(): WriterCommitMessage =
-    LaminaWriterCommitMessage(sink.prepareCommit(), if (deleted.isEmpty) None else Some(deleted))
+    LaminaWriterCommitMessage(sink.prepareCommit(), if (deleted.isEmpty) None else Some(deleted), tally.result)
 
   override def abort(): Unit = sink.abort()
 

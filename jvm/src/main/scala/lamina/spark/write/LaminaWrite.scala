@@ -15,7 +15,7 @@ import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReference
 import lamina.spark.compact.SparkCompactTasks
 import lamina.spark.stream.LaminaStreamingWrite
 import lamina.table.FileStoreTable
-import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit}
+import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts}
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.TableWriter
 import lamina.types.SparkTypes
@@ -135,7 +135,8 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     val written = messages.toSeq.collect { case m: LaminaWriterCommitMessage => m }
     val msgs = written.flatMap(_.messages)
     val committed =
-      try commitFiles(msgs, DeletedPositions.merged(written.flatMap(_.deleted)))
+      try commitFiles(msgs, DeletedPositions.merged(written.flatMap(_.deleted)),
+          written.map(_.rows).foldLeft(WrittenRows())(_ + _))
       catch {
         case e: CommitStateUnknownException => filesMayBeReferenced = true; throw e
       }
@@ -144,27 +145,54 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     committed.foreach(id => compactAfter(msgs, commitUser, id, None))
   }
 
-  private def commitFiles(msgs: Seq[CommitMessage], deleted: DeletedPositions): Option[Long] = {
+  /** The counts of `rows` this write knows for what they say ([[RowCounts]]): a primary-key table's
+   *  row-level DML counts its inserts, updates and deletes; its other writes count upserts, except a
+   *  MERGE of deletes planned as a write (deletes of keys that may be absent); an append table counts
+   *  the rows an INSERT or overwrite wrote, the changes of DML with deletion vectors, and the rows a
+   *  copy-on-write DELETE dropped (`readRows`, the rows of the files it replaces, less those it wrote). */
+  private def rowCounts(rows: WrittenRows, readRows: => Long): RowCounts = {
+    val changes = RowCounts(Some(rows.inserted), Some(rows.updated), Some(rows.deleted))
+    if (table.isPrimaryKeyTable) {
+      if (command.isDefined) changes
+      else if (info.options().containsKey(MergeShapes.RowKindOption)) RowCounts.Unknown
+      else RowCounts(upserted = Some(rows.upserted))
+    } else
+      mode match {
+        case WriteMode.Append | WriteMode.OverwriteDynamic | _: WriteMode.OverwriteByFilter =>
+          RowCounts(inserted = Some(rows.inserted))
+        case _: WriteMode.MarkDeleted => changes
+        case _: WriteMode.CopyOnWrite =>
+          if (command.contains(Command.DELETE)) RowCounts(deleted = Some(readRows - rows.inserted)) else RowCounts.Unknown
+      }
+  }
+
+  private def commitFiles(msgs: Seq[CommitMessage], deleted: DeletedPositions, written: WrittenRows): Option[Long] = {
     mode match {
-      case WriteMode.Append => TableWriter.commitAppend(table, msgs, commitUser, operation = operation(CommitOperation.Write))
+      case WriteMode.Append =>
+        TableWriter.commitAppend(table, msgs, commitUser, operation = operation(CommitOperation.Write),
+          rows = rowCounts(written, 0))
       case WriteMode.OverwriteByFilter(filters) =>
         TableWriter.commitOverwrite(table, msgs, WriteModes.partitionFilter(table, filters), commitUser,
-          operation = operation(CommitOperation.Overwrite))
+          operation = operation(CommitOperation.Overwrite), rows = rowCounts(written, 0))
       case WriteMode.OverwriteDynamic =>
         val touched = msgs.map(m => java.nio.ByteBuffer.wrap(m.partition)).toSet
         val op = operation(CommitOperation.Overwrite)
-        if (table.schema.partitionKeys.isEmpty) TableWriter.commitOverwrite(table, msgs, None, commitUser, operation = op)
+        val rows = rowCounts(written, 0)
+        if (table.schema.partitionKeys.isEmpty)
+          TableWriter.commitOverwrite(table, msgs, None, commitUser, operation = op, rows = rows)
         else if (touched.nonEmpty)
-          TableWriter.commitOverwrite(table, msgs, Some(_ => false), commitUser, Some(touched), operation = op)
+          TableWriter.commitOverwrite(table, msgs, Some(_ => false), commitUser, Some(touched), operation = op, rows = rows)
         else None
       case WriteMode.CopyOnWrite(read, onlyRemovesRows) =>
-        val id = TableWriter.commitReplace(table, msgs, read(), onlyRemovesRows, commitUser,
-          operation(CommitOperation.Overwrite))
+        val files = read()
+        val id = TableWriter.commitReplace(table, msgs, files, onlyRemovesRows, commitUser,
+          operation(CommitOperation.Overwrite), rowCounts(written, files.flatMap(_.files).map(_.rowCount).sum))
         // nothing committed (a DELETE that deleted no row): no snapshot refers to the written files
         if (id.isEmpty) TableWriter.deleteFiles(table, msgs)
         id
       case WriteMode.MarkDeleted(read) =>
-        TableWriter.commitMarkDeleted(table, msgs, read(), deleted, commitUser, operation(CommitOperation.Write))
+        TableWriter.commitMarkDeleted(table, msgs, read(), deleted, commitUser, operation(CommitOperation.Write),
+          rowCounts(written, 0))
     }
   }
 
@@ -177,6 +205,8 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   }
 }
 
-/** What one task wrote, and the rows it marked deleted (a deletion-vector DELETE, UPDATE or MERGE). */
-final case class LaminaWriterCommitMessage(messages: Seq[CommitMessage], deleted: Option[DeletedPositions] = None)
+/** What one task wrote, the rows it marked deleted (a deletion-vector DELETE, UPDATE or MERGE), and
+ *  how many rows it was handed of each kind. */
+final case class LaminaWriterCommitMessage(messages: Seq[CommitMessage], deleted: Option[DeletedPositions] = None,
+    rows: WrittenRows = WrittenRows())
   extends WriterCommitMessage

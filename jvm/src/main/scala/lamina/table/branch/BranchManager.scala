@@ -16,13 +16,19 @@ final class BranchManager(fileIO: FileIO, tablePath: Path, tableName: String) ex
 
   def branchPath(name: String): Path = BranchManager.branchPath(tablePath, name)
 
-  def exists(name: String): Boolean = !BranchManager.isMain(name) && fileIO.isDir(branchPath(name))
+  /** A branch is a branch directory with a `schema/` directory: one without is what a deleted branch
+   *  left behind (a reader's lease written meanwhile), or one being created. */
+  def exists(name: String): Boolean = !BranchManager.isMain(name) && hasSchema(branchPath(name))
+
+  private def hasSchema(branch: Path): Boolean = fileIO.isDir(PathNames.child(branch, "schema"))
 
   /** Every branch but main, by name. */
   def names(): Seq[String] =
-    fileIO.listDirectory(dir).filter(_.isDirectory).map(_.getPath.getName).collect {
-      case n if n.startsWith(BranchManager.Prefix) && n.length > BranchManager.Prefix.length =>
-        n.drop(BranchManager.Prefix.length)
+    fileIO.listDirectory(dir).filter(_.isDirectory).collect {
+      case st
+          if st.getPath.getName.startsWith(BranchManager.Prefix) &&
+            st.getPath.getName.length > BranchManager.Prefix.length && hasSchema(st.getPath) =>
+        st.getPath.getName.drop(BranchManager.Prefix.length)
     }.sorted
 
   /** When the branch was created: its directory's modification time, as Paimon's `$branches` shows it. */

@@ -159,70 +159,88 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     var attempt = 0
     while (true) {
       val latest = snapshots.latest()
-      val Attempt(entries, kind, indexChanges, attemptFiles) = plan(latest)
+      // a file of the base went missing (also as the cause of a CorruptFileException) while this attempt
+      // read it, and the base is no longer the latest: others committed on top of it and an expiration
+      // took it meanwhile, so the attempt is retried on the new latest
+      def baseMoved(e: Throwable): Boolean =
+        Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(8).exists(_.isInstanceOf[java.io.FileNotFoundException]) &&
+          snapshots.latestId() != latest.map(_.id)
+      val Attempt(entries, kind, indexChanges, attemptFiles, retry) =
+        try plan(latest)
+        catch { case e: Throwable if baseMoved(e) => Attempt(Seq.empty, "", retry = true) }
       val index = new IndexManifestUpdate(table)
       index.writtenIndexFiles ++= attemptFiles
-      if (entries.isEmpty && indexChanges.isEmpty && !allowEmpty) return None
-      if (entries.isEmpty && latest.isEmpty) return None
+      if (!retry && entries.isEmpty && indexChanges.isEmpty && !allowEmpty) return None
+      if (!retry && entries.isEmpty && latest.isEmpty) return None
       val written = ArrayBuffer.empty[String]
       val newSnapshot =
-        try {
-          checkDeletesAreLive(latest, entries)
-          val (indexManifest, newIndexManifest) = index(latest, entries, indexChanges)
-          if (newIndexManifest) written ++= indexManifest
-          val deltaMetas = store.writeManifests(entries, table.schema.id)
-          written ++= deltaMetas.map(_.fileName)
-          val previous: Seq[ManifestFileMeta] = latest.toSeq.flatMap(s =>
-            store.readList(s.baseManifestList) ++ store.readList(s.deltaManifestList))
-          val base = new ManifestCompactor(store, table.schema.id,
-            CoreOptions.ManifestMergeMinCount.getOrDefault(table.options)).maybeMerge(previous, written)
-          val uuid = java.util.UUID.randomUUID().toString
-          val baseName = s"manifest-list-$uuid-0"
-          val deltaName = s"manifest-list-$uuid-1"
-          val baseSize = store.writeList(baseName, base); written += baseName
-          val deltaSize = store.writeList(deltaName, deltaMetas); written += deltaName
-          val changelogList = if (changelog.isEmpty) None
-          else {
-            val metas = store.writeManifests(changelog, table.schema.id)
-            written ++= metas.map(_.fileName)
-            val name = s"manifest-list-$uuid-2"
-            val size = store.writeList(name, metas); written += name
-            Some(name -> size)
+        if (retry) None
+        else
+          try Some {
+              checkDeletesAreLive(latest, entries)
+              val (indexManifest, newIndexManifest) = index(latest, entries, indexChanges)
+              if (newIndexManifest) written ++= indexManifest
+              val deltaMetas = store.writeManifests(entries, table.schema.id)
+              written ++= deltaMetas.map(_.fileName)
+              val previous: Seq[ManifestFileMeta] = latest.toSeq.flatMap(s =>
+                store.readList(s.baseManifestList) ++ store.readList(s.deltaManifestList))
+              val base = new ManifestCompactor(store, table.schema.id,
+                CoreOptions.ManifestMergeMinCount.getOrDefault(table.options)).maybeMerge(previous, written)
+              val uuid = java.util.UUID.randomUUID().toString
+              val baseName = s"manifest-list-$uuid-0"
+              val deltaName = s"manifest-list-$uuid-1"
+              val baseSize = store.writeList(baseName, base); written += baseName
+              val deltaSize = store.writeList(deltaName, deltaMetas); written += deltaName
+              val changelogList = if (changelog.isEmpty) None
+              else {
+                val metas = store.writeManifests(changelog, table.schema.id)
+                written ++= metas.map(_.fileName)
+                val name = s"manifest-list-$uuid-2"
+                val size = store.writeList(name, metas); written += name
+                Some(name -> size)
+              }
+              val delta = entries.map(e => if (e.isAdd) e.file.rowCount else -e.file.rowCount).sum
+              Snapshot(
+                id = latest.map(_.id + 1).getOrElse(1L),
+                schemaId = table.schema.id,
+                baseManifestList = baseName,
+                baseManifestListSize = Some(baseSize),
+                deltaManifestList = deltaName,
+                deltaManifestListSize = Some(deltaSize),
+                changelogManifestList = changelogList.map(_._1),
+                changelogManifestListSize = changelogList.map(_._2),
+                indexManifest = indexManifest,
+                commitUser = commitUser,
+                commitIdentifier = identifier,
+                commitKind = kind,
+                timeMillis = System.currentTimeMillis(),
+                // unknown stays unknown: a total is only ever the previous one plus this commit's rows
+                totalRecordCount = latest.fold(Option(0L))(_.totalRecordCount).map(_ + delta),
+                deltaRecordCount = delta,
+                changelogRecordCount = Some(changelog.map(_.file.rowCount).sum),
+                watermark = latest.flatMap(_.watermark),
+                properties = properties,
+                // as in Paimon, a snapshot carries the latest statistics on until the next ANALYZE
+                statistics = statistics.orElse(latest.flatMap(_.statistics)))
+            }
+          catch {
+            case e: Throwable =>
+              written.foreach(store.deleteQuietly)
+              index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
+              if (baseMoved(e)) None else throw e
           }
-          val delta = entries.map(e => if (e.isAdd) e.file.rowCount else -e.file.rowCount).sum
-          Snapshot(
-            id = latest.map(_.id + 1).getOrElse(1L),
-            schemaId = table.schema.id,
-            baseManifestList = baseName,
-            baseManifestListSize = Some(baseSize),
-            deltaManifestList = deltaName,
-            deltaManifestListSize = Some(deltaSize),
-            changelogManifestList = changelogList.map(_._1),
-            changelogManifestListSize = changelogList.map(_._2),
-            indexManifest = indexManifest,
-            commitUser = commitUser,
-            commitIdentifier = identifier,
-            commitKind = kind,
-            timeMillis = System.currentTimeMillis(),
-            // unknown stays unknown: a total is only ever the previous one plus this commit's rows
-            totalRecordCount = latest.fold(Option(0L))(_.totalRecordCount).map(_ + delta),
-            deltaRecordCount = delta,
-            changelogRecordCount = Some(changelog.map(_.file.rowCount).sum),
-            watermark = latest.flatMap(_.watermark),
-            properties = properties,
-            // as in Paimon, a snapshot carries the latest statistics on until the next ANALYZE
-            statistics = statistics.orElse(latest.flatMap(_.statistics)))
-        } catch {
-          case e: Throwable =>
-            written.foreach(store.deleteQuietly)
-            index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
-            throw e
-        }
       var offered = false
-      val committed =
+      val committed = newSnapshot.exists { newSnapshot =>
         try table.commitLock.runWithLock(table.baseName) {
+            // Creating snapshot N only proves that no file snapshot-N exists now, not that none did: if
+            // others committed N and later ones meanwhile and an expiration deleted N-1 and N (it deletes
+            // in ascending order, never the latest), N would come back built on a stale base, a snapshot
+            // no reader takes for the latest, and this commit's rows would be lost. So the base must
+            // still be there and N free right before the create: otherwise another writer committed,
+            // and the attempt is retried on the new latest.
+            val free = (newSnapshot.id == 1 || snapshots.exists(newSnapshot.id - 1)) && !snapshots.exists(newSnapshot.id)
             offered = true
-            try snapshots.tryCommit(newSnapshot)
+            try free && snapshots.tryCommit(newSnapshot)
             catch {
               case e: java.io.IOException =>
                 throw new CommitStateUnknownException(
@@ -238,7 +256,8 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
             index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
             throw e
         }
-      if (committed) return Some(newSnapshot.id)
+      }
+      if (committed) return newSnapshot.map(_.id)
       written.foreach(store.deleteQuietly)
       index.writtenIndexFiles.foreach(table.fileIO.deleteQuietly)
       attempt += 1
@@ -273,5 +292,6 @@ object FileStoreCommit {
   /** One attempt's changes on top of the latest snapshot: `writtenIndexFiles` were written for it
    *  alone, and are removed when it does not land. */
   private[commit] final case class Attempt(entries: Seq[ManifestEntry], kind: String,
-      indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty, writtenIndexFiles: Seq[Path] = Seq.empty)
+      indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty, writtenIndexFiles: Seq[Path] = Seq.empty,
+      retry: Boolean = false)
 }

@@ -41,13 +41,20 @@ final class LeaseKeeper(val durationMillis: Long, val renewEveryMillis: Long,
 
     private[LeaseKeeper] def ended: Boolean = !alive()
 
-    /** Writes the lease's next file, then deletes the previous one. */
+    /** Whether the lease is written and renewed (not yet released). */
+    def isHeld: Boolean = synchronized(n >= 0)
+
+    /** Writes the lease's next file, then deletes the previous one; releases the lease when its branch
+     *  or table is gone. */
     private[LeaseKeeper] def renew(): Unit = synchronized {
       if (n < 0) return
       n += 1
-      val next = manager.write(id, n, SnapshotLease(snapshotId, clock() + durationMillis, LeaseKeeper.Holder))
-      file.foreach(manager.delete)
-      file = Some(next)
+      manager.write(id, n, SnapshotLease(snapshotId, clock() + durationMillis, LeaseKeeper.Holder)) match {
+        case Some(next) =>
+          file.foreach(manager.delete)
+          file = Some(next)
+        case None => release()
+      }
     }
 
     def release(): Unit = synchronized {
@@ -62,15 +69,15 @@ final class LeaseKeeper(val durationMillis: Long, val renewEveryMillis: Long,
   def hold(manager: LeaseManager, snapshotId: Long, alive: () => Boolean): Held = {
     val h = new Held(manager, snapshotId, alive)
     h.renew()
-    held.add(h)
+    if (h.isHeld) held.add(h) // else its branch or table is gone
     timer
     h
   }
 
   /** [[hold]], or None when the lease cannot be written (a warehouse this process may read but not
-   *  write): a reader never fails for want of a lease; it reads unprotected, as Paimon's readers do. */
+   *  write; a branch or table deleted meanwhile): a reader never fails for want of a lease; it reads unprotected, as Paimon's readers do. */
   def tryHold(manager: LeaseManager, snapshotId: Long, alive: () => Boolean): Option[Held] =
-    try Some(hold(manager, snapshotId, alive))
+    try Some(hold(manager, snapshotId, alive)).filter(_.isHeld)
     catch {
       case NonFatal(e) =>
         log.warn(s"Could not write a lease on snapshot $snapshotId in ${manager.dir}; reading without one", e)

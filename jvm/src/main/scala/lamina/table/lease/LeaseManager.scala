@@ -15,12 +15,15 @@ import lamina.io.{FileIO, PathNames}
 final class LeaseManager(fileIO: FileIO, branchPath: Path) extends Serializable {
   val dir: Path = PathNames.child(branchPath, "lease")
 
-  /** Writes file `n` of lease `id`; its path. */
-  def write(id: String, n: Long, lease: SnapshotLease): Path = {
+  /** Writes file `n` of lease `id`; its path. None when the branch has no schema any more (a deleted
+   *  branch, a dropped table): a lease there holds nothing, and writing one would bring back the
+   *  directory of what was deleted, which listings would then take for a branch or table. */
+  def write(id: String, n: Long, lease: SnapshotLease): Option[Path] = {
+    if (!fileIO.exists(PathNames.child(branchPath, "schema"))) return None
     fileIO.mkdirsForFiles(dir)
     val p = PathNames.child(dir, s"${LeaseManager.Prefix}$id-$n", "lease file")
     fileIO.writeBytes(p, lease.toJson.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-    p
+    Some(p)
   }
 
   def delete(p: Path): Unit = fileIO.deleteQuietly(p)

@@ -46,6 +46,8 @@ object Branches {
       fileIO.tryAtomicCreate(target.schemaPath(id), fileIO.readUtf8(schemas.schemaPath(id)))
     }
     val fs = fileIO.fs(staging)
+    // a directory without a schema is what a deleted branch left (a reader's lease written meanwhile)
+    if (!branches.exists(name) && fileIO.isDir(branches.branchPath(name))) fileIO.deleteDirectory(branches.branchPath(name))
     if (branches.exists(name) || !fs.rename(staging, branches.branchPath(name))) {
       fileIO.deleteDirectory(staging)
       throw new AlreadyExistsException(s"Branch '$name' of table ${table.baseName} already exists")

@@ -3,7 +3,7 @@ package lamina.table.sink
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.table.FileStoreTable
-import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, UncommittedFiles}
+import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts, UncommittedFiles}
 import lamina.table.lifecycle.SnapshotExpiration
 import lamina.table.scan.DataSplit
 
@@ -11,23 +11,28 @@ import lamina.table.scan.DataSplit
  *  that lands is followed by snapshot expiration ([[SnapshotExpiration.afterCommit]]). */
 object TableWriter {
   def commitAppend(table: FileStoreTable, msgs: Seq[CommitMessage], user: String = FileStoreCommit.newUser(),
-      identifier: Long = System.currentTimeMillis(), operation: CommitOperation = CommitOperation.Write): Option[Long] =
-    expireAfter(table, new FileStoreCommit(table, user, operation.properties).append(msgs, identifier))
+      identifier: Long = System.currentTimeMillis(), operation: CommitOperation = CommitOperation.Write,
+      rows: RowCounts = RowCounts.Unknown): Option[Long] =
+    expireAfter(table, commit(table, user, operation, rows).append(msgs, identifier))
 
   /** Overwrites the partitions `filter` selects, or (when `partitions` is given) exactly those
    *  serialized partitions. As in Paimon an overwrite commits no changelog: its changelog files are
    *  removed first. */
   def commitOverwrite(table: FileStoreTable, msgs: Seq[CommitMessage], filter: Option[InternalRow => Boolean],
       user: String = FileStoreCommit.newUser(), partitions: Option[Set[java.nio.ByteBuffer]] = None,
-      operation: CommitOperation = CommitOperation.Overwrite): Option[Long] = {
+      operation: CommitOperation = CommitOperation.Overwrite, rows: RowCounts = RowCounts.Unknown): Option[Long] = {
     deleteFiles(table, msgs.map(m => m.copy(newFiles = m.changelogFiles, changelogFiles = Seq.empty)))
-    val commit = new FileStoreCommit(table, user, operation.properties)
+    val c = commit(table, user, operation, rows)
     expireAfter(table,
       partitions match {
-        case Some(ps) => commit.overwritePartitions(msgs, ps)
-        case None => commit.overwrite(msgs, filter)
+        case Some(ps) => c.overwritePartitions(msgs, ps)
+        case None => c.overwrite(msgs, filter)
       })
   }
+
+  /** A commit whose snapshot records `operation` and the `rows` counts the write knows. */
+  private def commit(table: FileStoreTable, user: String, operation: CommitOperation, rows: RowCounts) =
+    new FileStoreCommit(table, user, operation.properties ++ rows.properties)
 
   private def expireAfter(table: FileStoreTable, committed: Option[Long]): Option[Long] = {
     if (committed.isDefined) SnapshotExpiration.afterCommit(table)
@@ -37,14 +42,14 @@ object TableWriter {
   /** Copy-on-write: replaces the files a row-level operation read with the ones it wrote
    *  ([[FileStoreCommit.replace]]). */
   def commitReplace(table: FileStoreTable, msgs: Seq[CommitMessage], read: Seq[DataSplit], onlyRemovesRows: Boolean,
-      user: String, operation: CommitOperation): Option[Long] =
-    new FileStoreCommit(table, user, operation.properties).replace(read, msgs, onlyRemovesRows)
+      user: String, operation: CommitOperation, rows: RowCounts = RowCounts.Unknown): Option[Long] =
+    commit(table, user, operation, rows).replace(read, msgs, onlyRemovesRows)
 
   /** Deletion vectors: marks the rows a row-level operation deleted in the files it read, and adds
    *  the files it wrote ([[FileStoreCommit.markDeleted]]). */
   def commitMarkDeleted(table: FileStoreTable, msgs: Seq[CommitMessage], read: Seq[DataSplit],
-      deleted: DeletedPositions, user: String, operation: CommitOperation): Option[Long] =
-    expireAfter(table, new FileStoreCommit(table, user, operation.properties).markDeleted(read, deleted, msgs))
+      deleted: DeletedPositions, user: String, operation: CommitOperation, rows: RowCounts = RowCounts.Unknown): Option[Long] =
+    expireAfter(table, commit(table, user, operation, rows).markDeleted(read, deleted, msgs))
 
   /** Removes the files `msgs` created for a commit that did not land ([[UncommittedFiles]]). */
   def deleteFiles(table: FileStoreTable, msgs: Seq[CommitMessage]): Unit = UncommittedFiles.discard(table, msgs)

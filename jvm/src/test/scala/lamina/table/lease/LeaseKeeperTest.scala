@@ -33,10 +33,21 @@ class LeaseKeeperTest extends AnyFunSuite {
 
   test("a lease that cannot be written is no lease, and no failure") {
     val f = LifecycleFixture()
-    val blocked = new org.apache.hadoop.fs.Path(f.table.path, "blocked")
-    f.table.fileIO.writeBytes(blocked, Array.emptyByteArray) // a file where the lease directory would go
-    val leases = new LeaseManager(f.table.fileIO, new org.apache.hadoop.fs.Path(f.table.path, "blocked"))
-    assert(keeper.tryHold(leases, 3L, () => true).isEmpty)
+    // a file where the lease directory would go
+    f.table.fileIO.writeBytes(new org.apache.hadoop.fs.Path(f.table.path, "lease"), Array.emptyByteArray)
+    assert(keeper.tryHold(f.table.leaseManager, 3L, () => true).isEmpty)
+  }
+
+  test("a lease of a deleted branch or dropped table is released, never written back") {
+    val f = LifecycleFixture()
+    val leases = f.table.leaseManager
+    val k = keeper
+    k.hold(leases, 3L, () => true)
+    f.table.fileIO.delete(f.table.path, true) // the table is dropped while a reader holds a lease
+    clock += 20000L
+    k.renewAll()
+    assert(!f.table.fileIO.exists(f.table.path) && k.heldCount === 0)
+    assert(k.tryHold(leases, 3L, () => true).isEmpty)
   }
 
   test("expiration keeps every snapshot from the oldest live lease on; a lapsed lease holds nothing") {
