@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from _support import error_text, read_snapshot, snapshot_ids, sql_rows, table_path
+from paimon_connector import run_sql
 
 CAT = "lamina"
 
@@ -50,8 +51,8 @@ def test_each_write_commits_its_records_as_changelog(spark, warehouse, db):
     assert names and all(n.startswith("changelog-") and n.endswith(".parquet") for n in names)
     # the changelog of each snapshot, with row kinds; the table's rows are unchanged by it
     assert _audit(spark, name, "0,1") == [("+I", 1, "a"), ("+I", 2, "b"), ("+I", 3, "c")]
-    # a DELETE writes the deleted key (its values are not read): so does its changelog record
-    assert _audit(spark, name, "1,3") == [("+I", 1, "a2"), ("-D", 2, None)]
+    # a DELETE writes the whole deleted row, as Paimon's does: so does its changelog record
+    assert _audit(spark, name, "1,3") == [("+I", 1, "a2"), ("-D", 2, "b")]
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a2"), (3, "c")]
     # the table's own incremental read drops retractions, as Paimon's batch reads do
     got = spark.read.option("incremental-between", "1,3").table(name).collect()
@@ -111,7 +112,47 @@ def test_pypaimon_reads_the_table_and_streams_its_changelog(spark, warehouse, db
         return out
 
     got = asyncio.run(asyncio.wait_for(changes(), 60))
-    assert sorted(got) == sorted([("+I", 1, "a"), ("+I", 2, "b"), ("+I", 3, "c"), ("+I", 1, "a2"), ("-D", 2, None)])
+    assert sorted(got) == sorted([("+I", 1, "a"), ("+I", 2, "b"), ("+I", 3, "c"), ("+I", 1, "a2"), ("-D", 2, "b")])
+
+
+# merge engines that honour deletes, each with the options they need
+ENGINES = {
+    "deduplicate": "",
+    "partial-update": ", 'merge-engine' = 'partial-update', 'partial-update.remove-record-on-delete' = 'true'",
+    "aggregation": ", 'merge-engine' = 'aggregation', 'fields.n.aggregate-function' = 'sum', "
+                   "'aggregation.remove-record-on-delete' = 'true'",
+}
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_deletes_carry_the_deleted_row_into_the_changelog(spark, warehouse, db, engine):
+    """DELETE, MERGE's WHEN MATCHED THEN DELETE (by keys, and under a condition) write the whole
+    deleted row, as Paimon's deletes do, on every merge engine that honours deletes; the merge is as
+    before: the row is gone, and a key written again starts afresh."""
+    name = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {name} (id INT, v STRING, n BIGINT) TBLPROPERTIES ('primary-key' = 'id', "
+              f"'bucket' = '2', 'changelog-producer' = 'input'{ENGINES[engine]})")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30), (4, 'd', 40), (5, 'e', 50)")  # 1
+    spark.sql(f"DELETE FROM {name} WHERE v = 'b'")  # 2
+    spark.sql(f"MERGE INTO {name} t USING (SELECT 3 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE")  # 3
+    spark.sql(f"MERGE INTO {name} t USING (SELECT 4 AS id, true AS gone UNION ALL SELECT 5, false) s ON t.id = s.id "
+              "WHEN MATCHED AND s.gone THEN DELETE")  # 4
+    assert _audit(spark, name, "1,4") == [("-D", 2, "b", 20), ("-D", 3, "c", 30), ("-D", 4, "d", 40)]
+    spark.sql(f"INSERT INTO {name} VALUES (2, 'again', 1)")
+    expected = [(1, "a", 10), (2, "again", 1), (5, "e", 50)]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t', compact_strategy => 'full')")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+
+
+def test_paimon_reads_the_deleted_rows_in_the_changelog_of_lamina_deletes(spark, warehouse, db):
+    """Paimon's connector reads the changelog Lamina's DELETE and MERGE wrote: each -D with its row."""
+    name = _create(spark, db)
+    _history(spark, name)
+    spark.sql(f"MERGE INTO {name} t USING (SELECT 3 AS id) s ON t.id = s.id WHEN MATCHED THEN DELETE")  # 4
+    got = run_sql(warehouse, ["SET `spark.paimon.incremental-between` = `2,4`",
+                              f"SELECT * FROM paimon.{db}.`t$audit_log`"])[1]
+    assert sorted(tuple(r) for r in got) == [("-D", 2, "b"), ("-D", 3, "c")]
 
 
 def test_changelog_producer_needs_a_primary_key_and_kept_changelogs_are_refused(spark, db):

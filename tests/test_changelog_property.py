@@ -3,7 +3,8 @@ of writes, DML and compactions, and after each statement the changelog of the sn
 applied to the rows before it, gives the rows after it (the table is read against the engine's model
 too). lookup and full-compaction changelogs are checked strictly: a -U or -D carries exactly the row it
 retracts, a +I is for a key that has no row. The input producer's changelog is the written records
-(for deduplicate only do they amount to the rows; a DELETE's -D carries the key alone)."""
+(for deduplicate only do they amount to the rows; a DELETE's -D carries the whole deleted row, as
+Paimon's does, and is checked strictly too)."""
 
 import random
 
@@ -39,13 +40,14 @@ def _changes(spark, db, start, end):
 
 
 def _apply(rows, changes, strict):
-    """The rows after `changes` (rowkind, k, values...), a key's retraction before its addition."""
+    """The rows after `changes` (rowkind, k, values...), a key's retraction before its addition.
+    `strict`: every record checked against the rows; each -D is, always."""
     out = dict(rows)
     order = {"-U": 0, "-D": 0, "+I": 1, "+U": 1}
     for kind, k, *values in sorted(changes, key=lambda c: (c[1], order[c[0]])):
         if kind in ("-U", "-D"):
             assert k in out, f"{kind} of key {k}, which has no row"
-            if strict:
+            if strict or kind == "-D":
                 assert out[k] == tuple(values), f"{kind} of key {k} carries {values}, the row is {out[k]}"
             del out[k]
         else:

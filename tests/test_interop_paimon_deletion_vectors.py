@@ -5,12 +5,15 @@ snapshot read. Lamina's writes and lookup compaction keep the vectors in Paimon'
 them back), and a damaged index file fails the read, naming the file. Expected rows are computed here, in Python, from
 the statements Paimon ran (and checked against Paimon's own reads of the latest snapshot)."""
 
+import json
 import shutil
+import uuid
 
+import fastavro
 import pytest
 
 import lamina
-from _support import error_text, sql_rows, table_path
+from _support import error_text, snapshot_ids, sql_rows, table_path
 from paimon_connector import require_paimon, run_sql
 
 CAT = "lamina"
@@ -271,3 +274,92 @@ def test_paimon_reads_and_writes_lamina_append_tables_with_vectors(spark, wareho
     assert _sorted(paimon[0]) == _sorted((k,) + r for k, r in model.items())
     assert _sorted(paimon[2]) == _sorted((k,) + r for k, r in after.items())
     assert _sorted(sql_rows(spark, f"SELECT * FROM {name}")) == _sorted((k,) + r for k, r in after.items())
+
+
+def _index_manifest(root, snapshot_id):
+    """The snapshot (as a dict) and its index manifest: Avro schema, codec and records (none without one)."""
+    snap = json.loads((root / "snapshot" / f"snapshot-{snapshot_id}").read_text())
+    if not snap.get("indexManifest"):
+        return snap, None, None, []
+    with open(root / "manifest" / snap["indexManifest"], "rb") as f:
+        reader = fastavro.reader(f)
+        return snap, reader.writer_schema, reader.codec, list(reader)
+
+
+def _indexed_files(warehouse, table, snapshot_id):
+    """The data files the index manifest of a snapshot lists vectors of."""
+    entries = _index_manifest(table_path(warehouse, DB, table), snapshot_id)[3]
+    return {r["f0"] for e in entries for r in (e["_DELETIONS_VECTORS_RANGES"] or [])}
+
+
+def _with_stale_vector(warehouse, table, stale_snapshot, latest):
+    """Makes the index manifest of snapshot `latest` also list the index entry that held, at snapshot
+    `stale_snapshot`, the vector of a data file that `latest` no longer holds: the state in which
+    Paimon's writers leave a bucket after compacting a file away (its reader ignores such a vector).
+    Returns the name of the data file whose vector is stale."""
+    root = table_path(warehouse, DB, table)
+    snap, schema, codec, current = _index_manifest(root, latest)
+    _, _, _, old = _index_manifest(root, stale_snapshot)
+    live_vectors = _indexed_files(warehouse, table, latest)
+    live_files = {p.name for p in root.glob("bucket-*/data-*")}  # a superset of the live files
+    stale = [e for e in old if e["_FILE_NAME"] not in {c["_FILE_NAME"] for c in current}]
+    assert stale, "no index entry of the earlier snapshot is gone from the latest"
+    names = [r["f0"] for r in stale[0]["_DELETIONS_VECTORS_RANGES"]]
+    assert names and not set(names) & live_vectors and set(names) <= live_files
+    name = f"index-manifest-{uuid.uuid4()}-0"
+    with open(root / "manifest" / name, "wb") as f:
+        fastavro.writer(f, schema, current + stale[:1], codec=codec)
+    snap["indexManifest"] = name
+    (root / "snapshot" / f"snapshot-{latest}").write_text(json.dumps(snap))
+    return names[0]
+
+
+def test_a_vector_paimon_left_behind_with_a_compacted_file_is_ignored_and_dropped(spark, warehouse):
+    """A primary-key table Paimon compacted and upserted into, whose index manifest also lists the vector
+    of a data file compacted away: Lamina reads it as Paimon does, ignoring that vector; Lamina's
+    INSERT, DELETE, MERGE and compaction write into it (the compaction's rewritten index leaves the
+    vector out), Paimon's connector reads the result and writes more, and Lamina reads that."""
+    require_paimon()
+    t = "stale"
+    statements = [
+        f"CREATE DATABASE IF NOT EXISTS paimon.{DB}",
+        f"CREATE TABLE paimon.{DB}.{t} (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', {DV})",
+        f"INSERT INTO paimon.{DB}.{t} SELECT id, concat('a', id) FROM range(0, 20) AS t(id)",
+        f"CALL paimon.sys.compact(table => '{DB}.{t}')",
+        f"INSERT INTO paimon.{DB}.{t} SELECT id, concat('b', id) FROM range(0, 20, 3) AS t(id)",
+        _snapshot(t),  # its compaction marked rows of the top-level file in a vector
+        f"CALL paimon.sys.compact(table => '{DB}.{t}')",  # rewrites that file: its vector goes
+        f"INSERT INTO paimon.{DB}.{t} SELECT id, concat('c', id) FROM range(0, 20, 4) AS t(id)",
+        _snapshot(t),
+    ]
+    results = run_sql(warehouse, statements)
+    marked, latest = results[5][0][0], results[8][0][0]
+    model = {i: "c" if i % 4 == 0 else "b" if i % 3 == 0 else "a" for i in range(20)}
+    model = {i: f"{p}{i}" for i, p in model.items()}
+    stale = _with_stale_vector(warehouse, t, marked, latest)
+    assert stale in _indexed_files(warehouse, t, latest)
+    assert _sorted(run_sql(warehouse, [f"SELECT * FROM paimon.{DB}.{t}"])[0]) == _sorted(model.items())
+    name = f"{CAT}.{DB}.{t}"
+    assert _sorted(sql_rows(spark, f"SELECT * FROM {name}")) == _sorted(model.items())
+
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'w'), (100, 'n')").collect()
+    spark.sql(f"DELETE FROM {name} WHERE id = 2").collect()
+    spark.sql(f"MERGE INTO {name} t USING (SELECT 5 AS id, 'm' AS v UNION ALL SELECT 6, 'x') s ON t.id = s.id "
+              "WHEN MATCHED AND s.v = 'x' THEN DELETE WHEN MATCHED THEN UPDATE SET *").collect()
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{DB}.{t}')").collect()
+    model.update({1: "w", 100: "n", 5: "m"})
+    for k in (2, 6):
+        model.pop(k)
+    assert _sorted(sql_rows(spark, f"SELECT * FROM {name}")) == _sorted(model.items())
+    # the index manifest itself, not only what reads keep of it: the compaction's index left the vector out
+    assert stale not in _indexed_files(warehouse, t, snapshot_ids(warehouse, DB, t)[-1])
+
+    paimon = run_sql(warehouse, [f"SELECT * FROM paimon.{DB}.{t}",
+                                 f"INSERT INTO paimon.{DB}.{t} VALUES (3, 'p'), (200, 'q')",
+                                 f"DELETE FROM paimon.{DB}.{t} WHERE id = 7",
+                                 f"SELECT * FROM paimon.{DB}.{t}"])
+    assert _sorted(paimon[0]) == _sorted(model.items())
+    model.update({3: "p", 200: "q"})
+    model.pop(7)
+    assert _sorted(paimon[3]) == _sorted(model.items())
+    assert _sorted(sql_rows(spark, f"SELECT * FROM {name}")) == _sorted(model.items())

@@ -354,7 +354,7 @@ def test_delete_of_rows_whose_sequence_field_is_null(spark, db):
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, "b", None)]
     # the hidden column is not part of the table's columns, and reads as the column it mirrors
     assert [f.name for f in spark.table(name).schema.fields] == ["id", "v", "ts"]
-    assert sql_rows(spark, f"SELECT id, __lamina_sequence_ts FROM {name}") == [(2, None)]
+    assert sql_rows(spark, f"SELECT id, __lamina_deleted_ts FROM {name}") == [(2, None)]
 
 
 def test_filters_do_not_bring_deleted_rows_back(spark, db):

@@ -1,6 +1,8 @@
 """System tables of primary-key tables: `$audit_log` (each key's merged record with its row kind),
 `$ro` (the top level only, as compaction left it) and `$buckets` (live files per bucket)."""
 
+import pytest
+
 from _support import sql_rows
 
 CAT = "lamina"
@@ -20,7 +22,8 @@ def test_audit_log_shows_each_keys_last_record_and_its_kind(spark, db):
     spark.sql(f"DELETE FROM {name} WHERE id = 3")
     spark.sql(f"INSERT INTO {name} VALUES (4, 'D'), (5, 'e')")
     audit = f"{CAT}.{db}.`t$audit_log`"
-    expected = [("+I", 1, "a"), ("+U", 2, "B"), ("-D", 3, None), ("+I", 4, "D"), ("+I", 5, "e")]
+    # the delete's record carries the deleted row, as Paimon's does
+    expected = [("+I", 1, "a"), ("+U", 2, "B"), ("-D", 3, "c"), ("+I", 4, "D"), ("+I", 5, "e")]
     assert sql_rows(spark, f"SELECT rowkind, id, v FROM {audit}") == sorted(expected)
     assert sql_rows(spark, f"SELECT id FROM {audit} WHERE rowkind = '-D'") == [(3,)]
     # a compaction to the top level drops the delete: the key is gone from the log too
@@ -65,3 +68,20 @@ def test_buckets_counts_the_live_files_and_records_of_each_bucket(spark, db):
     rows = sql_rows(spark, f"SELECT bucket, file_count, record_count FROM {buckets}")
     assert [(b, n) for b, n, _ in rows] == [(0, 1), (1, 1)] and sum(r[2] for r in rows) == 150
     assert sql_rows(spark, f"SELECT count(*) FROM {buckets} WHERE last_update_time IS NULL") == [(0,)]
+
+
+@pytest.mark.parametrize("props", [
+    {},
+    {"merge-engine": "partial-update", "partial-update.remove-record-on-delete": "true"},
+    {"merge-engine": "aggregation", "aggregation.remove-record-on-delete": "true"},
+], ids=["deduplicate", "partial-update", "aggregation"])
+def test_audit_log_shows_the_deleted_row_of_a_delete(spark, db, props):
+    # without a changelog producer: a DELETE's and a MERGE's -D record holds the row deleted, as Paimon's
+    name = create(spark, db, {"write-only": "true", **props})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a'), (2, 'b'), (3, 'c')")
+    spark.sql(f"DELETE FROM {name} WHERE v = 'b'")
+    spark.sql(f"MERGE INTO {name} t USING (SELECT 3 AS id, true AS gone) s ON t.id = s.id "
+              "WHEN MATCHED AND s.gone THEN DELETE")
+    assert sql_rows(spark, f"SELECT rowkind, id, v FROM {CAT}.{db}.`t$audit_log`") == [
+        ("+I", 1, "a"), ("-D", 2, "b"), ("-D", 3, "c")]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a")]

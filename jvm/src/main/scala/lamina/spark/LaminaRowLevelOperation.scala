@@ -47,14 +47,14 @@ class LaminaDeltaOperation(table: LaminaTable, cmd: Command) extends RowLevelOpe
   override def rowId(): Array[NamedReference] =
     PrimaryKeyWrites.rowIdColumns(table.table).map(k => ColumnReferences.column(k)).toArray
 
-  /** Deletes (of DELETE and MERGE) carry the values of nullable sequence fields, which cannot be
-   *  part of the row id, and updates (of UPDATE and MERGE) of a partial-update table the old values
-   *  of its nullable non-key columns, as metadata columns ([[MirrorColumns]]). */
+  /** Deletes (of DELETE and MERGE) carry the deleted row's columns outside the row id, and updates
+   *  (of UPDATE and MERGE) of a partial-update table the old values of its nullable non-key columns,
+   *  as metadata columns ([[MirrorColumns]]). An UPDATE reads no deleted row's columns. */
   override def requiredMetadataAttributes(): Array[NamedReference] = {
     val t = table.table
-    val sequence = if (cmd == Command.UPDATE) Seq.empty else PrimaryKeyWrites.deleteMetadataFields(t).map(MirrorColumns.sequence)
+    val deleted = if (cmd == Command.UPDATE) Seq.empty else PrimaryKeyWrites.deletedRowFields(t).map(MirrorColumns.deleted)
     val before = if (cmd == Command.DELETE) Seq.empty else PrimaryKeyWrites.updateMetadataFields(t).map(MirrorColumns.before)
-    (sequence ++ before).map(c => ColumnReferences.column(c)).toArray
+    (deleted ++ before).map(c => ColumnReferences.column(c)).toArray
   }
 
   override def representUpdateAsDeleteAndInsert(): Boolean = false

@@ -34,6 +34,7 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 import lamina.mergetree.RowKind
 import lamina.table.FileStoreTable
 import lamina.table.options.{CoreOptions, MergeEngine}
+import lamina.table.sink.PrimaryKeyWrites
 
 /** Plans the MERGE INTO statements that need no join as plain writes of their source: on a
  *  deduplicate table, a record written under a primary key replaces (+I) or removes (-D) the table's row
@@ -50,8 +51,9 @@ import lamina.table.options.{CoreOptions, MergeEngine}
  *    key at most once": the writers refuse a repeated key ([[MergeShapes.UniqueKeysOption]]), nothing is
  *    committed.
  *  - A delete by keys ([[KeyDeleteShape]]): the same ON condition and a single unconditional `WHEN MATCHED
- *    THEN DELETE`, on a table without `sequence.field` (a delete record must then carry the deleted row's
- *    sequence values, which only the table holds). Written as -D records of the source's keys
+ *    THEN DELETE`, on a table whose deletes may be written from their keys ([[PrimaryKeyWrites.keyOnlyDeletes]]:
+ *    not with `sequence.field` nor `changelog-producer` `input`, where a delete record carries the
+ *    deleted row, which only the table holds). Written as -D records of the source's keys
  *    ([[MergeShapes.RowKindOption]]); source rows with a NULL key match nothing and are dropped.
  *
  *  - An insert of absent keys ([[InsertIfAbsentShape]]) on a `first-row` table, which keeps the first row
@@ -63,7 +65,8 @@ import lamina.table.options.{CoreOptions, MergeEngine}
  *    ON condition, `WHEN MATCHED AND c THEN DELETE WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED AND NOT c
  *    THEN INSERT *` with `c` a deterministic condition on the source alone that is never NULL (for a NULL
  *    `c` the statement updates a key that is there and inserts none that is not, which no record without
- *    reading the table can do: such MERGEs keep the row-level plan), on a table without `sequence.field`.
+ *    reading the table can do: such MERGEs keep the row-level plan), on a table whose deletes may be
+ *    written from their keys.
  *    Each source row is written as a -D record of its key where `c` holds and as an upsert where it does
  *    not: the kind travels in a column of its own ([[KindedWriteTable]]). A key the source holds twice is
  *    refused as for an upsert.
@@ -162,10 +165,8 @@ object MergeShapes extends PredicateHelper {
     else None
   }
 
-  /** Whether a delete record needs only the key: not with `sequence.field`, where it must carry the
-   *  deleted row's sequence values, which only the table holds. */
-  def blindDeletes(table: FileStoreTable): Boolean =
-    !CoreOptions.SequenceField.get(table.options).exists(_.nonEmpty)
+  /** Whether a delete record needs only the key ([[PrimaryKeyWrites.keyOnlyDeletes]]). */
+  def blindDeletes(table: FileStoreTable): Boolean = PrimaryKeyWrites.keyOnlyDeletes(table)
 
   /** What a record that deletes writes in a column it does not read: NULL, or a placeholder where the
    *  column is NOT NULL. */

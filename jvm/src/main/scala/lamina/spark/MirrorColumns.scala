@@ -11,22 +11,22 @@ import lamina.types.SparkTypes
 /** Hidden metadata columns of a primary-key table, each reading as one of its data columns. Spark's
  *  row-level DML hands a writer only the new row, the row id (whose columns must be NOT NULL) and the
  *  metadata columns the operation asks for; these carry what else a writer must know of the old row:
- *  - `__lamina_sequence_<f>`, for each nullable `sequence.field` column f: a delete's record carries
- *    the deleted row's sequence values, to order after the row ([[PrimaryKeyWrites.deleteMetadataFields]]);
+ *  - `__lamina_deleted_<f>`, for each column f outside the row id: a delete's record carries the
+ *    whole deleted row, as Paimon's deletes do ([[PrimaryKeyWrites.deletedRowFields]]);
  *  - `__lamina_before_<f>`, for each nullable non-key column f of a partial-update table: an update
  *    that leaves f NULL is honoured only where f was NULL already, as a NULL never overwrites a value
  *    there ([[PrimaryKeyWrites.updateMetadataFields]]). */
 object MirrorColumns {
-  val SequencePrefix = "__lamina_sequence_"
+  val DeletedPrefix = "__lamina_deleted_"
   val BeforePrefix = "__lamina_before_"
 
-  def sequence(field: String): String = SequencePrefix + field
+  def deleted(field: String): String = DeletedPrefix + field
 
   def before(field: String): String = BeforePrefix + field
 
   /** The data column a metadata column reads, when `column` is one. */
   def source(column: String): Option[String] =
-    Seq(SequencePrefix, BeforePrefix).collectFirst { case p if column.startsWith(p) => column.stripPrefix(p) }
+    Seq(DeletedPrefix, BeforePrefix).collectFirst { case p if column.startsWith(p) => column.stripPrefix(p) }
 
   def of(table: FileStoreTable): Array[MetadataColumn] = {
     def mirror(column: String, f: String, what: String): MetadataColumn = {
@@ -38,7 +38,7 @@ object MirrorColumns {
         override def comment(): String = s"the value of $what column $f"
       }
     }
-    (PrimaryKeyWrites.deleteMetadataFields(table).map(f => mirror(sequence(f), f, "sequence.field")) ++
+    (PrimaryKeyWrites.deletedRowFields(table).map(f => mirror(deleted(f), f, "the deleted row's")) ++
       PrimaryKeyWrites.updateMetadataFields(table).map(f => mirror(before(f), f, MergeEngine.PartialUpdate.name))).toArray
   }
 }

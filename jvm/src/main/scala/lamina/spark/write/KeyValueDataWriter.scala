@@ -124,13 +124,14 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private lazy val nonKeyOrdinals: Array[Int] =
     schema.fields.indices.filterNot(i => schema.primaryKeys.contains(schema.fields(i).name)).toArray
 
-  /** A delete carries the row id (the primary key, and the sequence fields where they are part of
-   *  it) and the sequence fields handed over as metadata columns: the record's other columns are null. */
+  /** A delete carries the whole deleted row, as Paimon's deletes do: the row id (the primary key,
+   *  and the sequence fields where they are part of it) and the other columns handed over as
+   *  metadata columns. */
   override def delete(metadata: InternalRow, id: InternalRow): Unit = {
     deleteRefusal.foreach(why => throw new BadInputException(why))
     val row = new GenericInternalRow(schema.fields.size)
     copyFields(row, id, idPairs)
-    copyFields(row, metadata, sequenceOrdinals)
+    copyFields(row, metadata, deletedOrdinals)
     record(row, RowKind.Delete, checkNulls = false)
     tally.deleted += 1
   }
@@ -144,7 +145,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     case (c, m) if c.startsWith(prefix) => (schema.indexOf(c.stripPrefix(prefix)), m)
   }
 
-  private val sequenceOrdinals = mirrored(MirrorColumns.SequencePrefix)
+  private val deletedOrdinals = mirrored(MirrorColumns.DeletedPrefix)
 
   /** By data ordinal: the metadata ordinal of the column's value before an update, or -1. */
   private val beforeOrdinals: Array[Int] = {

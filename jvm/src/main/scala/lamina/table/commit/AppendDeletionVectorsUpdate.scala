@@ -52,7 +52,8 @@ final class AppendDeletionVectorsUpdate(table: FileStoreTable, read: Seq[DataSpl
       val byBucket = marked.keys.groupBy(f => (ByteBuffer.wrap(live(f).partition), live(f).bucket))
       val buckets = byBucket.toSeq.map { case (key, files) =>
         val first = live(files.head)
-        val (removed, change) = bucket(key, files.toSeq.sorted.map(live), entries.filter(e => keyOf(e) == key), written)
+        val (removed, change) = bucket(key, files.toSeq.sorted.map(live), entries.filter(e => keyOf(e) == key), written,
+          live.contains)
         (removed, (first.partition, first.bucket, change))
       }
       AppendDeletionVectorsUpdate.Change(buckets.flatMap(_._1), buckets.map(_._2), written.toSeq)
@@ -63,8 +64,10 @@ final class AppendDeletionVectorsUpdate(table: FileStoreTable, read: Seq[DataSpl
 
   private def keyOf(e: IndexManifestEntry): Key = (ByteBuffer.wrap(e.partition), e.bucket)
 
-  private def bucket(key: Key, files: Seq[ManifestEntry], entries: Seq[IndexManifestEntry], written: ArrayBuffer[Path])
-      : (Seq[ManifestEntry], IndexChange) = {
+  /** `isLive`: whether the snapshot holds a data file; the index files rewritten keep the vectors of
+   *  live files only (Paimon's writers may leave a vector behind with its file). */
+  private def bucket(key: Key, files: Seq[ManifestEntry], entries: Seq[IndexManifestEntry], written: ArrayBuffer[Path],
+      isLive: String => Boolean): (Seq[ManifestEntry], IndexChange) = {
     val names = files.map(_.file.fileName).toSet
     val withVectors = entries.filter(_.indexFile.dvRanges.exists(_.nonEmpty))
     val bucketed = files.head.totalBuckets > 0
@@ -72,7 +75,8 @@ final class AppendDeletionVectorsUpdate(table: FileStoreTable, read: Seq[DataSpl
       withVectors.partition(e => bucketed || e.indexFile.dvRanges.get.exists(r => names.contains(r.dataFileName)))
     val existing: Map[String, DeletionVector] = rewritten.flatMap { e =>
       val path = SnapshotDeletionFiles.indexFilePath(table, e).toString
-      e.indexFile.dvRanges.get.map(r => r.dataFileName -> vector(DeletionFile(path, e.indexFile.fileSize, r)))
+      e.indexFile.dvRanges.get.filter(r => isLive(r.dataFileName))
+        .map(r => r.dataFileName -> vector(DeletionFile(path, e.indexFile.fileSize, r)))
     }.toMap
     val maintainer = new DeletionVectorsMaintainer(existing, bitmap64)
     val gone = files.flatMap { e =>

@@ -25,6 +25,7 @@ import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.commit.{CommitMessage, DeletionVectorsIndexWriter, IndexChange}
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
+import lamina.table.scan.SnapshotDeletionFiles
 
 /** The compaction task of a table that looks keys up (seed 002's lookup compaction): a table with
  *  deletion vectors, or with `changelog-producer` = lookup. The picked runs (every level-0 file among
@@ -129,8 +130,11 @@ object LookupCompaction {
         val gone = kept.filter(f => vectors.deletedCount(f.fileName) >= f.rowCount)
         gone.foreach(f => vectors.removeFile(f.fileName))
         if (vectors.changed) {
-          val before = split.deletionFiles.values.map(f => f.indexFilePath.substring(f.indexFilePath.lastIndexOf('/') + 1))
-          index = Some(IndexChange(before.toSet, DeletionVectorsIndexWriter.write(table, vectors.vectors)))
+          // the bucket's index files, those left holding only vectors of files gone included: the
+          // rewritten index keeps the vectors of live files alone
+          val before = SnapshotDeletionFiles.indexFileNames(table, table.snapshotManager.snapshot(split.snapshotId),
+            split.partition, split.bucket)
+          index = Some(IndexChange(before, DeletionVectorsIndexWriter.write(table, vectors.vectors)))
         }
         gone
       }

@@ -13,11 +13,13 @@ import lamina.table.manifest.{IndexManifestEntry, ManifestEntry}
 import lamina.table.snapshot.Snapshot
 
 /** The deletion vectors of one snapshot, as its index manifest lists them: for each (partition,
- *  bucket), the [[DeletionFile]] of each data file that has one. A snapshot without an index
- *  manifest has none. A missing or damaged index manifest, an entry that is not an ADD, two vectors
- *  for one data file, or a vector for a data file that its bucket does not hold (Paimon drops a
- *  file's vector with the file; Paimon's zstd manifests carry no checksum, so a damaged byte can
- *  change a name) is a [[CorruptFileException]] naming the index manifest and the snapshot. */
+ *  bucket), the [[DeletionFile]] of each live data file that has one. A snapshot without an index
+ *  manifest has none. A vector of a data file that its bucket no longer holds is ignored, as Paimon's
+ *  reader ignores it (it looks vectors up by the name of each live file; its writers may leave a
+ *  vector behind with its file, and Lamina's writers drop such vectors when they rewrite a bucket's
+ *  index). A missing or damaged index manifest, an entry that is not an ADD, an index type Lamina does
+ *  not know, an index file whose vector count disagrees with its entry, or two vectors for one data
+ *  file is a [[CorruptFileException]] naming the index manifest and the snapshot. */
 object SnapshotDeletionFiles {
   type Key = (ByteBuffer, Int)
 
@@ -63,13 +65,22 @@ object SnapshotDeletionFiles {
           if (byName.size != files.size)
             throw referredBy("one deletion vector per data file",
               s"two for ${files.groupBy(_._1).collectFirst { case (n, fs) if fs.size > 1 => n }.get}")
-          // a vector of a bucket without live files: corruption when every bucket was read
+          // the vectors of live files only; a partition not read keeps all of its own
           val names = liveNames.getOrElse(key, if (wholeTable) Set.empty[String] else byName.keySet)
-          byName.keys.find(!names.contains(_)).foreach { n =>
-            throw referredBy(s"deletion vectors of live data files of bucket ${key._2}", s"one for $n")
-          }
-          key -> byName
-        }
+          key -> byName.filter { case (n, _) => names.contains(n) }
+        }.filter(_._2.nonEmpty)
+    }
+
+  /** The names of the deletion-vector index files that hold vectors of bucket `bucket` of `partition`
+   *  in `snapshot`, those holding only vectors of files no longer live included: what a rewrite of the
+   *  bucket's index replaces. */
+  def indexFileNames(table: FileStoreTable, snapshot: Snapshot, partition: Array[Byte], bucket: Int): Set[String] =
+    snapshot.indexManifest.fold(Set.empty[String]) { name =>
+      val key = ByteBuffer.wrap(partition)
+      table.manifestStore.readIndexManifest(name).filter { e =>
+        e.indexFile.indexType == DeletionVectorsIndexFile.IndexType && e.bucket == bucket &&
+        ByteBuffer.wrap(e.partition) == key && e.indexFile.dvRanges.exists(_.nonEmpty)
+      }.map(_.indexFile.fileName).toSet
     }
 
   /** Where the index file of `e` lies (Paimon's external path, the bucket's directory, or `index/`). */

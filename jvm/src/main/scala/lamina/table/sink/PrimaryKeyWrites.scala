@@ -3,7 +3,7 @@ package lamina.table.sink
 import lamina.errors.BadInputException
 import lamina.mergetree.function.{DmlOperation, DmlRules}
 import lamina.table.FileStoreTable
-import lamina.table.options.CoreOptions
+import lamina.table.options.{ChangelogProducer, CoreOptions}
 
 /** Driver-side steps of writes to primary-key tables. */
 object PrimaryKeyWrites {
@@ -19,11 +19,28 @@ object PrimaryKeyWrites {
     else s.primaryKeys
   }
 
-  /** The `sequence.field` columns that a delete receives as metadata columns
-   *  (mirrored by the Spark adapter) because they are not part of [[rowIdColumns]]: all of
-   *  them when one may be NULL. */
-  def deleteMetadataFields(table: FileStoreTable): Seq[String] =
-    if (nullableSequenceFields(table).isEmpty) Seq.empty else sequenceFields(table)
+  /** The columns of a primary-key table that a row-level delete receives as metadata columns
+   *  (mirrored by the Spark adapter): every column not part of [[rowIdColumns]]. A delete record
+   *  carries the whole deleted row, as Paimon's own DELETE writes it: the changelog of
+   *  `changelog-producer` `input` and `$audit_log` show what was deleted, and the row's sequence
+   *  values order the record after it. No merge function reads a delete's other values (a -D removes
+   *  the row: deletes need `remove-record-on-delete` on partial-update and aggregation tables, which
+   *  partial-update refuses beside sequence groups, see [[DmlRules]]). */
+  def deletedRowFields(table: FileStoreTable): Seq[String] =
+    if (!table.isPrimaryKeyTable) Seq.empty
+    else {
+      val id = rowIdColumns(table)
+      table.schema.fieldNames.filterNot(id.contains)
+    }
+
+  /** Whether a delete may be written from its key alone, without reading the deleted row (MERGE's
+   *  deletes by key planned as a write of the source): not with `sequence.field`, whose values order
+   *  the record after the row, and not with `changelog-producer` `input`, whose changelog is the
+   *  records written, so that its -D must hold the row. The lookup and full-compaction producers
+   *  derive a delete's changelog from the row merged before it; without a producer, the records of a
+   *  MERGE by key stay as cheap as its source (the row-level DELETE still carries the row). */
+  def keyOnlyDeletes(table: FileStoreTable): Boolean =
+    sequenceFields(table).isEmpty && table.capabilities.changelogProducer != ChangelogProducer.Input
 
   /** The nullable non-key columns of a partial-update table, whose old values an update receives as
    *  metadata columns (mirrored by the Spark adapter): a NULL there overwrites nothing, so an update
