@@ -236,8 +236,9 @@ def _evolved_kind():
 
 
 KINDS = [
-    _types_kind("parquet"), _types_kind("orc"), _partition_kind(), _bucketed_kind(),
+    _types_kind("parquet"), _types_kind("orc"), _types_kind("avro"), _partition_kind(), _bucketed_kind(),
     _pk_kind("dedup", "deduplicate", partitioned=True), _pk_kind("dedup_orc", "deduplicate", {"file.format": "orc"}),
+    _pk_kind("dedup_avro", "deduplicate", {"file.format": "avro"}),
     _pk_kind("partial", "partial-update"), _pk_kind("agg", "aggregation"), _pk_kind("first", "first-row"),
     _pk_kind("seq", "deduplicate", seq="ver"), _evolved_kind(),
 ]

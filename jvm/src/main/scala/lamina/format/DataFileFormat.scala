@@ -1,7 +1,7 @@
 package lamina.format
 
 /** The format of a table's data files (table option `file.format`); `name` is also the files'
- *  extension. Avro, which Paimon also writes, is recognised so that such tables are refused by name. */
+ *  extension. */
 sealed abstract class DataFileFormat(val name: String) extends Product with Serializable {
   override def toString: String = name
 }

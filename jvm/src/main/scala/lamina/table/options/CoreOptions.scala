@@ -8,6 +8,7 @@ import lamina.lookup.{LocalFileType, LookupOptions}
 import lamina.lookup.compression.CompressionType
 import lamina.table.options.{
   ChangelogProducer => Producer,
+  AvroCodec => AvroCodecName,
   FileCompression => Compression,
   IncrementalScanMode => IncrementalMode,
   ManifestCompression => ManifestCodec,
@@ -55,10 +56,13 @@ object CoreOptions {
     "Comma-separated primary-key columns. Only read at CREATE TABLE, where it becomes part of the schema.")
   val FileFormat: OptionDef[DataFileFormat] = define("file.format", enumOf(DataFileFormat.All)(_.name),
     DataFileFormat.Parquet, Table,
-    "Format of data files: parquet or orc (avro, which Paimon also writes, is not implemented: such tables are refused).")
+    "Format of data files: parquet, orc or avro (row-oriented: fast to write, every read decodes whole records).")
   val FileCompression: OptionDef[Compression] = define("file.compression", enumOf(Compression.All)(_.name),
     Compression.Zstd, PerQuery,
     "Compression codec of data files.")
+  val AvroCodec: OptionDef[AvroCodecName] = define("avro.codec", enumOf(AvroCodecName.All)(_.name), null: String, PerQuery,
+    "Codec of Avro data files, as Avro names it; unset, file.compression decides (none is Avro's null codec, " +
+      "zstd its zstandard codec at file.compression.zstd-level; lz4 and gzip have no Avro codec).")
   val FileCompressionZstdLevel: OptionDef[Int] = define("file.compression.zstd-level", intBetween(1, 22), "1", PerQuery,
     "Level of zstd compression of data files (1 is fastest; higher levels write smaller files more slowly).")
   val ParquetWriterVersion: OptionDef[WriterVersion] = define("parquet.writer.version",

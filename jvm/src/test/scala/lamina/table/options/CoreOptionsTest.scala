@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 84)
+    assert(CoreOptions.all.size === 85)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -65,7 +65,7 @@ class CoreOptionsTest extends AnyFunSuite {
   test("every value of every enumerated option parses to its type and back to its text, in any case") {
     val enums =
       CoreOptions.all.collect { case d if d.kind.isInstanceOf[EnumKind[_]] => d.key -> d.kind.asInstanceOf[EnumKind[Any]] }
-    assert(enums.map(_._1).sorted === Seq("changelog-producer", "file.compression", "file.format",
+    assert(enums.map(_._1).sorted === Seq("avro.codec", "changelog-producer", "file.compression", "file.format",
       "incremental-between-scan-mode", "lookup-compact", "lookup.cache-spill-compression", "lookup.local-file-type",
       "manifest.compression", "merge-engine", "parquet.writer.version", "partition.expiration-strategy", "scan.mode",
       "tag.automatic-creation", "tag.creation-period"))
@@ -164,7 +164,7 @@ class CoreOptionsTest extends AnyFunSuite {
   }
 
   test("the scope of every option: the ones a session or query may set, and no others") {
-    assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set(
+    assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set("avro.codec",
       "incremental-between", "incremental-between-timestamp", "incremental-between-scan-mode", "scan.mode",
       "read.stream.maxFilesPerTrigger", "read.stream.maxRowsPerTrigger", "consumer-id", "consumer.ignore-progress",
       "deletion-vectors.merge-on-read", "deletion-vector.index-file.target-size", "lookup-compact", "lookup-compact.max-interval",
