@@ -1,8 +1,9 @@
 """Avro data files (`'file.format' = 'avro'`), Paimon's byte format: every type round-trips, append and
 primary-key tables take writes, DML, compaction and deletion vectors, value statistics are gathered
 from the rows, the codec follows `file.compression` or `avro.codec`, a damaged file fails the read
-naming it, and Apache Paimon's own connector and Lamina read each other's tables (expected rows are
-computed here)."""
+naming it. File formats per level (`file.format.per.level`): each level's files in its format, each
+file read in the format its name ends with. Apache Paimon's own connector and Lamina read and write
+each other's Avro and per-level tables (expected rows are computed here)."""
 
 import pytest
 
@@ -110,6 +111,47 @@ def test_deletion_vectors_mark_row_positions_of_avro_files(spark, db):
     assert [tuple(r) for r in _rows(spark, f"SELECT id, v FROM {p} ORDER BY id")] == expected
 
 
+def _levels(spark, table):
+    """{level: set of file extensions} of the table's live data files."""
+    out = {}
+    for path, level in sql_rows(spark, f"SELECT file_path, level FROM {table.rsplit('.', 1)[0]}.`{table.rsplit('.', 1)[1]}$files`"):
+        out.setdefault(level, set()).add(path.rsplit(".", 1)[1])
+    return out
+
+
+def test_formats_per_level_write_each_level_in_its_format_and_read_every_file_by_its_own(spark, db):
+    t = f"{CAT}.{db}.lv"
+    spark.sql(f"CREATE TABLE {t} (id INT NOT NULL, v STRING, n INT) TBLPROPERTIES ('primary-key' = 'id', "
+              "'bucket' = '1', 'file.format.per.level' = '0:avro,5:orc')")
+    spark.sql(f"INSERT INTO {t} SELECT id, concat('a', id), id FROM range(0, 10) AS s(id)")
+    spark.sql(f"INSERT INTO {t} SELECT id, concat('b', id), NULL FROM range(0, 10, 2) AS s(id)")
+    assert _levels(spark, t) == {0: {"avro"}}
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.lv')")
+    assert _levels(spark, t) == {5: {"orc"}}
+    spark.sql(f"DELETE FROM {t} WHERE id = 3")
+    spark.sql(f"UPDATE {t} SET n = -1 WHERE id = 4")
+    assert _levels(spark, t) == {0: {"avro"}, 5: {"orc"}}
+    expected = [[i, f"b{i}" if i % 2 == 0 else f"a{i}", -1 if i == 4 else (None if i % 2 == 0 else i)]
+                for i in range(10) if i != 3]
+    assert _rows(spark, f"SELECT * FROM {t} ORDER BY id") == expected
+    # the option changes: files already written keep their format and still read
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('file.format.per.level' = '0:parquet')")
+    spark.sql(f"INSERT INTO {t} VALUES (20, 'p', 20)")
+    assert _levels(spark, t) == {0: {"avro", "parquet"}, 5: {"orc"}}
+    assert _rows(spark, f"SELECT * FROM {t} ORDER BY id") == expected + [[20, "p", 20]]
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.lv')")
+    assert _levels(spark, t) == {5: {"parquet"}}
+    assert _rows(spark, f"SELECT * FROM {t} ORDER BY id") == expected + [[20, "p", 20]]
+
+
+def test_a_bad_per_level_format_is_refused_naming_the_option(spark, db):
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"CREATE TABLE {CAT}.{db}.bad (id INT NOT NULL) TBLPROPERTIES ('primary-key' = 'id', "
+                  "'bucket' = '1', 'file.format.per.level' = '0:json')")
+    assert "file.format.per.level" in error_text(excinfo)
+    assert "expected level:format pairs, e.g. 0:avro,5:parquet" in error_text(excinfo)
+
+
 @pytest.mark.parametrize("props,codec", [
     ("", b"zstandard"), ("'file.compression' = 'snappy'", b"snappy"), ("'file.compression' = 'none'", b"null"),
     ("'file.compression' = 'lz4', 'avro.codec' = 'deflate'", b"deflate")])
@@ -149,7 +191,7 @@ def test_a_damaged_avro_file_fails_the_read_naming_it(spark, warehouse, db, dama
     assert path.name in str(excinfo.value)
 
 
-def test_paimon_and_lamina_read_each_others_avro_tables(spark, warehouse, db):
+def test_paimon_and_lamina_read_and_write_each_others_avro_and_per_level_tables(spark, warehouse, db):
     require_paimon()
     ns = db
     # Lamina writes an append table of nested types and a primary-key table
@@ -163,6 +205,12 @@ def test_paimon_and_lamina_read_each_others_avro_tables(spark, warehouse, db):
     spark.sql(f"DELETE FROM {CAT}.{ns}.l_pk WHERE id = 2")
     spark.sql(f"CALL {CAT}.sys.compact(table => '{ns}.l_pk')")
     pk_expected = [[0, "a0"], [1, "b1"], [3, "a3"], [4, "a4"], [5, "a5"], [7, "b7"]]
+    # and a table whose level 0 is Avro and whose compacted files are Parquet
+    spark.sql(f"CREATE TABLE {CAT}.{ns}.l_lv (id INT NOT NULL, v STRING) "
+              "TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', 'file.format.per.level' = '0:avro')")
+    spark.sql(f"INSERT INTO {CAT}.{ns}.l_lv VALUES (1, 'a'), (2, 'b')")
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{ns}.l_lv')")
+    spark.sql(f"INSERT INTO {CAT}.{ns}.l_lv VALUES (2, 'bb'), (3, 'c')")
     out = run_sql(warehouse, [
         f"SELECT {NESTED_RENDER} FROM paimon.{ns}.l_nested ORDER BY id",
         f"SELECT * FROM paimon.{ns}.l_pk ORDER BY id",
@@ -176,6 +224,15 @@ def test_paimon_and_lamina_read_each_others_avro_tables(spark, warehouse, db):
         f"CALL paimon.sys.compact(table => '{ns}.p_pk')",
         f"INSERT INTO paimon.{ns}.p_pk VALUES (2, 'bb', TIMESTAMP_NTZ'1969-12-31 23:59:59.5')",
         f"DELETE FROM paimon.{ns}.p_pk WHERE id = 1",
+        f"SELECT * FROM paimon.{ns}.l_lv ORDER BY id",
+        f"INSERT INTO paimon.{ns}.l_lv VALUES (4, 'p4')",
+        f"CALL paimon.sys.compact(table => '{ns}.l_lv')",
+        # Paimon's per-level table: its compaction upgrades a level-0 Avro file to the last level unchanged
+        f"CREATE TABLE paimon.{ns}.p_lv (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', "
+        "'bucket' = '1', 'file.format.per.level' = '0:avro,5:orc')",
+        f"INSERT INTO paimon.{ns}.p_lv VALUES (1, 'a'), (2, 'b')",
+        f"CALL paimon.sys.compact(table => '{ns}.p_lv')",
+        f"INSERT INTO paimon.{ns}.p_lv VALUES (2, 'bb'), (3, 'c')",
     ])
     assert out[0] == [e for _, e in NESTED_ROWS]
     assert out[1] == pk_expected
@@ -184,8 +241,17 @@ def test_paimon_and_lamina_read_each_others_avro_tables(spark, warehouse, db):
         [2, "bb", "1969-12-31 23:59:59.5"]]
     assert _rows(spark, f"SELECT * FROM {CAT}.{ns}.l_pk ORDER BY id") == [
         [0, "a0"], [1, "b1"], [3, "p3"], [4, "a4"], [5, "a5"], [7, "b7"]]
+    assert out[10] == [[1, "a"], [2, "bb"], [3, "c"]]
+    assert _rows(spark, f"SELECT * FROM {CAT}.{ns}.l_lv ORDER BY id") == [[1, "a"], [2, "bb"], [3, "c"], [4, "p4"]]
+    assert _levels(spark, f"{CAT}.{ns}.p_lv") == {0: {"avro"}, 5: {"avro"}}
+    assert _rows(spark, f"SELECT * FROM {CAT}.{ns}.p_lv ORDER BY id") == [[1, "a"], [2, "bb"], [3, "c"]]
+    spark.sql(f"INSERT INTO {CAT}.{ns}.p_lv VALUES (1, 'l1')")
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{ns}.p_lv')")
+    assert _levels(spark, f"{CAT}.{ns}.p_lv") == {5: {"orc"}}
     # Lamina writes into Paimon's table and compacts it; Paimon reads the result
     spark.sql(f"INSERT INTO {CAT}.{ns}.p_pk VALUES (3, 'l3', NULL), (2, 'l2', TIMESTAMP_NTZ'2000-01-01 00:00:00')")
     spark.sql(f"CALL {CAT}.sys.compact(table => '{ns}.p_pk')")
-    back = run_sql(warehouse, [f"SELECT id, v, CAST(ts AS STRING) FROM paimon.{ns}.p_pk ORDER BY id"])
+    back = run_sql(warehouse, [f"SELECT id, v, CAST(ts AS STRING) FROM paimon.{ns}.p_pk ORDER BY id",
+                               f"SELECT * FROM paimon.{ns}.p_lv ORDER BY id"])
     assert back[0] == [[2, "l2", "2000-01-01 00:00:00"], [3, "l3", None]]
+    assert back[1] == [[1, "l1"], [2, "bb"], [3, "c"]]

@@ -251,8 +251,6 @@ FEATURE_TABLES = [
     ("f_dynamic", {"primary-key": "id"}, False, True, "bucket"),
     ("f_descending", {"primary-key": "id", "bucket": "1", "sequence.field": "v", "sequence.field.sort-order": "descending"},
      True, True, "sequence.field.sort-order"),
-    ("f_per_level", {"primary-key": "id", "bucket": "1", "file.format.per.level": "0:avro"}, True, True,
-     "file.format.per.level"),
     ("f_thin", {"primary-key": "id", "bucket": "1", "data-file.thin-mode": "true"}, True, True, "data-file.thin-mode"),
     ("f_stored_scan", {"primary-key": "id", "bucket": "1", "scan.mode": "compacted-full"}, True, False, "scan.mode"),
 ]

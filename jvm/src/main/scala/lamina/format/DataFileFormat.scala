@@ -12,4 +12,10 @@ object DataFileFormat {
   case object Avro extends DataFileFormat("avro")
 
   val All: Seq[DataFileFormat] = Seq(Parquet, Orc, Avro)
+
+  /** The format of a data file named `name`, by its extension (None: no format's). */
+  def ofFile(name: String): Option[DataFileFormat] = {
+    val dot = name.lastIndexOf('.')
+    if (dot < 0) None else All.find(_.name == name.substring(dot + 1))
+  }
 }

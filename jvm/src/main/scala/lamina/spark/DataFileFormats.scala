@@ -20,7 +20,7 @@ import lamina.format.avro.AvroDataFiles
 import lamina.io.{FileIO, PathNames, SerializableConfiguration, StorageConf}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.options.{CoreOptions, FileCompression}
-import lamina.types.SparkTypes
+import lamina.types.{DataField, SparkTypes}
 
 /** Spark's own file formats (`execution.datasources`), used to write and (vectorized) read data
  *  files. One of the two files that touch Spark's execution internals: Spark has no public API for
@@ -44,14 +44,23 @@ object DataFileFormats {
   })
 
   /** Writers for the table's data files: the table's columns, or the key-value layout of a
-   *  primary-key table. */
+   *  primary-key table, whose levels named by `file.format.per.level` take their own format. */
   def writers(spark: SparkSession, table: FileStoreTable): DataFileWriters = {
     val (fileFields, fileSchema) =
       if (table.isPrimaryKeyTable) {
         val layout = KeyValueLayout(table.schema)
         (layout.fileFields, layout.fileStruct)
       } else (table.schema.fields, SparkTypes.toSparkStruct(table.schema.fields))
-    val format = table.fileFormat
+    val base = writersOf(spark, table, table.fileFormat, fileFields, fileSchema)
+    val perLevel =
+      if (table.isPrimaryKeyTable) CoreOptions.FileFormatPerLevel.get(table.options).getOrElse(Map.empty) else Map.empty
+    val others = perLevel.values.toSeq.distinct.filter(_ != base.format)
+      .map(f => f -> writersOf(spark, table, f, fileFields, fileSchema)).toMap
+    base.copy(byLevel = perLevel.collect { case (level, f) if others.contains(f) => level -> others(f) })
+  }
+
+  private def writersOf(spark: SparkSession, table: FileStoreTable, format: DataFileFormat, fileFields: Seq[DataField],
+      fileSchema: StructType): DataFileWriters = {
     val job = Job.getInstance(StorageConf.overlay(SessionHadoopConf(spark), table.fileIO.hadoopConf))
     val codec = CoreOptions.FileCompression.getOrDefault(table.options)
     val zstd = CoreOptions.FileCompressionZstdLevel.getOrDefault(table.options)
@@ -184,6 +193,18 @@ object DataFileFormats {
   /** Whether Spark's reader of `format` can return columnar batches of `schema` (plain: no field ids). */
   def supportBatch(spark: SparkSession, format: DataFileFormat, schema: StructType): Boolean =
     forName(format).exists(_.supportBatch(spark, schema))
+
+  /** A reader of data files of `fileStruct` returning `readColumns` (columnar batches, typed as rows,
+   *  when `returningBatch`): a function of a file's path and length. Each file is read in the format its
+   *  name ends with (a table's levels may differ, `file.format.per.level`), one of `formats`, the first
+   *  one for a file whose name names none. */
+  def reader(spark: SparkSession, storage: FileIO, formats: Seq[DataFileFormat], fileStruct: StructType,
+      readColumns: StructType, filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
+    val readers = formats.map(f => f -> reader(spark, storage, f, fileStruct, readColumns, filters, returningBatch)).toMap
+    val default = readers(formats.head)
+    if (readers.size == 1) default
+    else (path, length) => DataFileFormat.ofFile(path).flatMap(readers.get).getOrElse(default)(path, length)
+  }
 
   /** Spark's reader of `format` for files of `fileStruct`, returning `readColumns` (columnar batches,
    *  typed as rows, when `returningBatch`): a function of a file's path and length. ORC rows are read by

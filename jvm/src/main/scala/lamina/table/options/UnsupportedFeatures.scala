@@ -62,7 +62,6 @@ object UnsupportedFeatures {
     whenSet("a data-file directory", "data-file.path-directory"),
     Feature("thin data files (no key columns)", "data-file.thin-mode", TableOperation.All,
       (o, pk) => pk && is("data-file.thin-mode", "true")(o)),
-    whenSet("file formats per level", "file.format.per.level"),
     unlessDefault("manifests in a format other than Avro", "manifest.format", "avro"),
     whenTrue("index files in data-file directories", "index-file-in-data-file-dir"),
     whenSet("record-level expiration", "record-level.expire-time"),

@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 85)
+    assert(CoreOptions.all.size === 86)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -20,6 +20,17 @@ class CoreOptionsTest extends AnyFunSuite {
       assert(d.kind.name.nonEmpty, d.key)
       assert(CoreOptions.find(d.key) === Some(d))
       d.default.foreach(text => assert(d.kind.parse(text).isRight, s"default '$text' of '${d.key}'"))
+    }
+  }
+
+  test("file.format.per.level: level:format pairs, any case and spacing; the formats a table writes, file.format first") {
+    val opts = Map("file.format.per.level" -> " 0:AVRO, 5 : orc ,", "file.format" -> "parquet")
+    assert(CoreOptions.FileFormatPerLevel.getOrDefault(opts) === Map(0 -> DataFileFormat.Avro, 5 -> DataFileFormat.Orc))
+    assert(CoreOptions.fileFormats(opts) === Seq(DataFileFormat.Parquet, DataFileFormat.Avro, DataFileFormat.Orc))
+    assert(CoreOptions.fileFormats(Map("file.format" -> "avro")) === Seq(DataFileFormat.Avro))
+    for (bad <- Seq("0:json", "x:avro", "-1:avro", "0avro")) {
+      val e = intercept[BadInputException](CoreOptions.FileFormatPerLevel.getOrDefault(Map("file.format.per.level" -> bad)))
+      assert(e.getMessage.contains("expected level:format pairs, e.g. 0:avro,5:parquet"), e.getMessage)
     }
   }
 
