@@ -172,7 +172,7 @@ def test_a_codec_avro_lacks_is_refused(spark, db):
     assert "file.compression 'gzip' has no Avro codec: use zstd, snappy or none, or set avro.codec" in error_text(excinfo)
 
 
-@pytest.mark.parametrize("damage", ["truncated", "magic", "block"])
+@pytest.mark.parametrize("damage", ["truncated", "magic", "block", "column name"])
 def test_a_damaged_avro_file_fails_the_read_naming_it(spark, warehouse, db, damage):
     t = f"{CAT}.{db}.d"
     spark.sql(f"CREATE TABLE {t} (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', {AVRO})")
@@ -183,6 +183,9 @@ def test_a_damaged_avro_file_fails_the_read_naming_it(spark, warehouse, db, dama
         data = data[: len(data) // 2]
     elif damage == "magic":
         data[0] ^= 0xFF
+    elif damage == "column name":  # the header's schema names another column: not read as nulls
+        at = bytes(data).index(b'{"name":"v"')
+        data[at + len('{"name":"')] = ord("w")
     else:
         data[len(data) - 40] ^= 0xFF  # inside the last block's compressed bytes
     path.write_bytes(bytes(data))

@@ -1,5 +1,6 @@
 package lamina.format.avro
 
+import java.io.IOException
 import java.math.{BigDecimal => JBigDecimal, BigInteger}
 
 import scala.collection.mutable.ArrayBuffer
@@ -16,8 +17,10 @@ import org.apache.spark.unsafe.types.UTF8String
 
 /** Decodes the records of an Avro data file into Catalyst rows of `readColumns`, by the writer's
  *  schema that the file's header gives ([[setSchema]]: Paimon's or Lamina's, [[AvroDataSchema]]),
- *  matching columns and nested fields by name: the file's other columns are skipped undecoded, and a
- *  requested column the file lacks reads as null. Values are decoded by the file's Avro type (a
+ *  matching columns and nested fields by name: the file's other columns are skipped undecoded. Every
+ *  requested column must be in the file (readers ask only for the columns of the schema the file was
+ *  written with): one missing means a damaged header, an IOException, not a column of nulls; a nested
+ *  field the file lacks reads as null. Values are decoded by the file's Avro type (a
  *  `timestamp-millis` column is scaled to microseconds, whatever the precision the table declares),
  *  into the Spark type requested. Each record is a new row. */
 final class AvroRowReader(readColumns: StructType) extends DatumReader[InternalRow] {
@@ -25,7 +28,13 @@ final class AvroRowReader(readColumns: StructType) extends DatumReader[InternalR
 
   private var record: Decoder => InternalRow = _
 
-  override def setSchema(fileSchema: Schema): Unit = record = recordReader(fileSchema, readColumns)
+  override def setSchema(fileSchema: Schema): Unit = {
+    val missing = readColumns.fieldNames.filter(n => fileSchema.getField(n) == null)
+    if (missing.nonEmpty)
+      throw new IOException(
+        s"the file's Avro schema lacks the columns ${missing.mkString(", ")}: ${fileSchema.toString.take(200)}")
+    record = recordReader(fileSchema, readColumns)
+  }
 
   override def read(reuse: InternalRow, in: Decoder): InternalRow = record(in)
 }
