@@ -147,9 +147,9 @@ def test_delete_of_nothing_commits_nothing_and_partition_deletes_drop_vectors(sp
     assert rows(spark, name) == sorted(r for r in BATCHES[0] if r[0] > 2 and r[2] != "a")
 
 
-@pytest.mark.parametrize("file_format", ["parquet", "orc"])
+@pytest.mark.parametrize("file_format", ["parquet", "orc", "avro"])
 def test_row_position_columns_can_be_selected(spark, db, file_format):
-    """Parquet's reader says each row's position; ORC's rows are counted, no filter pushed into them."""
+    """Parquet's reader says each row's position; ORC's and Avro's rows are counted, no filter pushed into them."""
     name = f"{CAT}.{db}.t"
     spark.sql(f"CREATE TABLE {name} (id INT, v STRING, p STRING) TBLPROPERTIES ({DV}, 'file.format' = '{file_format}')")
     spark.sql(f"INSERT INTO {name} SELECT /*+ COALESCE(1) */ id, 'v', 'p' FROM range(5) ORDER BY id")

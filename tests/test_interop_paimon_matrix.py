@@ -236,8 +236,9 @@ def _evolved_kind():
 
 
 KINDS = [
-    _types_kind("parquet"), _types_kind("orc"), _partition_kind(), _bucketed_kind(),
+    _types_kind("parquet"), _types_kind("orc"), _types_kind("avro"), _partition_kind(), _bucketed_kind(),
     _pk_kind("dedup", "deduplicate", partitioned=True), _pk_kind("dedup_orc", "deduplicate", {"file.format": "orc"}),
+    _pk_kind("dedup_avro", "deduplicate", {"file.format": "avro"}),
     _pk_kind("partial", "partial-update"), _pk_kind("agg", "aggregation"), _pk_kind("first", "first-row"),
     _pk_kind("seq", "deduplicate", seq="ver"), _evolved_kind(),
 ]
@@ -250,8 +251,6 @@ FEATURE_TABLES = [
     ("f_dynamic", {"primary-key": "id"}, False, True, "bucket"),
     ("f_descending", {"primary-key": "id", "bucket": "1", "sequence.field": "v", "sequence.field.sort-order": "descending"},
      True, True, "sequence.field.sort-order"),
-    ("f_per_level", {"primary-key": "id", "bucket": "1", "file.format.per.level": "0:avro"}, True, True,
-     "file.format.per.level"),
     ("f_thin", {"primary-key": "id", "bucket": "1", "data-file.thin-mode": "true"}, True, True, "data-file.thin-mode"),
     ("f_stored_scan", {"primary-key": "id", "bucket": "1", "scan.mode": "compacted-full"}, True, False, "scan.mode"),
 ]

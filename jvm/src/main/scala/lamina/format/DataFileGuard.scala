@@ -23,7 +23,8 @@ object DataFileGuard {
   /** Code that decodes data files: bytes it rejects (a null where a page header needs a field, a
    *  schema name the footer garbled, an offset outside the file) surface as runtime exceptions
    *  thrown from within it or from the JDK code it calls. */
-  private val DecoderPackages = Seq("org.apache.parquet.", "shaded.parquet.", "org.apache.orc.",
+  private val DecoderPackages = Seq("org.apache.parquet.", "shaded.parquet.", "org.apache.orc.", "org.apache.avro.",
+    "lamina.format.avro.",
     "com.github.luben.zstd.", "org.xerial.snappy.", "io.airlift.compress.", "net.jpountz.")
 
   /** How deep in the stack a decoder frame may lie: it may have called into the JDK (a buffer's limit). */

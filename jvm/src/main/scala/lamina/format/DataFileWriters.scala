@@ -9,13 +9,18 @@ import lamina.io.{FileIO, PathNames, SerializableConfiguration, StorageFailure}
 
 /** Everything an executor needs to open data-file writers of one table: the opener of a file of
  *  the table's format (prepared once on the driver), the Hadoop configuration, and the file schema
- *  (with Paimon field ids, which Parquet records). */
+ *  (with Paimon field ids, which Parquet records); `byLevel`, the writers of the levels whose files
+ *  take another format (`file.format.per.level`). */
 final case class DataFileWriters(
     opener: (String, Int) => DataFileWriter,
     conf: SerializableConfiguration,
     fileSchema: StructType,
-    format: DataFileFormat)
+    format: DataFileFormat,
+    byLevel: Map[Int, DataFileWriters] = Map.empty)
   extends Serializable {
+
+  /** The writers of the files of `level`. */
+  def forLevel(level: Int): DataFileWriters = byLevel.getOrElse(level, this)
 
   /** A writer of a new file at `path`, for the task `taskId`; a file the file system refuses to create
    *  (read-only, no permission, no space) is a [[lamina.errors.StorageException]] naming it and why. */

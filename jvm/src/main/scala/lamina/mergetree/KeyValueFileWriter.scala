@@ -33,7 +33,8 @@ final class KeyValueFileWriter private[mergetree] (
     changelog: Boolean) {
 
   private val layout = files.layout
-  private val writers = files.writers
+  // changelog files take file.format whatever their level, as Paimon's do
+  private val writers = if (changelog) files.writers else files.writers.forLevel(level)
   private val types = layout.schema.fields.map(_.dataType)
   private val keyTypes = layout.keyFields.map(_.dataType)
   private val keySparkTypes = keyTypes.map(SparkTypes.toSpark)

@@ -15,22 +15,25 @@ import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, Pa
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{ArrayType, DataType, Decimal, DecimalType, LongType, MapType, StructField, StructType}
 
-import lamina.errors.BadInputException
 import lamina.format.{DataFileFormat, DataFileWriter, DataFileWriters, FileSchemaReader}
+import lamina.format.avro.AvroDataFiles
 import lamina.io.{FileIO, PathNames, SerializableConfiguration, StorageConf}
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.options.{CoreOptions, FileCompression}
-import lamina.types.SparkTypes
+import lamina.types.{DataField, SparkTypes}
 
 /** Spark's own file formats (`execution.datasources`), used to write and (vectorized) read data
  *  files. One of the two files that touch Spark's execution internals: Spark has no public API for
  *  its Parquet/ORC writers and readers, so they are reached here and handed to the engine as
  *  [[DataFileWriters]] and read functions. */
 object DataFileFormats {
-  def forName(format: DataFileFormat): FileFormat = format match {
-    case DataFileFormat.Parquet => new ParquetFileFormat()
-    case DataFileFormat.Orc => new OrcFileFormat()
-    case other => throw new BadInputException(s"Data file format '$other' is not supported; use parquet or orc")
+
+  /** Spark's file format for `format`; None for Avro, which Lamina reads and writes itself
+   *  ([[AvroDataFiles]]). */
+  def forName(format: DataFileFormat): Option[FileFormat] = format match {
+    case DataFileFormat.Parquet => Some(new ParquetFileFormat())
+    case DataFileFormat.Orc => Some(new OrcFileFormat())
+    case DataFileFormat.Avro => None
   }
 
   /** Spark's option for the codec (the same for both formats): Paimon's names, `none` being Spark's
@@ -41,19 +44,33 @@ object DataFileFormats {
   })
 
   /** Writers for the table's data files: the table's columns, or the key-value layout of a
-   *  primary-key table. */
+   *  primary-key table, whose levels named by `file.format.per.level` take their own format. */
   def writers(spark: SparkSession, table: FileStoreTable): DataFileWriters = {
-    val fileSchema =
-      if (table.isPrimaryKeyTable) KeyValueLayout(table.schema).fileStruct
-      else SparkTypes.toSparkStruct(table.schema.fields)
-    writers(spark, table, fileSchema)
+    val (fileFields, fileSchema) =
+      if (table.isPrimaryKeyTable) {
+        val layout = KeyValueLayout(table.schema)
+        (layout.fileFields, layout.fileStruct)
+      } else (table.schema.fields, SparkTypes.toSparkStruct(table.schema.fields))
+    val base = writersOf(spark, table, table.fileFormat, fileFields, fileSchema)
+    val perLevel =
+      if (table.isPrimaryKeyTable) CoreOptions.FileFormatPerLevel.get(table.options).getOrElse(Map.empty) else Map.empty
+    val others = perLevel.values.toSeq.distinct.filter(_ != base.format)
+      .map(f => f -> writersOf(spark, table, f, fileFields, fileSchema)).toMap
+    base.copy(byLevel = perLevel.collect { case (level, f) if others.contains(f) => level -> others(f) })
   }
 
-  def writers(spark: SparkSession, table: FileStoreTable, fileSchema: StructType): DataFileWriters = {
-    val format = table.fileFormat
+  private def writersOf(spark: SparkSession, table: FileStoreTable, format: DataFileFormat, fileFields: Seq[DataField],
+      fileSchema: StructType): DataFileWriters = {
     val job = Job.getInstance(StorageConf.overlay(SessionHadoopConf(spark), table.fileIO.hadoopConf))
     val codec = CoreOptions.FileCompression.getOrDefault(table.options)
-    val factory = forName(format).prepareWrite(spark, job, Map(compressionOption(codec)), fileSchema)
+    val zstd = CoreOptions.FileCompressionZstdLevel.getOrDefault(table.options)
+    if (format == DataFileFormat.Avro) {
+      val avroCodec = AvroDataFiles.codec(codec, CoreOptions.AvroCodec.get(table.options), zstd)
+      val spec = AvroDataFiles.writerSpec(fileFields, fileSchema, avroCodec)
+      val conf = new SerializableConfiguration(job.getConfiguration)
+      return DataFileWriters(new AvroWriterOpener(spec, conf), conf, fileSchema, format)
+    }
+    val factory = forName(format).get.prepareWrite(spark, job, Map(compressionOption(codec)), fileSchema)
     val conf = job.getConfiguration
     conf.set("parquet.writer.version", CoreOptions.ParquetWriterVersion.getOrDefault(table.options).name)
     // no dictionary for the columns every merge reads: sequence numbers and a single-column key never
@@ -77,7 +94,7 @@ object DataFileFormats {
     conf.set("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
     conf.set("spark.sql.parquet.writeLegacyFormat", "false")
     conf.set("spark.sql.parquet.fieldId.write.enabled", "true")
-    val zstdLevel = CoreOptions.FileCompressionZstdLevel.getOrDefault(table.options).toString
+    val zstdLevel = zstd.toString
     conf.set("parquet.compression.codec.zstd.level", zstdLevel)
     conf.set("orc.compression.zstd.level", zstdLevel)
     val serializableConf = new SerializableConfiguration(conf)
@@ -113,6 +130,12 @@ object DataFileFormats {
         override def length: Long = ParquetLength.of(w)
       }
     }
+  }
+
+  /** Opens an Avro data file ([[AvroDataFiles]]). */
+  private final class AvroWriterOpener(spec: AvroDataFiles.WriterSpec, conf: SerializableConfiguration)
+    extends ((String, Int) => DataFileWriter) with Serializable {
+    override def apply(path: String, taskId: Int): DataFileWriter = AvroDataFiles.writer(path, spec, conf.value)
   }
 
   /** Spark's converter of rows of `schema` to ORC structs (for [[OrcFiles]]). */
@@ -169,16 +192,34 @@ object DataFileFormats {
 
   /** Whether Spark's reader of `format` can return columnar batches of `schema` (plain: no field ids). */
   def supportBatch(spark: SparkSession, format: DataFileFormat, schema: StructType): Boolean =
-    forName(format).supportBatch(spark, schema)
+    forName(format).exists(_.supportBatch(spark, schema))
+
+  /** A reader of data files of `fileStruct` returning `readColumns` (columnar batches, typed as rows,
+   *  when `returningBatch`): a function of a file's path and length. Each file is read in the format its
+   *  name ends with (a table's levels may differ, `file.format.per.level`), one of `formats`, the first
+   *  one for a file whose name names none. */
+  def reader(spark: SparkSession, storage: FileIO, formats: Seq[DataFileFormat], fileStruct: StructType,
+      readColumns: StructType, filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
+    val readers = formats.map(f => f -> reader(spark, storage, f, fileStruct, readColumns, filters, returningBatch)).toMap
+    val default = readers(formats.head)
+    if (readers.size == 1) default
+    else (path, length) => DataFileFormat.ofFile(path).flatMap(readers.get).getOrElse(default)(path, length)
+  }
 
   /** Spark's reader of `format` for files of `fileStruct`, returning `readColumns` (columnar batches,
    *  typed as rows, when `returningBatch`): a function of a file's path and length. ORC rows are read by
-   *  [[OrcFiles]], which takes the CHAR lengths from `readColumns`' metadata. */
+   *  [[OrcFiles]], which takes the CHAR lengths from `readColumns`' metadata; Avro rows by [[AvroDataFiles]]
+   *  (filters are not pushed into Avro files: they have no statistics to skip by). */
   def reader(spark: SparkSession, storage: FileIO, format: DataFileFormat, fileStruct: StructType,
       readColumns: StructType, filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
     if (format == DataFileFormat.Orc && !returningBatch) {
       val conf = new SerializableConfiguration(readConf(spark, storage))
       return (path, _) => OrcFiles.read(path, readColumns, conf.value)
+    }
+    if (format == DataFileFormat.Avro) {
+      val conf = new SerializableConfiguration(readConf(spark, storage))
+      val columns = FileSchemaReader.plain(readColumns)
+      return (path, _) => AvroDataFiles.read(path, columns, conf.value)
     }
     read(spark, storage, format, FileSchemaReader.plain(fileStruct), FileSchemaReader.plain(readColumns), filters,
       returningBatch)
@@ -186,7 +227,7 @@ object DataFileFormats {
 
   private def read(spark: SparkSession, storage: FileIO, format: DataFileFormat, fileStruct: StructType,
       readColumns: StructType, filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
-    val read = forName(format).buildReaderWithPartitionValues(spark, fileStruct, new StructType(), readColumns,
+    val read = forName(format).get.buildReaderWithPartitionValues(spark, fileStruct, new StructType(), readColumns,
       filters, Map("returning_batch" -> returningBatch.toString), readConf(spark, storage))
     (path, length) =>
       read(PartitionedFile(InternalRow.empty, SparkPath.fromPath(PathNames.of(path)), 0, length, Array.empty[String], 0L, length,

@@ -73,6 +73,9 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   def numBuckets: Int = schema.numBuckets
   def fileFormat: DataFileFormat = CoreOptions.FileFormat.getOrDefault(options)
 
+  /** Every format the table writes data files in ([[CoreOptions.fileFormats]]). */
+  def fileFormats: Seq[DataFileFormat] = CoreOptions.fileFormats(options)
+
   /** The table at the schema `snapshot` was written with; a snapshot that names a schema the table
    *  does not have is corruption of the snapshot file. */
   def atSchemaOf(snapshot: Snapshot): FileStoreTable =

@@ -3,7 +3,7 @@ package lamina.table
 import org.apache.spark.sql.types.{ByteType, LongType, MetadataBuilder, StructField, StructType}
 
 import lamina.table.schema.TableSchema
-import lamina.types.{DataField, SparkTypes}
+import lamina.types.{BigIntType, DataField, SparkTypes, TinyIntType}
 
 /** The columns of a primary-key table's data file, in Paimon's layout: `_KEY_<k>` for each column
  *  of the trimmed primary key, `_SEQUENCE_NUMBER`, `_VALUE_KIND`, then every column of the table.
@@ -17,6 +17,14 @@ final case class KeyValueLayout(schema: TableSchema) {
   val sequenceOrdinal: Int = keyArity
   val kindOrdinal: Int = keyArity + 1
   val valueOffset: Int = keyArity + 2
+
+  /** The file's columns as Paimon types (each value column nullable, as in [[fileStruct]]): what a
+   *  format that records types of its own (Avro) derives its schema from. */
+  def fileFields: Seq[DataField] =
+    keyFields.map(f => DataField(KeyValueLayout.KeyFieldIdStart + f.id, KeyValueLayout.KeyPrefix + f.name, f.dataType)) ++
+      Seq(DataField(KeyValueLayout.SequenceNumberId, KeyValueLayout.SequenceNumber, BigIntType(nullable = false)),
+        DataField(KeyValueLayout.ValueKindId, KeyValueLayout.ValueKind, TinyIntType(nullable = false))) ++
+      schema.fields.map(f => f.copy(dataType = f.dataType.withNullable(true)))
 
   /** The Spark struct of the file, with Paimon's field ids as Parquet field ids. */
   def fileStruct: StructType = {

@@ -40,10 +40,12 @@ object DataFileReaders {
       withRowIndex)
   }
 
-  /** Whether Spark's reader of the table's format can return columnar batches of `schema`. */
-  def supportsBatch(spark: SparkSession, table: FileStoreTable, schema: StructType): Boolean =
-    supportsBatch(spark, table.fileFormat, schema) &&
-      (table.fileFormat != DataFileFormat.Orc || OrcFiles.vectorizable(SparkTypes.toSparkStruct(table.schema.fields)))
+  /** Whether Spark's reader of each of `formats` (those of the files read) can return columnar batches
+   *  of `schema`. */
+  def supportsBatch(spark: SparkSession, table: FileStoreTable, formats: Seq[DataFileFormat], schema: StructType): Boolean =
+    formats.forall(f =>
+      supportsBatch(spark, f, schema) &&
+        (f != DataFileFormat.Orc || OrcFiles.vectorizable(SparkTypes.toSparkStruct(table.schema.fields))))
 
   def supportsBatch(spark: SparkSession, format: DataFileFormat, schema: StructType): Boolean =
     schema.nonEmpty && DataFileFormats.supportBatch(spark, format, plain(schema))
@@ -63,7 +65,7 @@ object DataFileReaders {
     val readNames = fileColumns.fieldNames.toSet
     val pushable = filters.filter(_.references.forall(readNames.contains))
     val rowIndex = if (withRowIndex) Seq(DataFileFormats.RowIndexColumn) else Seq.empty
-    val read = DataFileFormats.reader(spark, storage, CoreOptions.FileFormat.getOrDefault(fileSchema.options), fileStruct,
+    val read = DataFileFormats.reader(spark, storage, CoreOptions.fileFormats(fileSchema.options), fileStruct,
       StructType(fileCols.map(n => fileStruct(n)) ++ rowIndex), pushable, returningBatch)
     FileSchemaReader(read, fileColumns, outputFromFile, plain(output), filtered = pushable.nonEmpty,
       fileColumnsWithIds = StructType(fileCols.map(n => fileStruct(n))), outputWithIds = output)

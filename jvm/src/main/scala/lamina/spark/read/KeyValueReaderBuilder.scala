@@ -45,17 +45,19 @@ object KeyValueReaderBuilder {
     val onKeyColumns =
       if (table.capabilities.deletionVectors) Seq.empty
       else keyFilters.flatMap(f => SparkFilters.renamed(f, KeyValueLayout.KeyPrefix + _))
+    def schemaOf(id: Long) = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
     def readersOf(struct: StructType, ids: Seq[Long], batch: Boolean) = ids.map { id =>
-      val s = if (id == table.schema.id) table.schema else table.schemaManager.schema(id)
+      val s = schemaOf(id)
       id -> DataFileReaders.forStructs(spark, table.fileIO, KeyValueLayout(s).fileStruct, struct,
         if (id == table.schema.id) onKeyColumns else Seq.empty, s, returningBatch = batch)
     }.toMap
     val readers = readersOf(current, schemaIds.distinct, batch = false)
-    // batches need Spark's vectorized reader for the file's columns, and no widened column
+    // batches need Spark's vectorized reader for the file's columns in every format the schema's files
+    // are in, and no widened column
     val batchable = readers.collect {
       case (id, r)
           if r.sameTypes &&
-            DataFileReaders.supportsBatch(spark, table, r.fileColumns) => id
+            DataFileReaders.supportsBatch(spark, table, CoreOptions.fileFormats(schemaOf(id).options), r.fileColumns) => id
     }.toSeq
     val batchReaders = readersOf(current, batchable, batch = true)
     // a scan (not a compaction) may leave sequence numbers unread, see runSequences

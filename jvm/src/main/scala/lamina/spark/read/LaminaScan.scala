@@ -11,6 +11,7 @@ import org.apache.spark.sql.types.StructType
 import lamina.errors.CorruptFileException
 import lamina.dv.DeletionVectorFilter
 import lamina.errors.BadInputException
+import lamina.format.DataFileFormat
 import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
 import lamina.spark.{DataFileFormats, RowPositionColumns, SparkFilters, SumMetric}
@@ -176,8 +177,16 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     else if (mode == ScanMode.RowLevel) Seq.empty
     else filters
 
-  /** Whether the format's reader says each row's position in its file (row groups skipped included). */
-  private def readsRowIndex: Boolean = DataFileFormats.fillsRowIndex(table.fileFormat)
+  /** Whether the reader of every format of the files read says each row's position in its file (row
+   *  groups skipped included). */
+  private def readsRowIndex: Boolean = fileFormats.forall(DataFileFormats.fillsRowIndex)
+
+  /** The formats of the files this scan reads, by their names (a table's levels, or its history, may
+   *  hold several); the table's when it reads none. */
+  private lazy val fileFormats: Seq[DataFileFormat] = {
+    val named = splits.flatMap(_.files.flatMap(f => DataFileFormat.ofFile(f.fileName))).distinct
+    if (named.isEmpty) table.fileFormats else named
+  }
 
   /** Whether the rows carry their file and position ([[RowPositionColumns]]): only whole reads of an
    *  append table's snapshot say them. */
@@ -201,7 +210,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     val values = valueColumns
     plan.kind(splits,
       FormatAbilities(
-        batches = DataFileReaders.supportsBatch(spark, table, required),
+        batches = DataFileReaders.supportsBatch(spark, table, fileFormats, required),
         rowPositions = readsRowIndex,
         mergedBatches = () => columnarMerge(spark, keyValueReaders, schemaIds, values)))
   }
@@ -227,7 +236,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       values.fields.forall(f => ColumnarMergeReader.supports(f.dataType)) &&
       MergeFunctions.create(table.schema.fields, table.schema.primaryKeys, table.options, table.name)()
         .singleInsertIsResult &&
-      DataFileReaders.supportsBatch(spark, table, values)
+      DataFileReaders.supportsBatch(spark, table, fileFormats, values)
 
   override def createReaderFactory(): PartitionReaderFactory = {
     val spark = SparkSession.active

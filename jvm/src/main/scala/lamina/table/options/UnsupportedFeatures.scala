@@ -1,7 +1,6 @@
 package lamina.table.options
 
 import lamina.errors.BadInputException
-import lamina.format.DataFileFormat
 
 /** What a statement does to a table, as far as the features of its options are concerned. */
 sealed trait TableOperation { def describe: String }
@@ -63,7 +62,6 @@ object UnsupportedFeatures {
     whenSet("a data-file directory", "data-file.path-directory"),
     Feature("thin data files (no key columns)", "data-file.thin-mode", TableOperation.All,
       (o, pk) => pk && is("data-file.thin-mode", "true")(o)),
-    whenSet("file formats per level", "file.format.per.level"),
     unlessDefault("manifests in a format other than Avro", "manifest.format", "avro"),
     whenTrue("index files in data-file directories", "index-file-in-data-file-dir"),
     whenSet("record-level expiration", "record-level.expire-time"),
@@ -80,8 +78,6 @@ object UnsupportedFeatures {
     whenTrue("ignoring update-before records", "ignore-update-before", Set(Write)),
     Feature("a bucket function other than Paimon's default", "bucket-function.type", Set(Write, Compact),
       (o, _) => o.get("bucket-function.type").exists(v => !v.trim.equalsIgnoreCase("default"))),
-    Feature("Avro data files", CoreOptions.FileFormat.key, TableOperation.All,
-      (o, _) => CoreOptions.FileFormat.getOrDefault(o) == DataFileFormat.Avro),
     when("a stored scan mode", "scan.mode", Set(Read))(o => o.get("scan.mode").exists(v => !BatchScanModes(v.trim.toLowerCase))),
     whenSet("a stored scan timestamp", "scan.timestamp", Set(Read)),
     whenSet("a stored scan watermark", "scan.watermark", Set(Read)),

@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 84)
+    assert(CoreOptions.all.size === 86)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -20,6 +20,17 @@ class CoreOptionsTest extends AnyFunSuite {
       assert(d.kind.name.nonEmpty, d.key)
       assert(CoreOptions.find(d.key) === Some(d))
       d.default.foreach(text => assert(d.kind.parse(text).isRight, s"default '$text' of '${d.key}'"))
+    }
+  }
+
+  test("file.format.per.level: level:format pairs, any case and spacing; the formats a table writes, file.format first") {
+    val opts = Map("file.format.per.level" -> " 0:AVRO, 5 : orc ,", "file.format" -> "parquet")
+    assert(CoreOptions.FileFormatPerLevel.getOrDefault(opts) === Map(0 -> DataFileFormat.Avro, 5 -> DataFileFormat.Orc))
+    assert(CoreOptions.fileFormats(opts) === Seq(DataFileFormat.Parquet, DataFileFormat.Avro, DataFileFormat.Orc))
+    assert(CoreOptions.fileFormats(Map("file.format" -> "avro")) === Seq(DataFileFormat.Avro))
+    for (bad <- Seq("0:json", "x:avro", "-1:avro", "0avro")) {
+      val e = intercept[BadInputException](CoreOptions.FileFormatPerLevel.getOrDefault(Map("file.format.per.level" -> bad)))
+      assert(e.getMessage.contains("expected level:format pairs, e.g. 0:avro,5:parquet"), e.getMessage)
     }
   }
 
@@ -65,7 +76,7 @@ class CoreOptionsTest extends AnyFunSuite {
   test("every value of every enumerated option parses to its type and back to its text, in any case") {
     val enums =
       CoreOptions.all.collect { case d if d.kind.isInstanceOf[EnumKind[_]] => d.key -> d.kind.asInstanceOf[EnumKind[Any]] }
-    assert(enums.map(_._1).sorted === Seq("changelog-producer", "file.compression", "file.format",
+    assert(enums.map(_._1).sorted === Seq("avro.codec", "changelog-producer", "file.compression", "file.format",
       "incremental-between-scan-mode", "lookup-compact", "lookup.cache-spill-compression", "lookup.local-file-type",
       "manifest.compression", "merge-engine", "parquet.writer.version", "partition.expiration-strategy", "scan.mode",
       "tag.automatic-creation", "tag.creation-period"))
@@ -164,7 +175,7 @@ class CoreOptionsTest extends AnyFunSuite {
   }
 
   test("the scope of every option: the ones a session or query may set, and no others") {
-    assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set(
+    assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set("avro.codec",
       "incremental-between", "incremental-between-timestamp", "incremental-between-scan-mode", "scan.mode",
       "read.stream.maxFilesPerTrigger", "read.stream.maxRowsPerTrigger", "consumer-id", "consumer.ignore-progress",
       "deletion-vectors.merge-on-read", "deletion-vector.index-file.target-size", "lookup-compact", "lookup-compact.max-interval",

@@ -91,7 +91,6 @@ class PaimonOptionWalkTest extends AnyFunSuite {
   /** A value that asks for the feature: the opposite of a boolean default, else something else. */
   private def asking(key: String, default: String): String = key match {
     case "bucket" => "-2"
-    case "file.format" => "avro"
     case "changelog-producer" => "input"
     case "scan.mode" => "compacted-full"
     case _ if default.equalsIgnoreCase("false") => "true"
