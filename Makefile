@@ -14,7 +14,10 @@ JAR_PKG := python/lamina/jars/lamina.jar
 VENV_STAMP := $(VENV)/.lamina-installed
 
 # Pinned so that a fresh machine gets what the tests were written against.
-PY_DEPS := "pyspark[connect]==4.0.4" grpcio==1.85.3 grpcio-status==1.85.3 googleapis-common-protos==1.76.0 pypaimon==2.1.0 pytest==9.2.0 pyarrow==19.0.1 pandas==2.3.3 "moto[server]==5.2.5" boto3==1.44.8
+PY_DEPS := "pyspark[connect]==4.0.4" grpcio==1.85.3 grpcio-status==1.85.3 googleapis-common-protos==1.76.0 pypaimon==2.1.0 pytest==9.2.0 pytest-timeout==2.4.0 pyarrow==19.0.1 pandas==2.3.3 "moto[server]==5.2.5" boto3==1.44.8
+
+# A test that runs longer than this fails, with the stacks of its threads, instead of stalling the run.
+TEST_TIMEOUT := 900
 
 .PHONY: help venv jar wheel test pytest stress demo bench bench-jars s3-jars docs clean distclean servers
 
@@ -78,11 +81,11 @@ wheel: venv jar
 test: venv servers s3-jars jar
 	$(PYTHON) tools/check_layers.py
 	$(SBT) scalafmtCheckAll scalafmtSbtCheck test
-	$(PY) -m pytest tests -q --durations=25
+	$(PY) -m pytest tests -q --durations=25 --timeout=$(TEST_TIMEOUT)
 
 # The Python tests alone, against the jar already in the package (no sbt).
 pytest: venv servers s3-jars
-	$(PY) -m pytest tests -q
+	$(PY) -m pytest tests -q --timeout=$(TEST_TIMEOUT)
 
 # The concurrency suite of `make test`, longer: 4 writer processes of 60 operations each per table kind,
 # and 4 of 25 each against the JDBC catalogs with the commit lock.
