@@ -18,6 +18,8 @@ PY_DEPS := "pyspark[connect]==4.0.4" grpcio==1.85.3 grpcio-status==1.85.3 google
 
 # A test that runs longer than this fails, with the stacks of its threads, instead of stalling the run.
 TEST_TIMEOUT := 900
+# Suites that only `make stress` runs (each takes minutes; `make test` covers their subject with shorter tests).
+STRESS_ONLY := tests/test_concurrency_s3.py
 
 .PHONY: help venv jar wheel test pytest stress demo bench bench-jars s3-jars docs clean distclean servers
 
@@ -81,17 +83,19 @@ wheel: venv jar
 test: venv servers s3-jars jar
 	$(PYTHON) tools/check_layers.py
 	$(SBT) scalafmtCheckAll scalafmtSbtCheck test
-	$(PY) -m pytest tests -q --durations=25 --timeout=$(TEST_TIMEOUT)
+	$(PY) -m pytest tests -q --durations=25 --timeout=$(TEST_TIMEOUT) $(addprefix --ignore=,$(STRESS_ONLY))
 
 # The Python tests alone, against the jar already in the package (no sbt).
 pytest: venv servers s3-jars
-	$(PY) -m pytest tests -q --timeout=$(TEST_TIMEOUT)
+	$(PY) -m pytest tests -q --timeout=$(TEST_TIMEOUT) $(addprefix --ignore=,$(STRESS_ONLY))
 
-# The concurrency suite of `make test`, longer: 4 writer processes of 60 operations each per table kind,
-# and 4 of 25 each against the JDBC catalogs with the commit lock.
+# The long suites, and the concurrency, corruption and property suites of `make test` longer: 4 writer
+# processes of 60 operations each per table kind, 4 of 25 each against the catalogs with the commit lock
+# and on an S3 server, every third byte of a data file flipped, longer random histories.
 stress: venv servers s3-jars jar
 	LAMINA_STRESS=1 $(PY) -m pytest tests/test_concurrency_model.py tests/test_compaction_races.py tests/test_streaming_kill.py \
-	  tests/test_concurrency_metastores.py tests/test_concurrency_s3.py -q
+	  tests/test_concurrency_metastores.py tests/test_concurrency_s3.py tests/test_corrupt_data_files.py \
+	  tests/test_metadata_fuzz.py tests/test_changelog_property.py -q
 
 demo: venv jar
 	@wh="$$(mktemp -d)"; trap 'rm -rf "$$wh"' EXIT; \

@@ -6,6 +6,7 @@ retracts, a +I is for a key that has no row. The input producer's changelog is t
 (for deduplicate only do they amount to the rows; a DELETE's -D carries the whole deleted row, as
 Paimon's does, and is checked strictly too)."""
 
+import os
 import random
 
 import pytest
@@ -13,6 +14,8 @@ import pytest
 from _pk_history import create_table, run_history
 
 CAT = "lamina"
+# statements per history: `make stress` (LAMINA_STRESS=1) runs longer ones
+STEPS = 30 if os.environ.get("LAMINA_STRESS") == "1" else 8
 
 LOOKUP = {"changelog-producer": "lookup"}
 LOOKUP_DV = {"changelog-producer": "lookup", "deletion-vectors.enabled": "true"}
@@ -74,4 +77,4 @@ def test_changelog_between_statements_turns_one_state_into_the_next(spark, db, e
             assert applied == rows, (step, state["snapshot"], latest)
         state["rows"], state["snapshot"] = rows, latest
 
-    run_history(spark, db, name, engine, ordered, rnd, 12, check)
+    run_history(spark, db, name, engine, ordered, rnd, STEPS, check)
