@@ -107,6 +107,14 @@ def field_types(schema: dict) -> dict:
     return {f["name"]: f["type"] for f in schema["fields"]}
 
 
+def changes_between(spark, name: str, start: int, end: int) -> List[tuple]:
+    """The records of the snapshots after `start` up to `end` of table `name` (catalog.db.table), each
+    with its rowkind first, read from `$audit_log` incrementally, sorted."""
+    head, table = name.rsplit(".", 1)
+    df = spark.read.option("incremental-between", f"{start},{end}").table(f"{head}.`{table}$audit_log`")
+    return sorted(tuple(r) for r in df.collect())
+
+
 @contextlib.contextmanager
 def session_conf(spark, key, value):
     """`key` set to `value` in the session's conf for the block."""

@@ -7,7 +7,7 @@ buckets are compacted with every commit)."""
 import pyarrow as pa
 import pytest
 
-from _support import error_text, sql_rows, table_path, unchanged
+from _support import changes_between, error_text, latest_snapshot_id, sql_rows, table_path, unchanged
 
 CAT = "lamina"
 
@@ -271,6 +271,60 @@ def test_first_row_partitioned(spark, db):
     spark.sql(f"INSERT INTO {name} VALUES ('x', 1, 'x1b'), ('x', 2, 'x2'), ('y', 1, 'y1b')")
     assert sql_rows(spark, f"SELECT * FROM {name}") == [("x", 1, "x1"), ("x", 2, "x2"), ("y", 1, "y1")]
     assert all(level > 0 for (level,) in sql_rows(spark, f"SELECT level FROM {CAT}.{db}.`t$files`"))
+
+
+# -- sequence.field.sort-order ---------------------------------------------------------------------
+
+def test_descending_sequence_order_keeps_the_smallest_value(spark, warehouse, db):
+    name = create(spark, db, "id INT NOT NULL, v STRING, ts BIGINT",
+                  {"primary-key": "id", "bucket": "1", "sequence.field": "ts",
+                   "sequence.field.sort-order": "descending", "changelog-producer": "lookup"})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 5), (2, 'b', NULL), (3, 'c', 1), (4, 'd', 9)")
+    before = latest_snapshot_id(warehouse, db, "t")
+    # 1: 7 is larger, so older; 2: any value beats NULL; 3: equal values, the later write wins;
+    # 4: smaller, so newer
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'late', 7), (2, 'x', 4), (3, 'e', 1), (4, 'f', 2)")
+    expected = [(1, "a", 5), (2, "x", 4), (3, "e", 1), (4, "f", 2)]
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+    # the lookup changelog: key 1, whose written record lost, keeps its row (an update to the same row,
+    # as Paimon's lookup producer writes one without changelog-producer.row-deduplicate)
+    assert changes_between(spark, name, before, latest_snapshot_id(warehouse, db, "t")) == [
+        ("+U", 1, "a", 5), ("+U", 2, "x", 4), ("+U", 3, "e", 1), ("+U", 4, "f", 2),
+        ("-U", 1, "a", 5), ("-U", 2, "b", None), ("-U", 3, "c", 1), ("-U", 4, "d", 9)]
+    compact_full(spark, db)
+    assert sql_rows(spark, f"SELECT * FROM {name}") == expected
+    # row-level DML: a delete and an update carry the row's own value, so they win as later writes
+    spark.sql(f"DELETE FROM {name} WHERE id = 1")
+    spark.sql(f"UPDATE {name} SET v = 'u' WHERE id = 2")
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(2, "u", 4), (3, "e", 1), (4, "f", 2)]
+
+
+def test_descending_sequence_order_with_partial_update(spark, db):
+    name = create(spark, db, "id INT NOT NULL, a STRING, b STRING, ts BIGINT",
+                  {"primary-key": "id", "merge-engine": "partial-update", "sequence.field": "ts",
+                   "sequence.field.sort-order": "descending"})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'x', NULL, 5)")
+    spark.sql(f"INSERT INTO {name} VALUES (1, NULL, 'y', 9)")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'z', NULL, 7)")
+    # merged in the order ts 9, 7, 5: each column's last non-null value
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "x", "y", 5)]
+    compact_full(spark, db)
+    assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "x", "y", 5)]
+
+
+def test_sequence_sort_order_is_checked_and_fixed(spark, warehouse, db):
+    with pytest.raises(Exception) as excinfo:
+        create(spark, db, "id INT, ts BIGINT",
+               {"primary-key": "id", "sequence.field": "ts", "sequence.field.sort-order": "down"})
+    text = error_text(excinfo)
+    for word in ("'sequence.field.sort-order'", "'down'", "ascending, descending"):
+        assert word in text, text[:800]
+    assert not table_path(warehouse, db, "t").exists()
+    name = create(spark, db, "id INT, ts BIGINT", {"primary-key": "id", "sequence.field": "ts"})
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('sequence.field.sort-order' = 'descending')")
+    assert (f"Cannot change option 'sequence.field.sort-order' of existing table {db}.t: it decides which rows "
+            "the table holds") in error_text(excinfo)
 
 
 def test_first_row_with_sequence_field_is_rejected(spark, warehouse, db):

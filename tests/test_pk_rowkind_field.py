@@ -6,7 +6,7 @@ cannot merge is refused when written, with nothing committed; Paimon's reader se
 
 import pytest
 
-from _support import error_text, sql_rows, unchanged
+from _support import changes_between, error_text, latest_snapshot_id, sql_rows, unchanged
 
 CAT = "lamina"
 
@@ -75,6 +75,38 @@ def test_ignore_delete_drops_retracts(spark, db):
     spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 1, '+I'), (2, 'b', 2, '+I')")
     spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 1, '-D'), (2, 'B', 2, '+U')")
     assert sql_rows(spark, f"SELECT id, v FROM {name}") == [(1, "a"), (2, "B")]
+
+
+def test_ignore_update_before_drops_update_before_records(spark, warehouse, db):
+    # the change stream of test_aggregation_retracts_updates: its -U no longer retracts the sum, and the
+    # input changelog holds no -U either
+    name = make(spark, db, {"merge-engine": "aggregation", "fields.n.aggregate-function": "sum",
+                            "ignore-update-before": "true", "changelog-producer": "input", "write-only": "true"})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 5, '+I'), (2, 'b', 7, '+I')")
+    before = latest_snapshot_id(warehouse, db, "t")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 5, '-U'), (1, 'a', 8, '+U'), (2, 'b', 3, '+I')")
+    assert sql_rows(spark, f"SELECT id, n FROM {name}") == [(1, 13), (2, 10)]
+    assert changes_between(spark, name, before, latest_snapshot_id(warehouse, db, "t")) == [
+        ("+I", 2, "b", 3, "+I"), ("+U", 1, "a", 8, "+U")]
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")
+    assert sql_rows(spark, f"SELECT id, n FROM {name}") == [(1, 13), (2, 10)]
+    # switched on, it stays on: the records it dropped are gone
+    with pytest.raises(Exception) as e:
+        spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('ignore-update-before' = 'false')")
+    assert f"Cannot change option 'ignore-update-before' of existing table {db}.t from true to false" in error_text(e)
+
+
+def test_ignore_update_before_lets_partial_update_take_a_change_stream(spark, warehouse, db):
+    # partial-update cannot retract: a -U is refused (test_a_retract_the_engine_cannot_merge_is_refused)
+    # unless it is dropped; a -D still is refused
+    name = make(spark, db, {"merge-engine": "partial-update", "ignore-update-before": "true"})
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 1, '+I')")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 1, '-U'), (1, NULL, 5, '+U')")
+    assert sql_rows(spark, f"SELECT id, v, n FROM {name}") == [(1, "a", 5)]
+    with unchanged(spark, warehouse, db, "t"):
+        with pytest.raises(Exception) as e:
+            spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 5, '-D')")
+    assert f"Table {db}.t: a row of kind -D (column 'op', option 'rowkind.field') cannot be written" in error_text(e)
 
 
 @pytest.mark.parametrize("column_type, field, words", [

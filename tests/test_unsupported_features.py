@@ -75,7 +75,6 @@ def test_tables_with_a_changelog_producer_are_read_and_written(spark, warehouse,
 
 
 @pytest.mark.parametrize("key, value, feature", [
-    ("sequence.field.sort-order", "descending", "descending sequence order"),
     ("scan.fallback-branch", "fallback", "a fallback branch"),
     ("data-file.external-paths", "file:///tmp/elsewhere", "external data paths"),
 ])

@@ -2,7 +2,7 @@ package lamina.mergetree.function
 
 import lamina.errors.BadInputException
 import lamina.mergetree.{MergeFunction, MergeFunctionFactory}
-import lamina.table.options.{ChangelogProducer, CoreOptions, MergeEngine, TableCapabilities}
+import lamina.table.options.{ChangelogProducer, CoreOptions, MergeEngine, SequenceSortOrder, TableCapabilities}
 import lamina.types.{CharType, DataField, VarCharType}
 
 /** Builds the merge function of a primary-key table from its schema and options, and decides which
@@ -52,8 +52,9 @@ object MergeFunctions {
       case MergeEngine.PartialUpdate => partialUpdate(fields, primaryKeys, options, table, ignoreDelete)
       case MergeEngine.Aggregation => aggregation(fields, primaryKeys, options, table, ignoreDelete)
     }
+    val descending = CoreOptions.SequenceFieldSortOrder.ofTable(options, table) == SequenceSortOrder.Descending
     val ordered: () => MergeFunction =
-      if (seqFields.isEmpty) base else () => new SequenceFieldMergeFunction(base(), seqFields)
+      if (seqFields.isEmpty) base else () => new SequenceFieldMergeFunction(base(), seqFields, descending)
     if (mergesOnlyNewestRowAbove0(options, table)) () => new MergedRowsMergeFunction(ordered()) else ordered
   }
 

@@ -4,10 +4,14 @@ import scala.collection.mutable.ArrayBuffer
 
 import lamina.mergetree.{KeyValue, MergeFunction}
 
-/** Applies `sequence.field`: buffers the records of one key, orders them by the sequence fields (NULL
- *  first, ties kept in sequence-number order) and feeds them in that order to `inner`. So the record
- *  with the larger sequence field counts as the later one whatever order it was written in. */
-final class SequenceFieldMergeFunction(inner: MergeFunction, seqFields: Array[(FieldGetter, Ordering[Any])])
+/** Applies `sequence.field`: buffers the records of one key, orders them by the sequence fields and
+ *  feeds them in that order to `inner`. So the record with the larger sequence value (the smaller
+ *  with `descending`, `sequence.field.sort-order`) counts as the later one whatever order it was
+ *  written in. A NULL sequence value orders first in either order, and records with equal values
+ *  keep their sequence-number order: Paimon's comparator of sequence fields, whose NULLs never move
+ *  last, followed by the sequence number ascending. */
+final class SequenceFieldMergeFunction(inner: MergeFunction, seqFields: Array[(FieldGetter, Ordering[Any])],
+    descending: Boolean = false)
   extends MergeFunction {
 
   private val buffered = ArrayBuffer.empty[KeyValue]
@@ -18,7 +22,10 @@ final class SequenceFieldMergeFunction(inner: MergeFunction, seqFields: Array[(F
     var c = 0
     while (c == 0 && i < seqFields.length) {
       val (g, o) = seqFields(i)
-      c = o.compare(g.get(a.value), g.get(b.value))
+      val x = g.get(a.value)
+      val y = g.get(b.value)
+      // `o` orders NULL first; descending reverses only the order of values
+      c = if (descending && x != null && y != null) o.compare(y, x) else o.compare(x, y)
       i += 1
     }
     if (c != 0) c else java.lang.Long.compare(a.sequenceNumber, b.sequenceNumber)

@@ -8,10 +8,9 @@ import org.apache.spark.unsafe.types.UTF8String
 import lamina.errors.BadInputException
 import lamina.format.DataFileWriters
 import lamina.mergetree.RowKind
-import lamina.mergetree.function.{DmlOperation, MergeFunctions}
+import lamina.mergetree.function.{DmlOperation, MergeFunctions, RowKindFilter}
 import lamina.spark.MirrorColumns
 import lamina.table.FileStoreTable
-import lamina.table.options.CoreOptions
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.{KeyValueTableWrite, PrimaryKeyWrites}
 import lamina.types.SparkTypes
@@ -47,7 +46,8 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   /** A row of an INSERT or DataFrame write: of the kind the whole write gives its rows (`rowKind`, its
    *  non-key values unchecked), of the kind its `kindColumn` holds (a deleted row's non-key values
    *  unchecked), of the kind its `rowkind.field` column names (a retract kind the merge engine could not
-   *  merge is refused; with `ignore-delete` it is dropped), or an insert. */
+   *  merge is refused; one the table's [[RowKindFilter]] drops, with `ignore-delete` or
+   *  `ignore-update-before`, is dropped), or an insert. */
   override def write(row: InternalRow): Unit = {
     val kind =
       if (forcedKind >= 0) forcedKind
@@ -58,7 +58,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     else if (forcedKind >= 0 || kindOrdinal >= 0) {
       deleteRefusal.foreach(why => throw new BadInputException(why))
       record(row, kind, checkNulls = false)
-    } else if (!ignoreDelete) {
+    } else if (kindFilter.keeps(kind)) {
       retractRefusal(kind).foreach { why =>
         throw new BadInputException(s"Table ${table.name}: a row of kind ${RowKind.shortString(kind)} (column " +
           s"'${schema.fields(rowKindOrdinal).name}', option 'rowkind.field') cannot be written: $why")
@@ -76,7 +76,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
   private val kindOrdinal: Int = kindColumn.getOrElse(-1)
   private val rowKindOrdinal: Int =
     MergeFunctions.rowKindField(schema.fields, schema.primaryKeys, table.options, table.name).getOrElse(-1)
-  private lazy val ignoreDelete = CoreOptions.IgnoreDelete.getOrDefault(table.options)
+  private lazy val kindFilter = RowKindFilter.of(table.options, table.name)
   private lazy val retractRefusal: Byte => Option[String] = {
     val mf = MergeFunctions.create(schema.fields, schema.primaryKeys, table.options, table.name)()
     kind => mf.retractRefusal(kind)

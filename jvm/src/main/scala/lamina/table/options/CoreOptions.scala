@@ -15,6 +15,7 @@ import lamina.table.options.{
   MergeEngine => Engine,
   ParquetWriterVersion => WriterVersion,
   PartitionExpireStrategy => PartitionStrategy,
+  SequenceSortOrder => SeqOrder,
   StartupMode => Startup,
   TagCreationPeriod => Period
 }
@@ -242,7 +243,12 @@ object CoreOptions {
       "first-row keeps the earliest.")
   val SequenceField: OptionDef[Seq[String]] = define("sequence.field", ListKind, null, Table,
     "Comma-separated columns that order the records of one key: the larger value is the later " +
-      "record; ties fall back to write order.")
+      "record (see sequence.field.sort-order); NULL orders first; ties fall back to write order.")
+  val SequenceFieldSortOrder: OptionDef[SeqOrder] = define("sequence.field.sort-order",
+    enumOf(SeqOrder.All)(_.name), SeqOrder.Ascending, Table,
+    "The order of sequence.field: ascending makes the record with the largest value the later one, descending " +
+      "the one with the smallest. Either way a NULL sequence value orders first and equal values fall back to " +
+      "write order. Fixed once the table exists.")
   val WriteBufferSize: OptionDef[Long] = define("write-buffer-size", PositiveMemorySizeKind, "256 mb", PerQuery,
     "Accepted for Paimon compatibility. Lamina sorts written rows with Spark's external sorter, which is " +
       "bounded by Spark's execution memory and spills to local disk, so one write makes one sorted run per bucket and task.")
@@ -287,6 +293,11 @@ object CoreOptions {
     "Number of levels of the merge tree. Defaults to num-sorted-run.compaction-trigger + 1.")
   val IgnoreDelete: OptionDef[Boolean] = define("ignore-delete", BooleanKind, "false", Table,
     "Whether delete and update-before records are ignored: dropped on write and skipped when merging.")
+  val IgnoreUpdateBefore: OptionDef[Boolean] = define("ignore-update-before", BooleanKind, "false", Table,
+    "Whether update-before (-U) records are dropped on write (from a rowkind.field column), before merging and " +
+      "before the input changelog: an update then arrives as its +U record alone, which merge engines that " +
+      "cannot retract accept. Changelogs that compaction produces still hold -U records. Cannot be set back to " +
+      "false once true.")
   val PartialUpdateRemoveRecordOnDelete: OptionDef[Boolean] = define(
     "partial-update.remove-record-on-delete", BooleanKind, "false", Table,
     "For merge-engine partial-update: whether a delete record removes the whole row; later records " +

@@ -55,6 +55,7 @@ object SchemaEvolution {
         if (current.primaryKeys.nonEmpty && changesDefining(k, options.get(k), Some(v)))
           throw new BadInputException(
             s"Cannot change option '$k' of existing table $table: it decides which rows the table holds")
+        checkOneWay(k, options.get(k), Some(v), table)
         options += k -> v
       case RemoveOption(k) =>
         if (Set("bucket", "primary-key", "bucket-key").contains(k) && options.contains(k))
@@ -62,6 +63,7 @@ object SchemaEvolution {
         if (current.primaryKeys.nonEmpty && options.contains(k) && changesDefining(k, options.get(k), None))
           throw new BadInputException(
             s"Cannot remove option '$k' of existing table $table: it decides which rows the table holds")
+        checkOneWay(k, options.get(k), None, table)
         options -= k
       case UpdateComment(c) => comment = c
       case AddColumn(name, t, c, after) =>
@@ -126,7 +128,19 @@ object SchemaEvolution {
   }
 
   /** Options of primary-key tables that decide the merged rows; fixed once the table exists. */
-  val DefiningOptions: Seq[OptionDef[_]] = Seq(CoreOptions.MergeEngine, CoreOptions.SequenceField)
+  val DefiningOptions: Seq[OptionDef[_]] =
+    Seq(CoreOptions.MergeEngine, CoreOptions.SequenceField, CoreOptions.SequenceFieldSortOrder)
+
+  /** Options that may be switched on but never back off (Paimon's rule): the records they dropped on
+   *  write are gone, and a table that took +U records alone must keep taking them so. */
+  private val OneWayOptions: Seq[OptionDef[Boolean]] = Seq(CoreOptions.IgnoreUpdateBefore)
+
+  private def checkOneWay(key: String, from: Option[String], to: Option[String], table: String): Unit =
+    OneWayOptions.find(_.key == key).foreach { d =>
+      def value(text: Option[String]) = d.getOrDefault(text.filter(_.trim.nonEmpty).map(d.key -> _).toMap)
+      if (value(from) && !value(to))
+        throw new BadInputException(s"Cannot change option '$key' of existing table $table from true to false")
+    }
 
   /** Whether moving option `key` from the text `from` to `to` (None or blank: unset, so its default)
    *  changes the value of a defining option: text that parses to the same value (`DEDUPLICATE` for

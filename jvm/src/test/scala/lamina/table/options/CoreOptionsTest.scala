@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 86)
+    assert(CoreOptions.all.size === 88)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -79,7 +79,7 @@ class CoreOptionsTest extends AnyFunSuite {
     assert(enums.map(_._1).sorted === Seq("avro.codec", "changelog-producer", "file.compression", "file.format",
       "incremental-between-scan-mode", "lookup-compact", "lookup.cache-spill-compression", "lookup.local-file-type",
       "manifest.compression", "merge-engine", "parquet.writer.version", "partition.expiration-strategy", "scan.mode",
-      "tag.automatic-creation", "tag.creation-period"))
+      "sequence.field.sort-order", "tag.automatic-creation", "tag.creation-period"))
     for ((key, kind) <- enums; value <- kind.values) {
       val text = kind.textOf(value)
       assert(kind.parse(text) === Right(value), key)
@@ -106,6 +106,7 @@ class CoreOptionsTest extends AnyFunSuite {
     assert(texts("tag.automatic-creation") === Seq("none", "process-time"))
     assert(texts("tag.creation-period") === Seq("daily", "hourly", "two-hours"))
     assert(texts("partition.expiration-strategy") === Seq("values-time", "update-time"))
+    assert(texts("sequence.field.sort-order") === Seq("ascending", "descending"))
   }
 
   test("validate accepts known keys with good values and pattern keys") {

@@ -30,9 +30,10 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
     // every producer is implemented on primary-key tables; append tables take none (as in Paimon)
     assert(Seq(Read, Write, Compact).map(blocked(producer, pk = true, _)) === Seq.fill(3)(Seq.empty))
     assert(blocked(producer, pk = false, Write) === Seq("changelog-producer"))
-    assert(blocked(Map("sequence.field.sort-order" -> "descending", "bucket" -> "1"), pk = true, Read) === Seq(
-      "sequence.field.sort-order"))
-    assert(blocked(Map("sequence.field.sort-order" -> "ascending", "bucket" -> "1"), pk = true, Read).isEmpty)
+    assert(blocked(Map("scan.fallback-branch" -> "b", "bucket" -> "1"), pk = true, Read) === Seq("scan.fallback-branch"))
+    // implemented: descending sequence order and dropping update-before records
+    val implemented = Map("sequence.field.sort-order" -> "descending", "ignore-update-before" -> "true", "bucket" -> "1")
+    assert(Seq(Read, Write, Compact).map(blocked(implemented, pk = true, _)) === Seq.fill(3)(Seq.empty))
   }
 
   test("the refusal names the table, the feature, the option and the operation") {
@@ -42,8 +43,8 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
       "Lamina does not implement: writing it (INSERT, DELETE, UPDATE, MERGE, TRUNCATE) is refused, so that the " +
       "table stays right for Paimon's readers")
     val r = intercept[BadInputException](
-      UnsupportedFeatures.check("db.t", Map("sequence.field.sort-order" -> "descending"), primaryKeyTable = true, Read))
-    assert(r.getMessage === "Table db.t uses descending sequence order ('sequence.field.sort-order' = 'descending'), " +
+      UnsupportedFeatures.check("db.t", Map("scan.fallback-branch" -> "b"), primaryKeyTable = true, Read))
+    assert(r.getMessage === "Table db.t uses a fallback branch ('scan.fallback-branch' = 'b'), " +
       "which Lamina does not implement: reading it is refused, so that the table stays right for Paimon's readers")
     val d = intercept[BadInputException](
       UnsupportedFeatures.checkDefinition("db.t", Map("changelog-producer" -> "lookup", "bucket" -> "1"),

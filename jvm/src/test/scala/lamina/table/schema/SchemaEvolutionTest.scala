@@ -106,6 +106,29 @@ class SchemaEvolutionTest extends AnyFunSuite {
       "first-row")
   }
 
+  test("sequence.field.sort-order is fixed as sequence.field is; its default text changes nothing") {
+    assert(rejected(SetOption("sequence.field.sort-order", "descending")) ===
+      "Cannot change option 'sequence.field.sort-order' of existing table db.t: it decides which rows the table holds")
+    assert(evolve(SetOption("sequence.field.sort-order", "Ascending")).options("sequence.field.sort-order") === "Ascending")
+    val desc = pkTable.copy(options = pkTable.options + ("sequence.field.sort-order" -> "descending"))
+    assert(intercept[BadInputException](SchemaEvolution(desc, Seq(RemoveOption("sequence.field.sort-order")), "db.t", 1L))
+      .getMessage === "Cannot remove option 'sequence.field.sort-order' of existing table db.t: it decides which rows " +
+      "the table holds")
+  }
+
+  test("ignore-update-before can be switched on, never back off (Paimon's rule)") {
+    val on = evolve(SetOption("ignore-update-before", "true"))
+    assert(on.options("ignore-update-before") === "true")
+    val off = "Cannot change option 'ignore-update-before' of existing table db.t from true to false"
+    assert(intercept[BadInputException](SchemaEvolution(on, Seq(SetOption("ignore-update-before", "FALSE")), "db.t", 1L))
+      .getMessage === off)
+    assert(intercept[BadInputException](SchemaEvolution(on, Seq(RemoveOption("ignore-update-before")), "db.t", 1L))
+      .getMessage === off)
+    assert(SchemaEvolution(on, Seq(SetOption("ignore-update-before", "true")), "db.t", 1L).options("ignore-update-before") ===
+      "true")
+    assert(evolve(SetOption("ignore-update-before", "false")).options("ignore-update-before") === "false")
+  }
+
   test("the bucket key of an existing table cannot be changed") {
     assert(rejectedOn(bucketed, SetOption("bucket-key", "v")) === "Cannot change option 'bucket-key' of existing table db.b")
     assert(SchemaEvolution(bucketed, Seq(SetOption("bucket-key", "k")), "db.b", 1L).options === bucketed.options)
