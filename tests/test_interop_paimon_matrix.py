@@ -1,6 +1,6 @@
 """Lamina and Apache Paimon's own Spark connector on one warehouse, both ways, for every table kind
 Lamina supports: append tables of every data type in Parquet and ORC, partitioned by every partition
-type, fixed buckets, each merge engine, a sequence field in either order, schema evolution, each side's compaction and
+type, fixed and dynamic buckets, each merge engine, a sequence field in either order, schema evolution, each side's compaction and
 time travel. For each table, its creator writes (and compacts primary-key tables), the other side
 reads it (latest and first snapshot) and writes into it (and compacts), and the creator reads the
 result; every read is checked against a result computed here. Two runs of Paimon's connector in all.
@@ -181,9 +181,10 @@ def _pk_kind(name, engine, props=None, seq=None, partitioned=False):
         second_batches = first_batches + second
         second_statements = statements(second)
     render_sql = ", ".join(c if c == "id" else f"CAST({c} AS STRING)" for c in cols)
-    # readers of first-row tables skip level 0 (Paimon's rule, and Lamina's): the first snapshot, a
-    # write before its compaction, reads empty in both
-    first_snapshot = [] if engine == "first-row" else render(_merge_model(engine, [b1], key, seq, descending))
+    # readers of first-row and deletion-vector tables skip level 0 (Paimon's rule, and Lamina's): the
+    # first snapshot, a write before its compaction, reads empty in both
+    skips_level0 = engine == "first-row" or (props or {}).get("deletion-vectors.enabled") == "true"
+    first_snapshot = [] if skips_level0 else render(_merge_model(engine, [b1], key, seq, descending))
     return Kind(name, ddl, options, render_sql, ", ".join(key), first=statements(first_batches), second=second_statements,
                 expected_first_snapshot=first_snapshot,
                 expected_after_first=render(after_first),
@@ -244,6 +245,10 @@ KINDS = [
     _pk_kind("partial", "partial-update"), _pk_kind("agg", "aggregation"), _pk_kind("first", "first-row"),
     _pk_kind("seq", "deduplicate", seq="ver"),
     _pk_kind("seq_desc", "deduplicate", {"sequence.field.sort-order": "descending"}, seq="ver"), _evolved_kind(),
+    _pk_kind("dynamic", "deduplicate", {"bucket": "-1"}, partitioned=True),
+    _pk_kind("dynamic_small", "partial-update", {"bucket": "-1", "dynamic-bucket.target-row-num": "3"}),
+    _pk_kind("dynamic_dv", "deduplicate", {"bucket": "-1", "dynamic-bucket.target-row-num": "2",
+                                           "deletion-vectors.enabled": "true"}),
 ]
 
 
@@ -251,7 +256,6 @@ KINDS = [
 # reads, whether it refuses writes and compaction, the option its refusals name). Each is written by
 # Paimon; Lamina refuses what the feature would make wrong and does the rest.
 FEATURE_TABLES = [
-    ("f_dynamic", {"primary-key": "id"}, False, True, "bucket"),
     ("f_thin", {"primary-key": "id", "bucket": "1", "data-file.thin-mode": "true"}, True, True, "data-file.thin-mode"),
     ("f_stored_scan", {"primary-key": "id", "bucket": "1", "scan.mode": "compacted-full"}, True, False, "scan.mode"),
 ]

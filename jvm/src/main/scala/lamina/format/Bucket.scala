@@ -19,13 +19,13 @@ object Bucket {
   }
 }
 
-/** [[Bucket.bucketOf]] for one table's bucket key, computed per written row: keys made only of
- *  integral, date and boolean fields are hashed from their values ([[BinaryRowCodec.hashFixed]], or
- *  through a reused buffer past its arity), other keys through [[BinaryRowCodec.encode]]. Not thread-safe. */
-final class BucketFunction(keyOrdinals: Array[Int], keyTypes: Seq[DataType], numBuckets: Int) {
+/** The hash that Paimon buckets a row by: of the binary row of its bucket key, computed per written
+ *  row. Keys made only of integral, date and boolean fields are hashed from their values
+ *  ([[BinaryRowCodec.hashFixed]], or through a reused buffer past its arity), other keys through
+ *  [[BinaryRowCodec.encode]]. Not thread-safe. */
+final class KeyHashFunction(keyOrdinals: Array[Int], keyTypes: Seq[DataType]) {
   require(keyOrdinals.length == keyTypes.length,
     s"${keyOrdinals.length} bucket-key ordinals but ${keyTypes.length} bucket-key types")
-  require(numBuckets > 0, s"numBuckets must be positive, got $numBuckets")
 
   private val types = keyTypes.toIndexedSeq
   private val fixed = BinaryRowCodec.fixedWidths(types)
@@ -33,11 +33,18 @@ final class BucketFunction(keyOrdinals: Array[Int], keyTypes: Seq[DataType], num
 
   def apply(row: InternalRow): Int = fixed match {
     case Some(widths) if widths.length <= BinaryRowCodec.MaxHashFixedArity =>
-      Bucket.bucketOfHash(BinaryRowCodec.hashFixed(row, keyOrdinals, types, widths), numBuckets)
+      BinaryRowCodec.hashFixed(row, keyOrdinals, types, widths)
     case Some(widths) =>
       BinaryRowCodec.encodeFixedInto(row, keyOrdinals, types, widths, buffer)
-      Bucket.bucketOfHash(BinaryRowCodec.hash(buffer), numBuckets)
-    case None =>
-      Bucket.bucketOfHash(BinaryRowCodec.hash(BinaryRowCodec.encode(row, keyOrdinals, types)), numBuckets)
+      BinaryRowCodec.hash(buffer)
+    case None => BinaryRowCodec.hash(BinaryRowCodec.encode(row, keyOrdinals, types))
   }
+}
+
+/** [[Bucket.bucketOf]] for one table's bucket key ([[KeyHashFunction]]). Not thread-safe. */
+final class BucketFunction(keyOrdinals: Array[Int], keyTypes: Seq[DataType], numBuckets: Int) {
+  require(numBuckets > 0, s"numBuckets must be positive, got $numBuckets")
+  private val hash = new KeyHashFunction(keyOrdinals, keyTypes)
+
+  def apply(row: InternalRow): Int = Bucket.bucketOfHash(hash(row), numBuckets)
 }

@@ -11,6 +11,7 @@ import org.apache.spark.sql.types.{
 
 import lamina.errors.BadInputException
 import lamina.mergetree.function.MergeFunctions
+import lamina.table.bucket.DynamicBucketRules
 import lamina.table.{ChangelogProducerRules, DeletionVectorRules}
 import lamina.table.options.{CoreOptions, UnsupportedFeatures}
 import lamina.table.schema.TableSchema
@@ -72,8 +73,6 @@ object CreateTableSpec {
     if (primaryKeys.isEmpty && bucket > 0 && bucketKeys.isEmpty)
       throw new BadInputException(
         s"Table $table has 'bucket'='$bucket' but no 'bucket-key': a fixed-bucket table without primary key needs 'bucket-key'")
-    if (primaryKeys.nonEmpty && bucket == -1)
-      throw new BadInputException(s"Primary-key table $table needs a fixed number of buckets: set 'bucket' to a positive number")
     if (bucket == -1 && bucketKeys.nonEmpty)
       throw new BadInputException(s"Table $table sets 'bucket-key' but 'bucket' is -1: set 'bucket' to a positive number")
 
@@ -118,6 +117,7 @@ object CreateTableSpec {
     UnsupportedFeatures.checkDefinition(table, s.options, s.primaryKeys.nonEmpty)
     DeletionVectorRules.check(s, table)
     ChangelogProducerRules.check(s, table)
+    DynamicBucketRules.check(s, table)
     if (s.primaryKeys.nonEmpty) MergeFunctions.create(s.fields, s.primaryKeys, s.options, table)
   }
 }

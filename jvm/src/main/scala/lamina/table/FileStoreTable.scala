@@ -6,6 +6,7 @@ import lamina.errors.{BadInputException, CorruptFileException, NotFoundException
 import lamina.format.{DataFileFormat, DataFileWriters}
 import lamina.io.{AtomicCreate, FileIO}
 import lamina.mergetree.{KeyValueFileContext, MergeTreeTable}
+import lamina.table.bucket.DynamicBucketRules
 import lamina.table.branch.BranchManager
 import lamina.table.commit.CommitLock
 import lamina.table.lease.LeaseManager
@@ -71,6 +72,9 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   /** Whether the latest snapshot has live data files. */
   def holdsDataFiles: Boolean = snapshotManager.latest().exists(s => snapshotEntries.live(s).nonEmpty)
   def numBuckets: Int = schema.numBuckets
+
+  /** A primary-key table with `bucket` = -1: its keys' buckets are assigned through its hash index. */
+  def hasDynamicBuckets: Boolean = isPrimaryKeyTable && numBuckets == -1
   def fileFormat: DataFileFormat = CoreOptions.FileFormat.getOrDefault(options)
 
   /** Every format the table writes data files in ([[CoreOptions.fileFormats]]). */
@@ -92,8 +96,10 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
 
   /** Refuses `operation` when the table uses a Paimon feature Lamina does not implement and that
    *  the operation would get wrong ([[UnsupportedFeatures]]). */
-  def require(operation: TableOperation): Unit =
+  def require(operation: TableOperation): Unit = {
     UnsupportedFeatures.check(name, options, isPrimaryKeyTable, operation)
+    if (operation != TableOperation.Read) DynamicBucketRules.check(schema, name)
+  }
 
   /** Refuses to commit where two writers could both take one snapshot id: a store without an atomic
    *  create (an object store without conditional writes) and no commit lock. */

@@ -41,8 +41,8 @@ class CreateTableSpecTest extends AnyFunSuite {
       "Primary-key column 'nope' of table db.t is not a column; columns are id, day, v, tags")
     assert(refused(Seq("day"), Map("primary-key" -> "id", "bucket" -> "1")) ===
       "Partition column 'day' of table db.t must be part of the primary key (id)")
-    assert(refused(Nil, Map("primary-key" -> "id")) ===
-      "Primary-key table db.t needs a fixed number of buckets: set 'bucket' to a positive number")
+    // a primary-key table without 'bucket' has dynamic buckets, as in Paimon
+    assert(schema(Nil, Map("primary-key" -> "id")).numBuckets === -1)
     assert(refused(Nil, Map("bucket" -> "4")) ===
       "Table db.t has 'bucket'='4' but no 'bucket-key': a fixed-bucket table without primary key needs 'bucket-key'")
     assert(refused(Nil, Map("bucket" -> "0")) ===

@@ -11,6 +11,7 @@ import lamina.mergetree.RowKind
 import lamina.mergetree.function.{DmlOperation, MergeFunctions, RowKindFilter}
 import lamina.spark.MirrorColumns
 import lamina.table.FileStoreTable
+import lamina.table.bucket.DynamicBucketPlan
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.{KeyValueTableWrite, PrimaryKeyWrites}
 import lamina.types.SparkTypes
@@ -23,14 +24,16 @@ import lamina.types.SparkTypes
  *  that kind, its non-key values unchecked ([[lamina.spark.MergeShapes.RowKindOption]]). `kindColumn`:
  *  the ordinal, past the table's columns, of the byte giving each row's kind
  *  ([[lamina.spark.MergeShapes.RowKindColumnOption]]). `metadataColumns`: the names of the metadata
- *  columns row-level DML hands to deletes and updates, in order ([[lamina.spark.MirrorColumns]]). */
+ *  columns row-level DML hands to deletes and updates, in order ([[lamina.spark.MirrorColumns]]).
+ *  `dynamic`: how a dynamic-bucket table's keys get their buckets. */
 class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false,
-    rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty)
+    rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty,
+    dynamic: Option[DynamicBucketPlan] = None)
   extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
-  private val sink = new KeyValueTableWrite(table, writers, sequenceBases, taskId, uniqueKeys)
+  private val sink = new KeyValueTableWrite(table, writers, sequenceBases, taskId, uniqueKeys, dynamic)
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
 
   /** (data ordinal, row id ordinal) of each row id column. */

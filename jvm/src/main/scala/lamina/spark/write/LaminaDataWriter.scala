@@ -7,6 +7,7 @@ import org.apache.spark.unsafe.types.UTF8String
 import lamina.errors.BadInputException
 import lamina.format.DataFileWriters
 import lamina.table.FileStoreTable
+import lamina.table.bucket.DynamicBucketPlan
 import lamina.table.commit.DeletedPositions
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.AppendTableWrite
@@ -15,11 +16,12 @@ import lamina.types.SparkTypes
 class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false,
     rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty,
-    replaceData: Boolean = false, marksDeleted: Boolean = false)
+    replaceData: Boolean = false, marksDeleted: Boolean = false, dynamic: Option[DynamicBucketPlan] = None)
   extends DataWriterFactory with DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): DeltaWriter[InternalRow] =
     if (table.isPrimaryKeyTable)
-      new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn, metadataColumns)
+      new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn, metadataColumns,
+        dynamic)
     else new LaminaDataWriter(table, writers, partitionId, replaceData, marksDeleted)
 }
 

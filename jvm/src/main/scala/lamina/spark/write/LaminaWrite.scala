@@ -11,10 +11,12 @@ import org.apache.spark.sql.connector.write.streaming.StreamingWrite
 import lamina.errors.{BadInputException, CommitStateUnknownException}
 import lamina.mergetree.RowKind
 import lamina.table.compact.CompactAfterWrite
+import lamina.table.options.CoreOptions
 import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReferences, DataFileFormats, MergeShapes, OptionScopes}
 import lamina.spark.compact.SparkCompactTasks
 import lamina.spark.stream.LaminaStreamingWrite
 import lamina.table.FileStoreTable
+import lamina.table.bucket.DynamicBucketPlan
 import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts}
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.TableWriter
@@ -80,16 +82,47 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       kindColumn = Option(info.options().get(MergeShapes.RowKindColumnOption)).filter(_ => table.isPrimaryKeyTable)
         .map(c => info.schema().fieldIndex(c)),
       metadataColumns = if (info.metadataSchema().isPresent) info.metadataSchema().get.fieldNames.toSeq else Seq.empty,
-      replaceData = mode.isInstanceOf[WriteMode.CopyOnWrite], marksDeleted = mode.isInstanceOf[WriteMode.MarkDeleted])
+      replaceData = mode.isInstanceOf[WriteMode.CopyOnWrite], marksDeleted = mode.isInstanceOf[WriteMode.MarkDeleted],
+      dynamic = if (!table.hasDynamicBuckets) None else Some(dynamicPlan))
+
+  /** A dynamic-bucket table's assignment: from the latest snapshot's hash index, or afresh for an
+   *  overwrite, whose partitions lose their files and index. */
+  private def dynamicPlan: DynamicBucketPlan = {
+    val from = mode match {
+      case WriteMode.OverwriteDynamic | _: WriteMode.OverwriteByFilter => None
+      case _ => table.snapshotManager.latestId()
+    }
+    DynamicBucketPlan(from, dynamicGroups)
+  }
+
+  /** The assigner groups of a dynamic-bucket write: `dynamic-bucket.assigner-parallelism` (else Spark's
+   *  default parallelism), at most `dynamic-bucket.initial-buckets` and `dynamic-bucket.max-buckets`. */
+  private lazy val dynamicGroups: Int = {
+    val parallelism = CoreOptions.DynamicBucketAssignerParallelism.get(table.options)
+      .getOrElse(SparkSession.active.sparkContext.defaultParallelism)
+    val max = CoreOptions.DynamicBucketMaxBuckets.getOrDefault(table.options)
+    (Seq(parallelism) ++ CoreOptions.DynamicBucketInitialBuckets.get(table.options) ++ Seq(max).filter(_ > 0)).min
+  }
+
+  /** Whether the bucket functions can compute a dynamic-bucket table's key hash groups; otherwise all
+   *  rows of a partition go to one task. */
+  private lazy val dynamicByGroup: Boolean = table.hasDynamicBuckets && BucketTransformFunction.supports(
+    table.schema.bucketKeys.map(k => SparkTypes.toSpark(table.schema.field(k).get.dataType)))
 
   /** Primary-key tables: all rows of a key reach one task, sorted by key there, so each writer's files
    *  are sorted runs; rows are clustered by Paimon's bucket where the catalog's functions can compute it
-   *  (each bucket written by one task), else by partition and bucket-key columns. Append tables need
-   *  neither. */
+   *  (each bucket written by one task), else by partition and bucket-key columns. Dynamic buckets: by
+   *  partition and assigner group ([[DynamicBucketPlan]]), else by partition alone (one task for an
+   *  unpartitioned table). Append tables need neither. */
   override def requiredDistribution(): Distribution = {
     val schema = table.schema
     def column(c: String): ConnectorExpression = ColumnReferences.column(c)
     if (!table.isPrimaryKeyTable) Distributions.unspecified()
+    else if (dynamicByGroup) Distributions.clustered(
+      (schema.partitionKeys.map(column) :+ ColumnReferences.bucket(dynamicGroups, schema.bucketKeys)).toArray)
+    else if (table.hasDynamicBuckets && schema.partitionKeys.nonEmpty)
+      Distributions.clustered(schema.partitionKeys.map(column).toArray)
+    else if (table.hasDynamicBuckets) Distributions.ordered(requiredOrdering())
     else if (oneTaskPerBucket) Distributions.clustered(Array(Expressions.apply(BucketTagFunction.Name,
           (Expressions.literal(Integer.valueOf(schema.numBuckets)) +: schema.bucketKeys.map(column)): _*)))
     else if (byBucket) Distributions.clustered(
@@ -111,7 +144,10 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     byBucket && table.schema.partitionKeys.isEmpty && table.schema.numBuckets <= math.min(
       BucketTagFunction.MaxBuckets, SparkSession.active.sessionState.conf.numShufflePartitions)
 
-  override def requiredNumPartitions(): Int = if (oneTaskPerBucket) table.schema.numBuckets else 0
+  override def requiredNumPartitions(): Int =
+    if (oneTaskPerBucket) table.schema.numBuckets
+    else if (table.hasDynamicBuckets && !dynamicByGroup && table.schema.partitionKeys.isEmpty) 1
+    else 0
 
   override def requiredOrdering(): Array[SortOrder] =
     if (!table.isPrimaryKeyTable) Array.empty

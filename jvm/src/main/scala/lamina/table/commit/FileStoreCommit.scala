@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.{CommitConflictException, CommitStateUnknownException}
 import lamina.table.FileStoreTable
+import lamina.table.bucket.HashIndexChange
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta}
 import lamina.table.options.CoreOptions
 import lamina.table.scan.DataSplit
@@ -31,9 +32,11 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     val indexChanges = messages.flatMap(m => m.indexChange.map(c => (m.partition, m.bucket, c)))
     def changelogOf(files: CommitMessage => Seq[DataFileMeta]) = messages.flatMap(m =>
       files(m).map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
+    val hashes = hashChanges(messages)
     var last: Option[Long] = None
-    if (entries.nonEmpty)
-      last = tryCommit(_ => entries, Snapshot.Kind.Append, identifier, changelog = changelogOf(_.changelogFiles))
+    if (entries.nonEmpty || hashes.nonEmpty)
+      last = tryAttempts(_ => Attempt(entries, Snapshot.Kind.Append, hashChanges = hashes), identifier,
+        changelog = changelogOf(_.changelogFiles))
     if (compact.nonEmpty || indexChanges.nonEmpty)
       last = tryCommit(_ => compact, Snapshot.Kind.Compact, identifier, indexChanges = indexChanges,
         changelog = changelogOf(_.compactChangelog))
@@ -45,23 +48,29 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
   def overwrite(messages: Seq[CommitMessage], partitionFilter: Option[InternalRow => Boolean],
       identifier: Long = System.currentTimeMillis()): Option[Long] = {
     val added = adds(messages)
-    tryCommit(latest => {
+    val hashes = hashChanges(messages)
+    tryAttempts(
+      latest => {
         val live = latest.map(liveEntries).getOrElse(Seq.empty)
         val doomed = live.filter(e => partitionFilter.forall(f => f(store.decodePartition(e.partition))))
-        doomed.map(_.copy(kind = ManifestEntry.Delete)) ++ added
-      }, Snapshot.Kind.Overwrite, identifier, allowEmpty = true)
+        Attempt(doomed.map(_.copy(kind = ManifestEntry.Delete)) ++ added, Snapshot.Kind.Overwrite,
+          hashChanges = hashes, overwrite = true)
+      }, identifier, allowEmpty = true)
   }
 
   /** Replaces the live files of exactly the given serialized partitions (dynamic overwrite). */
   def overwritePartitions(messages: Seq[CommitMessage], partitions: Set[java.nio.ByteBuffer],
       identifier: Long = System.currentTimeMillis()): Option[Long] = {
     val added = adds(messages)
-    tryCommit(
+    val hashes = hashChanges(messages)
+    tryAttempts(
       latest => {
         val live = latest.map(liveEntries).getOrElse(Seq.empty)
-        live.filter(e => partitions.contains(java.nio.ByteBuffer.wrap(e.partition))).map(
-          _.copy(kind = ManifestEntry.Delete)) ++ added
-      }, Snapshot.Kind.Overwrite, identifier, allowEmpty = true)
+        Attempt(
+          live.filter(e => partitions.contains(java.nio.ByteBuffer.wrap(e.partition))).map(
+            _.copy(kind = ManifestEntry.Delete)) ++ added, Snapshot.Kind.Overwrite, hashChanges = hashes,
+          overwrite = true)
+      }, identifier, allowEmpty = true)
   }
 
   /** Copy-on-write (DELETE, UPDATE, MERGE of an append table): removes exactly the files the
@@ -140,6 +149,17 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
       m.compactBefore.map(f => ManifestEntry(ManifestEntry.Delete, m.partition, m.bucket, m.totalBuckets, f)) ++
         m.compactAfter.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
 
+  /** The new hash indexes of dynamic buckets, one per (partition, bucket): two would mean two tasks
+   *  assigned keys to one bucket, and one of them could have put a key in a second bucket. */
+  private def hashChanges(messages: Seq[CommitMessage]): Seq[(Array[Byte], Int, HashIndexChange)] = {
+    val changes = messages.flatMap(m => m.hashIndex.map(c => (m.partition, m.bucket, c)))
+    changes.groupBy { case (p, b, _) => (java.nio.ByteBuffer.wrap(p), b) }.find(_._2.size > 1).foreach { case ((_, b), _) =>
+      throw new IllegalStateException(s"Write into table ${table.name}: two tasks gave new keys to dynamic bucket $b " +
+        "of one partition (the rows were not clustered by partition and key hash); nothing was committed")
+    }
+    changes
+  }
+
   private def adds(messages: Seq[CommitMessage]): Seq[ManifestEntry] =
     messages.flatMap(m => m.newFiles.map(f => ManifestEntry(ManifestEntry.Add, m.partition, m.bucket, m.totalBuckets, f)))
 
@@ -165,12 +185,12 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
       def baseMoved(e: Throwable): Boolean =
         Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(8).exists(_.isInstanceOf[java.io.FileNotFoundException]) &&
           snapshots.latestId() != latest.map(_.id)
-      val Attempt(entries, kind, indexChanges, attemptFiles, retry) =
+      val Attempt(entries, kind, indexChanges, attemptFiles, retry, hashes, overwrite) =
         try plan(latest)
         catch { case e: Throwable if baseMoved(e) => Attempt(Seq.empty, "", retry = true) }
       val index = new IndexManifestUpdate(table)
       index.writtenIndexFiles ++= attemptFiles
-      if (!retry && entries.isEmpty && indexChanges.isEmpty && !allowEmpty) return None
+      if (!retry && entries.isEmpty && indexChanges.isEmpty && hashes.isEmpty && !allowEmpty) return None
       if (!retry && entries.isEmpty && latest.isEmpty) return None
       val written = ArrayBuffer.empty[String]
       val newSnapshot =
@@ -178,7 +198,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
         else
           try Some {
               checkDeletesAreLive(latest, entries)
-              val (indexManifest, newIndexManifest) = index(latest, entries, indexChanges)
+              val (indexManifest, newIndexManifest) = index(latest, entries, indexChanges, hashes, overwrite)
               if (newIndexManifest) written ++= indexManifest
               val deltaMetas = store.writeManifests(entries, table.schema.id)
               written ++= deltaMetas.map(_.fileName)
@@ -290,8 +310,10 @@ object FileStoreCommit {
   def newUser(): String = java.util.UUID.randomUUID().toString
 
   /** One attempt's changes on top of the latest snapshot: `writtenIndexFiles` were written for it
-   *  alone, and are removed when it does not land. */
+   *  alone, and are removed when it does not land; `hashChanges`, the new hash indexes of dynamic
+   *  buckets, of an `overwrite` (which replaces its partitions' indexes) or not. */
   private[commit] final case class Attempt(entries: Seq[ManifestEntry], kind: String,
       indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty, writtenIndexFiles: Seq[Path] = Seq.empty,
-      retry: Boolean = false)
+      retry: Boolean = false, hashChanges: Seq[(Array[Byte], Int, HashIndexChange)] = Seq.empty,
+      overwrite: Boolean = false)
 }

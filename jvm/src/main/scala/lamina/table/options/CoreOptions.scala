@@ -62,8 +62,23 @@ object CoreOptions {
   // The table's layout and data files.
 
   val Bucket: OptionDef[Int] = define("bucket", IntKind, "-1", Table,
-    "Number of buckets per partition. -1 means bucket-unaware (append tables only); N > 0 hashes " +
-      "the bucket key into N fixed buckets.")
+    "Number of buckets per partition. N > 0 hashes the bucket key into N fixed buckets. -1: an append table " +
+      "is bucket-unaware; a primary-key table whose key holds every partition column has dynamic buckets, " +
+      "which its hash index assigns keys to, opening a bucket when the others hold " +
+      "dynamic-bucket.target-row-num keys.")
+  val DynamicBucketTargetRowNum: OptionDef[Long] = define("dynamic-bucket.target-row-num", longAtLeast(1),
+    "2000000", Table, "Dynamic buckets: the keys a bucket takes before new keys go to another bucket.")
+  val DynamicBucketInitialBuckets: OptionDef[Int] = define("dynamic-bucket.initial-buckets", intAtLeast(1), null,
+    Table,
+    "Dynamic buckets: the most assigners a write uses, so the buckets a partition opens first " +
+      "(each assigner opens its own); unset, as many as the write's assigners.")
+  val DynamicBucketMaxBuckets: OptionDef[Int] = define("dynamic-bucket.max-buckets", IntKind, "-1", Table,
+    "Dynamic buckets: the most buckets per partition (-1: no limit). At the limit a new key goes to the " +
+      "assigner's least filled bucket.")
+  val DynamicBucketAssignerParallelism: OptionDef[Int] = define("dynamic-bucket.assigner-parallelism",
+    intAtLeast(1), null, PerQuery,
+    "Dynamic buckets: how many groups of key hashes a write assigns buckets to, each in one task; unset, " +
+      "Spark's default parallelism.")
   val BucketKey: OptionDef[Seq[String]] = define("bucket-key", ListKind, null, Table,
     "Comma-separated columns whose hash picks a row's bucket. Defaults to the primary key minus the " +
       "partition columns; required for fixed-bucket append tables.")

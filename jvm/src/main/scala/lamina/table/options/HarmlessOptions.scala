@@ -54,11 +54,10 @@ object HarmlessOptions {
         "metadata.stats-keep-first-n-columns", "manifest.delete-file-drop-stats"),
       Seq("file-index.", "global-index.", "orc.", "parquet.", "avro.")),
     Group(
-      "Settings of a feature that Lamina refuses on its own key (dynamic buckets, postponed buckets, " +
+      "Settings of a feature that Lamina refuses on its own key (cross-partition upsert, postponed buckets, " +
         "deletion vectors, changelog producers, external paths, record-level expiration, chain tables, " +
         "blob, vector and variant columns): alone they do nothing.",
-      Seq("dynamic-bucket.target-row-num", "dynamic-bucket.initial-buckets", "dynamic-bucket.max-buckets",
-        "dynamic-bucket.assigner-parallelism", "cross-partition-upsert.index-ttl",
+      Seq("cross-partition-upsert.index-ttl",
         "cross-partition-upsert.bootstrap-parallelism", "postpone.batch-write-fixed-bucket",
         "postpone.batch-write-fixed-bucket.max-parallelism", "postpone.default-bucket-num", "deletion-vectors.modifiable",
         "delete.force-produce-changelog",

@@ -51,6 +51,10 @@ object OptionKind {
   def intAtLeast(min: Int): OptionKind[Int] = simple(s"int >= $min")(s =>
     s.toIntOption.toRight("expected an integer").filterOrElse(_ >= min, s"expected at least $min"))
   val LongKind: OptionKind[Long] = simple("long")(s => s.toLongOption.toRight("expected an integer"))
+
+  /** Longs of at least `min`. */
+  def longAtLeast(min: Long): OptionKind[Long] = simple(s"long >= $min")(s =>
+    s.toLongOption.toRight("expected an integer").filterOrElse(_ >= min, s"expected at least $min"))
   val DoubleKind: OptionKind[Double] = simple("double")(s => s.toDoubleOption.toRight("expected a number"))
   val BooleanKind: OptionKind[Boolean] = simple("boolean")(s =>
     s.toLowerCase match {

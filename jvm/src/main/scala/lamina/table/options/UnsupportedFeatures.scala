@@ -13,9 +13,7 @@ object TableOperation {
 
 /** Features of Apache Paimon's tables that Lamina does not implement, recognised by the options a
  *  table stores (tables that Paimon's own writers created). Each names the operations it would make
- *  wrong: an INSERT into a
- *  dynamic-bucket table may put a key into a second bucket; a write into a table with the lookup or
- *  full-compaction changelog producer commits no changelog. Such an operation is refused, naming the feature and the option,
+ *  wrong: a write into a table that keeps changelogs longer than snapshots would lose them. Such an operation is refused, naming the feature and the option,
  *  before anything is read or written. */
 object UnsupportedFeatures {
   import TableOperation._
@@ -44,8 +42,6 @@ object UnsupportedFeatures {
     "from-timestamp")
 
   val All: Seq[Feature] = Seq(
-    Feature("dynamic bucket mode", CoreOptions.Bucket.key, Set(Write, Compact),
-      (o, pk) => pk && CoreOptions.Bucket.getOrDefault(o) == -1),
     when("postponed buckets", CoreOptions.Bucket.key, TableOperation.All)(o =>
       o.get(CoreOptions.Bucket.key).exists(_.trim == "-2")),
     Feature("a changelog producer on a table without a primary key", CoreOptions.ChangelogProducer.key,

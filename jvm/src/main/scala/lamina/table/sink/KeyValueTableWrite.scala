@@ -11,6 +11,7 @@ import lamina.format.{BinaryRowCodec, DataFileWriters}
 import lamina.mergetree.KeyValueFileWriter
 import lamina.mergetree.function.MergeFunctions
 import lamina.table.FileStoreTable
+import lamina.table.bucket.{DynamicBucketAssigner, DynamicBucketPlan, PartitionBuckets}
 import lamina.table.commit.CommitMessage
 import lamina.table.options.{ChangelogProducer, CoreOptions}
 import lamina.table.scan.SequenceBases
@@ -21,10 +22,12 @@ import lamina.table.scan.SequenceBases
  *  `uniqueKeys`: a key written twice fails the task; otherwise a key's repeated records are merged
  *  before they reach a file ([[RepeatedKeyMerge]]). With `changelog-producer` = input every record
  *  also goes, with the same sequence number, to a changelog file of its bucket (Paimon's input
- *  producer). Invariant: every file written is either in the commit messages of [[prepareCommit]]
- *  or removed by [[abort]]. */
+ *  producer). A dynamic-bucket table's keys get their buckets from the `dynamic` plan's assigner, which
+ *  also writes the hash index of every bucket given new keys. Invariant: every file written is
+ *  either in the commit messages of [[prepareCommit]] or removed by [[abort]]. */
 final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
-    sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean) {
+    sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean,
+    dynamic: Option[DynamicBucketPlan] = None) {
 
   private val schema = table.schema
   private val routing = new RowRouting(table)
@@ -43,6 +46,11 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
   private var cachedPartition: UnsafeRow = _
   private var cachedWriters: Array[KeyValueFileWriter] = _
 
+  private val assigner = dynamic.map(new DynamicBucketAssigner(table, _))
+  private val keyHash = assigner.map(_ => routing.keyHash)
+  private var cachedPartitionBytes: Array[Byte] = _
+  private var cachedGroups: Array[PartitionBuckets] = _
+
   /** Writes one record of `kind`; `checkNulls` passes it through the NOT NULL and CHAR/VARCHAR rules
    *  first (a delete's non-key columns are not checked). A null primary key is always refused. */
   def write(input: InternalRow, kind: Byte, checkNulls: Boolean = true): Unit = {
@@ -56,12 +64,21 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
       k += 1
     }
     val partition = routing.partition(row)
-    val bucket = routing.bucket(row)
     // the writers of the last partition seen, by bucket: no map lookup per row
     if (cachedPartition == null || !cachedPartition.equals(partition)) {
       cachedPartition = partition.copy()
       cachedWriters = new Array[KeyValueFileWriter](math.max(numBuckets, 1))
+      assigner.foreach { a =>
+        cachedPartitionBytes = BinaryRowCodec.serialize(cachedPartition, schema.partitionTypes)
+        cachedGroups = a.groupsOf(cachedPartitionBytes)
+      }
     }
+    val bucket = assigner match {
+      case None => routing.bucket(row)
+      case Some(a) => a.assign(cachedPartitionBytes, cachedGroups, keyHash.get(row))
+    }
+    if (bucket >= cachedWriters.length)
+      cachedWriters = java.util.Arrays.copyOf(cachedWriters, math.max(bucket + 1, cachedWriters.length * 2))
     var w = cachedWriters(bucket)
     if (w == null) {
       w = writerOf(partition, bucket)
@@ -94,13 +111,21 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
         w
     }
 
-  /** Closes every file and returns one message per (partition, bucket) that has files. */
+  /** Closes every file and returns one message per (partition, bucket) that has files or a new hash
+   *  index. */
   def prepareCommit(): Seq[CommitMessage] = {
     merges.values.foreach(_.flush())
-    val msgs = open.values.toSeq.map { w =>
+    val written = open.values.toSeq.map { w =>
       CommitMessage(w.partition, w.bucket, numBuckets, w.finish(),
         changelogFiles = changelogs.get(w).map(_.finish()).getOrElse(Seq.empty))
-    }.filter(_.newFiles.nonEmpty)
+    }
+    val hashes = assigner.map(_.changes()).getOrElse(Seq.empty)
+      .map { case (p, b, c) => (ArraySeq.unsafeWrapArray(p), b) -> c }.toMap
+    val withIndex = written.map(m => m.copy(hashIndex = hashes.get((ArraySeq.unsafeWrapArray(m.partition), m.bucket))))
+    val alone = hashes.keySet -- written.map(m => (ArraySeq.unsafeWrapArray(m.partition), m.bucket))
+    val msgs = (withIndex ++ alone.toSeq.map { case (p, b) =>
+      CommitMessage(p.toArray, b, numBuckets, Seq.empty, hashIndex = hashes.get((p, b)))
+    }).filter(m => m.newFiles.nonEmpty || m.hashIndex.isDefined)
     open.clear()
     changelogs.clear()
     merges.clear()

@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection, UnsafeRow}
 
 import lamina.errors.BadInputException
-import lamina.format.BucketFunction
+import lamina.format.{BucketFunction, KeyHashFunction}
 import lamina.table.FileStoreTable
 import lamina.types.SparkTypes
 
@@ -44,6 +44,10 @@ final class RowRouting(table: FileStoreTable) {
 
   /** The partition values of the row (reused: copy to keep). */
   def partition(row: InternalRow): UnsafeRow = partitionProjection.map(_.apply(row)).getOrElse(emptyPartition)
+
+  /** The hash of a row's bucket key, which dynamic buckets are assigned by. */
+  def keyHash: KeyHashFunction =
+    new KeyHashFunction(schema.bucketKeys.map(schema.indexOf).toArray, schema.bucketKeys.map(k => schema.field(k).get.dataType))
 
   /** Paimon's bucket of the row; 0 for bucket-unaware tables. */
   def bucket(row: InternalRow): Int = bucketFunction match {

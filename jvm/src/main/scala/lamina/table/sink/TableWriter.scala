@@ -21,7 +21,8 @@ object TableWriter {
   def commitOverwrite(table: FileStoreTable, msgs: Seq[CommitMessage], filter: Option[InternalRow => Boolean],
       user: String = FileStoreCommit.newUser(), partitions: Option[Set[java.nio.ByteBuffer]] = None,
       operation: CommitOperation = CommitOperation.Overwrite, rows: RowCounts = RowCounts.Unknown): Option[Long] = {
-    deleteFiles(table, msgs.map(m => m.copy(newFiles = m.changelogFiles, changelogFiles = Seq.empty)))
+    deleteFiles(table,
+      msgs.map(m => m.copy(newFiles = m.changelogFiles, changelogFiles = Seq.empty, indexChange = None, hashIndex = None)))
     val c = commit(table, user, operation, rows)
     expireAfter(table,
       partitions match {

@@ -1,0 +1,80 @@
+package lamina.table.bucket
+
+import scala.collection.mutable
+
+import lamina.table.manifest.IndexFileMeta
+
+/** The buckets of one partition as one assigner group sees them ([[DynamicBucketPlan]]): where each
+ *  known key of its group lives (from the hash index of every bucket of the partition), and the
+ *  buckets it owns with their hashes. A new key goes to the first owned bucket holding fewer than
+ *  `targetRows` keys, else to a new owned bucket, the lowest id free; past `maxBuckets` (-1: no
+ *  limit), to the owned bucket holding fewest. Not thread-safe: one per task. */
+final class PartitionBuckets(plan: DynamicBucketPlan, group: Int, targetRows: Long, maxBuckets: Int) {
+  import PartitionBuckets.Owned
+
+  private val bucketOf = new IntIntMap()
+  private val owned = mutable.TreeMap.empty[Int, Owned]
+  private var filesRead = Set.empty[String]
+
+  /** Whether any bucket was given a new key. */
+  private var changed = false
+
+  /** Reads the hash index of the partition: `files` by bucket, `read` decoding one. */
+  def load(files: Seq[(Int, IndexFileMeta)], read: IndexFileMeta => Array[Int]): Unit = {
+    filesRead = files.map(_._2.fileName).toSet
+    files.foreach { case (bucket, meta) =>
+      val hashes = read(meta)
+      var i = 0
+      while (i < hashes.length) {
+        if (plan.groupOf(hashes(i)) == group) bucketOf.put(hashes(i), bucket)
+        i += 1
+      }
+      if (bucket % plan.groups == group) {
+        val o = owned.getOrElseUpdate(bucket, new Owned)
+        o.files += meta.fileName
+        o.old += hashes
+        o.rows += hashes.length
+      }
+    }
+  }
+
+  /** The bucket of a key of this group by its hash. */
+  def assign(hash: Int): Int = {
+    val known = bucketOf.get(hash)
+    if (known >= 0) return known
+    val bucket = owned.find(_._2.rows < targetRows).map(_._1).getOrElse(newBucket())
+    bucketOf.put(hash, bucket)
+    val o = owned(bucket)
+    o.added.addOne(hash)
+    o.rows += 1
+    changed = true
+    bucket
+  }
+
+  private def newBucket(): Int = {
+    var b = group
+    while (owned.contains(b)) b += plan.groups
+    if (maxBuckets > 0 && b >= maxBuckets && owned.nonEmpty) owned.minBy(_._2.rows)._1
+    else { owned.put(b, new Owned); b }
+  }
+
+  /** Each owned bucket that was given new keys, with every hash it now holds and the change to commit
+   *  once `write` stored them. */
+  def changes(write: Array[Int] => IndexFileMeta): Seq[(Int, HashIndexChange)] =
+    if (!changed) Seq.empty
+    else owned.toSeq.filter(_._2.added.length > 0).map { case (bucket, o) =>
+      val all = (o.old.iterator.flatMap(_.iterator) ++ o.added.result().iterator).toArray
+      bucket -> HashIndexChange(filesRead, o.files.toSet, write(all))
+    }
+}
+
+object PartitionBuckets {
+  private final class Owned {
+    val files = mutable.ArrayBuffer.empty[String]
+    val old = mutable.ArrayBuffer.empty[Array[Int]]
+    val added = new mutable.ArrayBuilder.ofInt
+
+    /** Keys in the bucket: those of its index files and those added. */
+    var rows = 0L
+  }
+}
