@@ -106,6 +106,12 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
 
   /** Whether the bucket functions can compute a dynamic-bucket table's key hash groups; otherwise all
    *  rows of a partition go to one task. */
+  /** An unpartitioned dynamic-bucket table is written by exactly one task per assigner group, as a
+   *  fixed-bucket table by one per bucket ([[oneTaskPerBucket]]): no group shares a task, and no
+   *  coalescing of small shuffle partitions leaves one task to assign every key. */
+  private lazy val oneTaskPerGroup: Boolean =
+    dynamicByGroup && table.schema.partitionKeys.isEmpty && dynamicGroups <= BucketTagFunction.MaxBuckets
+
   private lazy val dynamicByGroup: Boolean = table.hasDynamicBuckets && BucketTransformFunction.supports(
     table.schema.bucketKeys.map(k => SparkTypes.toSpark(table.schema.field(k).get.dataType)))
 
@@ -118,6 +124,8 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     val schema = table.schema
     def column(c: String): ConnectorExpression = ColumnReferences.column(c)
     if (!table.isPrimaryKeyTable) Distributions.unspecified()
+    else if (oneTaskPerGroup) Distributions.clustered(Array(Expressions.apply(BucketTagFunction.Name,
+          (Expressions.literal(Integer.valueOf(dynamicGroups)) +: schema.bucketKeys.map(column)): _*)))
     else if (dynamicByGroup) Distributions.clustered(
       (schema.partitionKeys.map(column) :+ ColumnReferences.bucket(dynamicGroups, schema.bucketKeys)).toArray)
     else if (table.hasDynamicBuckets && schema.partitionKeys.nonEmpty)
@@ -146,6 +154,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
 
   override def requiredNumPartitions(): Int =
     if (oneTaskPerBucket) table.schema.numBuckets
+    else if (oneTaskPerGroup) dynamicGroups
     else if (table.hasDynamicBuckets && !dynamicByGroup && table.schema.partitionKeys.isEmpty) 1
     else 0
 

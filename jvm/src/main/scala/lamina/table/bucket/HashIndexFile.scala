@@ -16,7 +16,7 @@ object HashIndexFile {
 
   def encode(hashes: Array[Int]): Array[Byte] = {
     val b = ByteBuffer.allocate(hashes.length * 4)
-    hashes.foreach(b.putInt)
+    b.asIntBuffer().put(hashes)
     b.array()
   }
 
@@ -27,8 +27,9 @@ object HashIndexFile {
         s"${bytes.length} bytes")
     if (bytes.length % 4 != 0 || bytes.length / 4 != meta.rowCount)
       throw new CorruptFileException(path, -1, s"${meta.rowCount} hashes of 4 bytes", s"${bytes.length} bytes")
-    val b = ByteBuffer.wrap(bytes)
-    Array.fill(bytes.length / 4)(b.getInt())
+    val out = new Array[Int](bytes.length / 4)
+    ByteBuffer.wrap(bytes).asIntBuffer().get(out) // big-endian, the buffer's default
+    out
   }
 
   /** Writes `hashes` as a new index file, named as Paimon names index files. */

@@ -12,9 +12,12 @@ import lamina.table.manifest.IndexFileMeta
 final class PartitionBuckets(plan: DynamicBucketPlan, group: Int, targetRows: Long, maxBuckets: Int) {
   import PartitionBuckets.Owned
 
-  private val bucketOf = new IntIntMap()
+  private var bucketOf = new IntIntMap()
   private val owned = mutable.TreeMap.empty[Int, Owned]
   private var filesRead = Set.empty[String]
+
+  /** The owned bucket new keys go to while it has room, found again once it is full. */
+  private var filling = -1
 
   /** Whether any bucket was given a new key. */
   private var changed = false
@@ -22,6 +25,8 @@ final class PartitionBuckets(plan: DynamicBucketPlan, group: Int, targetRows: Lo
   /** Reads the hash index of the partition: `files` by bucket, `read` decoding one. */
   def load(files: Seq[(Int, IndexFileMeta)], read: IndexFileMeta => Array[Int]): Unit = {
     filesRead = files.map(_._2.fileName).toSet
+    // about 1 / groups of the partition's keys are this group's
+    bucketOf = new IntIntMap(expected = (files.map(_._2.rowCount).sum / plan.groups + 16).min(1 << 28).toInt)
     files.foreach { case (bucket, meta) =>
       val hashes = read(meta)
       var i = 0
@@ -42,7 +47,9 @@ final class PartitionBuckets(plan: DynamicBucketPlan, group: Int, targetRows: Lo
   def assign(hash: Int): Int = {
     val known = bucketOf.get(hash)
     if (known >= 0) return known
-    val bucket = owned.find(_._2.rows < targetRows).map(_._1).getOrElse(newBucket())
+    if (filling < 0 || owned(filling).rows >= targetRows)
+      filling = owned.find(_._2.rows < targetRows).map(_._1).getOrElse(newBucket())
+    val bucket = filling
     bucketOf.put(hash, bucket)
     val o = owned(bucket)
     o.added.addOne(hash)
@@ -63,7 +70,10 @@ final class PartitionBuckets(plan: DynamicBucketPlan, group: Int, targetRows: Lo
   def changes(write: Array[Int] => IndexFileMeta): Seq[(Int, HashIndexChange)] =
     if (!changed) Seq.empty
     else owned.toSeq.filter(_._2.added.length > 0).map { case (bucket, o) =>
-      val all = (o.old.iterator.flatMap(_.iterator) ++ o.added.result().iterator).toArray
+      val added = o.added.result()
+      val all = new Array[Int](o.old.map(_.length).sum + added.length)
+      var at = 0
+      (o.old :+ added).foreach { a => System.arraycopy(a, 0, all, at, a.length); at += a.length }
       bucket -> HashIndexChange(filesRead, o.files.toSet, write(all))
     }
 }
