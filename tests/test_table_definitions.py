@@ -55,11 +55,29 @@ def test_out_of_range_options_are_refused_at_create_and_alter(spark, db, key, va
     with pytest.raises(lamina.BadInputException) as excinfo:
         spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT NOT NULL) "
                   f"TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', '{key}' = '{value}')")
-    assert error_text(excinfo).startswith(f"Invalid value '{value}' for option '{key}': {expected}")
+    assert error_text(excinfo).startswith(f"Invalid value '{value}' for option '{key}' of table {db}.t: {expected}")
     spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT NOT NULL) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
     with pytest.raises(lamina.BadInputException) as excinfo:
         spark.sql(f"ALTER TABLE {CAT}.{db}.t SET TBLPROPERTIES ('{key}' = '{value}')")
-    assert f"Invalid value '{value}' for option '{key}'" in error_text(excinfo)
+    assert error_text(excinfo).startswith(f"Invalid value '{value}' for option '{key}' of table {db}.t: {expected}")
+
+
+@pytest.mark.parametrize("key, value, expected", [
+    ("bucket", "x", "expected an integer"),
+    ("file.format", "csv", "expected one of parquet, orc, avro"),
+    ("deletion-vectors.enabled", "sometimes", "expected true or false"),
+])
+def test_a_value_that_does_not_parse_names_the_table_option_and_value(spark, db, key, value, expected):
+    message = f"Invalid value '{value}' for option '{key}' of table {db}.t: {expected}"
+    with pytest.raises(lamina.BadInputException) as excinfo:
+        spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT) TBLPROPERTIES ('{key}' = '{value}')")
+    assert error_text(excinfo).splitlines()[0] == message
+    assert sql_rows(spark, f"SHOW TABLES IN {CAT}.{db}") == []
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT)")
+    with pytest.raises(lamina.BadInputException) as excinfo:
+        spark.sql(f"ALTER TABLE {CAT}.{db}.t SET TBLPROPERTIES ('write-only' = 'true', '{key}' = '{value}')")
+    assert error_text(excinfo).splitlines()[0] == message
+    assert "write-only" not in dict(sql_rows(spark, f"SELECT key, value FROM {CAT}.{db}.`t$options`"))
 
 
 def test_user_properties_are_kept(spark, db):

@@ -134,7 +134,7 @@ def test_automatic_tags_by_process_time(spark, warehouse, db):
     assert rows_at(spark, name, hour) == [(1,)]
     with pytest.raises(Exception) as excinfo:
         spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('tag.automatic-creation' = 'watermark')")
-    assert "Invalid value 'watermark' for option 'tag.automatic-creation': expected one of none, process-time" \
+    assert f"Invalid value 'watermark' for option 'tag.automatic-creation' of table {db}.auto: expected one of none, process-time" \
         in error_text(excinfo)
 
 

@@ -35,9 +35,11 @@ def lamina_metrics(spark, action):
         if e.executionId() in before:
             continue
         values = {t._1(): t._2() for t in _seq(store.executionMetrics(e.executionId()).toSeq())}
-        for m in _seq(e.metrics()):
-            if m.name().startswith("lamina ") and m.accumulatorId() in values:
-                totals[m.name()] = totals.get(m.name(), 0) + int(values[m.accumulatorId()])
+        # a plan may list one node's metric more than once (a write's plan, with its nested plans)
+        metrics = {m.accumulatorId(): m.name() for m in _seq(e.metrics()) if m.name().startswith("lamina ")}
+        for accumulator, name in metrics.items():
+            if accumulator in values:
+                totals[name] = totals.get(name, 0) + int(values[accumulator])
     return totals
 
 
@@ -155,6 +157,60 @@ def test_compaction_jobs_are_described_and_say_their_progress(spark, db):
     spark.sql(f"INSERT INTO {t} VALUES (1, 1, 'again')")
     quiet = _jvm_stderr(spark, lambda: lamina.compact(spark, f"{db}.t", partitions={"p": 1}, full=True))
     assert f"lamina: compact {db}.t: " not in quiet
+
+
+LOOKUP_HITS, LOOKUP_MISSES = "lamina lookup cache hits", "lamina lookup cache misses"
+
+
+def _lookup_accumulators(spark, action):
+    """{accumulator name: value} of the lookup cache's accumulators on the stages that `action` ran."""
+    stages = set(_stages(spark))
+    action()
+    counted = {}
+    for stage, accumulators in _stages(spark).items():
+        if stage not in stages:
+            for name, value in accumulators.items():
+                if name in (LOOKUP_HITS, LOOKUP_MISSES):
+                    counted[name] = counted.get(name, 0) + value
+    return counted
+
+
+def test_lookup_cache_hits_and_misses_of_the_compaction_after_a_write(spark, db):
+    # deletion vectors: each write's level-0 file is compacted at once, its keys looked up in the levels
+    # left alone. A size ratio of 20% keeps the first write's large file out of the small upserts' compactions.
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
+              "'deletion-vectors.enabled' = 'true', 'compaction.size-ratio' = '20')")
+
+    def upsert(ids, value):
+        query = f"INSERT INTO {t} SELECT id, concat('{value}', sha2(cast(id AS STRING), 256)) FROM {ids}"
+        write = {}
+        stages = _lookup_accumulators(spark, lambda: write.update(lamina_metrics(spark, lambda: spark.sql(query).collect())))
+        # the write node shows what the stages of its compaction counted
+        assert {k: v for k, v in write.items() if k in (LOOKUP_HITS, LOOKUP_MISSES)} == stages
+        return write[LOOKUP_HITS], write[LOOKUP_MISSES]
+
+    assert upsert("range(0, 5000)", "a") == (0, 0)  # nothing older to look into
+    # 50 keys looked up in the first write's file: each lookup needs its bloom filter, index block and a
+    # data block; the file's few pages are read once, then found in memory
+    hits, misses = upsert("range(0, 100, 2)", "b")
+    assert 0 < misses < 10 and hits + misses == 3 * 50, (hits, misses)
+    # 50 other keys of the same pages of the same file, in the next write's compaction: all in memory
+    assert upsert("range(1, 100, 2)", "c") == (3 * 50, 0)
+    assert sql_rows(spark, f"SELECT substr(v, 1, 1), count(*) FROM {t} GROUP BY 1 ORDER BY 1") == [
+        ("a", 4900), ("b", 50), ("c", 50)]
+
+
+def test_lookup_cache_hits_and_misses_of_a_compaction_call(spark, db):
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
+              "'changelog-producer' = 'lookup', 'write-only' = 'true')")
+    spark.sql(f"INSERT INTO {t} SELECT id, sha2(cast(id AS STRING), 256) FROM range(0, 5000)")
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")  # the first file to the top level: nothing to look up
+    spark.sql(f"INSERT INTO {t} SELECT id, 'new' FROM range(0, 40)")
+    counted = _lookup_accumulators(
+        spark, lambda: spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t', compact_strategy => 'minor')"))
+    assert counted[LOOKUP_MISSES] > 0 and counted[LOOKUP_HITS] > counted[LOOKUP_MISSES], counted
 
 
 def test_maintenance_procedures_describe_their_jobs(spark, db):

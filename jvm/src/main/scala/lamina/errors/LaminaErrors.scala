@@ -19,6 +19,14 @@ abstract class LaminaException(message: String, cause: Throwable) extends Runtim
 
 class BadInputException(message: String, cause: Throwable = null) extends LaminaException(message, cause)
 
+object BadInputException {
+
+  /** A value that option `key` cannot take, and why; names the table when the option is one of its own
+   *  (CREATE TABLE, ALTER TABLE, an option a read or write sets for it). */
+  def invalidOption(key: String, value: String, why: String, table: Option[String] = None): BadInputException =
+    new BadInputException(s"Invalid value '$value' for option '$key'${table.fold("")(t => s" of table $t")}: $why")
+}
+
 class NotFoundException(message: String, cause: Throwable = null) extends BadInputException(message, cause)
 
 class AlreadyExistsException(message: String, cause: Throwable = null) extends BadInputException(message, cause)

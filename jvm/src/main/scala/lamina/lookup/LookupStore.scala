@@ -2,7 +2,7 @@ package lamina.lookup
 
 import java.io.{Closeable, File}
 
-import lamina.lookup.cache.CacheManager
+import lamina.lookup.cache.{CacheCounters, CacheManager}
 import lamina.lookup.hash.HashLookupStoreFactory
 import lamina.lookup.sort.SortLookupStoreFactory
 
@@ -21,8 +21,12 @@ trait LookupStoreWriter extends Closeable {
 trait LookupStoreReader extends Closeable {
 
   /** The value stored under `key`, or null when the key is absent. Raises
-   *  [[lamina.errors.CorruptFileException]] rather than answer from damaged bytes. */
-  def lookup(key: Array[Byte]): Array[Byte]
+   *  [[lamina.errors.CorruptFileException]] rather than answer from damaged bytes. `counts` gets a hit
+   *  or a miss for each page (block, bloom filter) the lookup needed. */
+  def lookup(key: Array[Byte], counts: CacheCounters): Array[Byte]
+
+  /** As above, uncounted. */
+  final def lookup(key: Array[Byte]): Array[Byte] = lookup(key, CacheCounters.Ignored)
 }
 
 /** Creates writers and readers of one kind of local lookup file. */

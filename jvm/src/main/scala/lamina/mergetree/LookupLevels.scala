@@ -12,6 +12,7 @@ import org.apache.spark.unsafe.Platform
 import lamina.dv.DeletionVectorsMaintainer
 import lamina.errors.{BadInputException, CorruptFileException}
 import lamina.lookup.{LocalFileCache, LocalFileType, LookupStoreWriter, UnsignedBytesComparator}
+import lamina.lookup.cache.CacheCounters
 import lamina.table.manifest.DataFileMeta
 import lamina.types.SparkTypes
 
@@ -26,14 +27,16 @@ import lamina.types.SparkTypes
  *  {{{
  *  entry value := position:int64 BE [ sequence:int64 BE | kind:int8 | value row bytes ]
  *  }}}
- *  `runs` newest first (as [[Levels.runs]] lists them), none of level 0. Not thread-safe: one per task. */
+ *  `runs` newest first (as [[Levels.runs]] lists them), none of level 0. The pages the lookups found in
+ *  the lookup cache or read from local files go into `cacheCounts`. Not thread-safe: one per task. */
 final class LookupLevels(
     readers: KeyValueReaders,
     bucketPath: String,
     runs: Seq[SortedRun],
     vectors: DeletionVectorsMaintainer,
     withValue: Boolean,
-    localDir: File) {
+    localDir: File,
+    cacheCounts: CacheCounters) {
   require(runs.forall(_.level > 0), "lookup levels hold no level-0 run")
 
   private val table = readers.table
@@ -73,7 +76,7 @@ final class LookupLevels(
    *  compaction fails naming it. */
   private def lookupIn(f: DataFileMeta, k: Array[Byte], key: InternalRow): Option[(Long, KeyValue)] = {
     LocalFileCache.readRebuilding(entryOf(f), acquired(f.fileName) = _)(e =>
-      Option(e.reader.lookup(k)).map(decode(f, e.file, key, _)))
+      Option(e.reader.lookup(k, cacheCounts)).map(decode(f, e.file, key, _)))
   }
 
   /** Lookups made, and local files used (built or reused) by this task. */

@@ -61,7 +61,7 @@ object CreateTableSpec {
           s"Partition column '$p' of table $table must be part of the primary key (${primaryKeys.mkString(", ")})"))
     val bucket = CoreOptions.Bucket.getOrDefault(options)
     if (bucket == 0 || bucket < -1)
-      throw new BadInputException(s"Invalid value '$bucket' for option 'bucket' of table $table: use -1 or a positive number")
+      throw BadInputException.invalidOption("bucket", bucket.toString, "use -1 or a positive number", Some(table))
     val bucketKeys = CoreOptions.BucketKey.get(options).getOrElse(Seq.empty)
     bucketKeys.foreach { b =>
       if (!names.contains(b)) throw new BadInputException(s"Bucket-key column '$b' of table $table is not a column")

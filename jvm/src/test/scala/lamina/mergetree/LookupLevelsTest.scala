@@ -9,6 +9,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.dv.DeletionVectorsMaintainer
 import lamina.format.{BinaryRowCodec, FileSchemaReader}
+import lamina.lookup.cache.CacheCounters
 import lamina.mergetree.function.MergeFunctions
 import lamina.table.{KeyValueLayout, TestTables}
 import lamina.table.manifest.DataFileMeta
@@ -47,15 +48,16 @@ class LookupLevelsTest extends AnyFunSuite {
       },
     layout.fileStruct, layout.fileStruct.fields.indices.toArray, layout.fileStruct)
 
-  private def levels(vectors: DeletionVectorsMaintainer, withValue: Boolean): LookupLevels = {
-    val table = MergeTreeTable.of("db.t", s"/lookup-levels-test/${UUID.randomUUID()}", TestTables.fileIO, layout,
+  private def levels(vectors: DeletionVectorsMaintainer, withValue: Boolean, counts: CacheCounters = new CacheCounters,
+      tablePath: String = s"/lookup-levels-test/${UUID.randomUUID()}"): LookupLevels = {
+    val table = MergeTreeTable.of("db.t", tablePath, TestTables.fileIO, layout,
       TableCapabilities.of(options, primaryKey = true, "db.t"), options)
     val readers = KeyValueReaders(Map(0L -> reader), Map.empty, table,
       MergeFunctions.factory(schema.fields, schema.primaryKeys, options, "db.t"))
     // newest first, as Levels.runs lists them
     val runs = Seq(SortedRun(1, IndexedSeq(fileOf("a", 1))), SortedRun(4, IndexedSeq(fileOf("b", 4))))
     new LookupLevels(readers, "/lookup-levels-test/bucket-0", runs, vectors, withValue,
-      Files.createTempDirectory("lookup-levels").toFile)
+      Files.createTempDirectory("lookup-levels").toFile, counts)
   }
 
   test("a key's newest live row is found in the newest level holding it, and marked deleted there") {
@@ -95,5 +97,25 @@ class LookupLevelsTest extends AnyFunSuite {
     val l = levels(vectors, withValue = true)
     try assert(l.lookupAndDelete(InternalRow(1)).isEmpty)
     finally l.close()
+  }
+
+  test("lookups count the lookup cache's hits and misses; a later task's lookups of the same files hit") {
+    val path = s"/lookup-levels-test/${UUID.randomUUID()}"
+    val first = new CacheCounters
+    val l = levels(new DeletionVectorsMaintainer(Map.empty, bitmap64 = false), withValue = true, first, path)
+    try {
+      assert(l.lookupAndDelete(InternalRow(2)).isDefined)
+      assert(first.misses > 0, first) // the local file of `a` was just built: its pages are read
+      val misses = first.misses
+      assert(l.lookupAndDelete(InternalRow(1)).isDefined)
+      assert(first.misses == misses && first.hits > 0, first) // the same pages, in memory
+    } finally l.close()
+    // the same data files in a later task: their local files and pages are the JVM's already
+    val later = new CacheCounters
+    val again = levels(new DeletionVectorsMaintainer(Map.empty, bitmap64 = false), withValue = true, later, path)
+    try {
+      assert(again.lookupAndDelete(InternalRow(1)).isDefined && again.lookupAndDelete(InternalRow(2)).isDefined)
+      assert(later.misses == 0 && later.hits > 0, later)
+    } finally again.close()
   }
 }

@@ -2,7 +2,7 @@ package lamina.lookup.bloom
 
 import java.io.Closeable
 
-import lamina.lookup.cache.{CacheKey, CacheManager}
+import lamina.lookup.cache.{CacheCounters, CacheKey, CacheManager}
 
 /** A bloom filter whose bits live in a file and are read through the index pool of a [[CacheManager]]:
  *  loaded on first use, dropped when the manager evicts them, loaded again on demand.
@@ -32,17 +32,18 @@ final class FileBasedBloomFilter(
   private var heldBytes = 0L // guarded by this
   private val drop: CacheKey => Unit = _ => filter = null
 
-  def testHash(hash: Long): Boolean = {
+  /** Whether the filter may hold `hash`; `counts` gets a miss when the bits are read from the file, else a hit. */
+  def testHash(hash: Long, counts: CacheCounters = CacheCounters.Ignored): Boolean = {
     var f = filter
     if (f == null || (accessCount >= CacheManager.RefreshCount && !heldBeyondBudget)) {
-      f = if (heldBeyondBudget) loadHeld() else fetch()
+      f = if (heldBeyondBudget) loadHeld(counts) else fetch(counts)
       accessCount = 0
-    }
+    } else counts.hit()
     accessCount += 1
     f.testHash(hash)
   }
 
-  private def fetch(): BloomFilter = {
+  private def fetch(counts: CacheCounters): BloomFilter = {
     // As in BlockCache: on a miss the filter is published inside the loader, so that a page evicted
     // by its own insertion is dropped by the callback rather than kept here.
     var loaded: BloomFilter = null
@@ -53,16 +54,21 @@ final class FileBasedBloomFilter(
         filter = loaded
         b
       }, drop)
-    if (loaded != null) loaded
-    else {
+    if (loaded != null) {
+      counts.miss()
+      loaded
+    } else {
+      counts.hit()
       val f = new BloomFilter(bits, BloomFilter.numHashFunctions(expectedEntries, bits.length))
       filter = f
       f
     }
   }
 
-  private def loadHeld(): BloomFilter = synchronized {
-    if (filter == null) {
+  private def loadHeld(counts: CacheCounters): BloomFilter = synchronized {
+    if (filter != null) counts.hit()
+    else {
+      counts.miss()
       val b = load()
       filter = new BloomFilter(b, BloomFilter.numHashFunctions(expectedEntries, b.length))
       heldBytes = b.length

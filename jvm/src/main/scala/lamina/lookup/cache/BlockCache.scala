@@ -38,23 +38,27 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
    *
    *  A `reusable` block goes into a pooled array, which a later load may reuse while the caller still
    *  reads it: the caller checks [[PageView.isCurrent]] after reading and, if false, discards what it
-   *  read and calls again (see [[PageBuffer]]). Other blocks are always current. */
+   *  read and calls again (see [[PageBuffer]]). Other blocks are always current.
+   *
+   *  `counts` gets a miss when the block is read from the file, else a hit. */
   def getSlot[V <: PageView](slot: Int, offset: Long, length: Int, isIndex: Boolean,
-      decode: BlockCache.Decode, view: (Long, Page) => V, pageKeySize: Int = 0, reusable: Boolean = false): V = {
+      decode: BlockCache.Decode, view: (Long, Page) => V, pageKeySize: Int = 0, reusable: Boolean = false,
+      counts: CacheCounters = CacheCounters.Ignored): V = {
     val ref = slots.get(slot)
     if (ref != null && ref.accessCount < CacheManager.RefreshCount && ref.page.isCurrent) {
       ref.accessCount += 1 // a lost increment only delays the next refresh
+      counts.hit()
       ref.view.asInstanceOf[V]
     } else {
       val key =
         if (pageKeySize > 0) CacheKey.forPageIndex(path, pageKeySize, slot)
         else CacheKey.forPosition(path, offset, length, isIndex)
-      fetchSlot(slot, key, offset, length, reusable, decode, view)
+      fetchSlot(slot, key, offset, length, reusable, decode, view, counts)
     }
   }
 
   private def fetchSlot[V <: PageView](slot: Int, key: CacheKey, offset: Long, length: Int, reusable: Boolean,
-      decode: BlockCache.Decode, view: (Long, Page) => V): V = {
+      decode: BlockCache.Decode, view: (Long, Page) => V, counts: CacheCounters): V = {
     // On a miss the reference is published inside the loader, before the manager inserts the page:
     // if the insertion evicts the page at once (it exceeds its pool), the removal callback empties
     // the slot. On a hit the same callback is registered with the page, which another reader of the
@@ -94,13 +98,14 @@ final class BlockCache(val input: LocalFileInput, val manager: CacheManager, slo
             val v =
               try view(offset, page)
               catch { case _: RuntimeException if !page.isCurrent => null.asInstanceOf[V] }
-            if (v == null || !page.isCurrent) return fetchSlot(slot, key, offset, length, reusable, decode, view)
+            if (v == null || !page.isCurrent) return fetchSlot(slot, key, offset, length, reusable, decode, view, counts)
             new PageRef(key, page, v)
           }
         r.accessCount = 0
         slots.set(slot, r)
         r
       }
+    if (loaded != null) counts.miss() else counts.hit()
     ref.accessCount += 1
     ref.view.asInstanceOf[V]
   }

@@ -4,7 +4,7 @@ import java.io.File
 
 import lamina.errors.CorruptFileException
 import lamina.lookup.LookupStoreReader
-import lamina.lookup.cache.{BlockCache, CacheManager, Page, RawPage}
+import lamina.lookup.cache.{BlockCache, CacheCounters, CacheManager, Page, RawPage}
 import lamina.lookup.io.{Checksums, KeyHash, LittleEndian, LocalFileInput, VarInt}
 
 /** Reads a hash lookup file: hash the key, probe the slots of its length, read the record.
@@ -73,7 +73,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
 
   def recordCount: Long = footer.recordCount
 
-  override def lookup(key: Array[Byte]): Array[Byte] = {
+  override def lookup(key: Array[Byte], counts: CacheCounters): Array[Byte] = {
     if (key.length >= byLength.length) return null
     val section = byLength(key.length)
     if (section == null) return null
@@ -84,14 +84,14 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
     var probes = 0L
     while (probes < section.slotCount) {
       val pageIndex = slot / slotsPerPage
-      val page = slotPage(section, pageIndex.toInt, slotsPerPage)
+      val page = slotPage(section, pageIndex.toInt, slotsPerPage, counts)
       val bytes = page.bytes
       val p = ((slot - pageIndex * slotsPerPage) * slotSize).toInt
       val recordOffset = LittleEndian.getLong(bytes, p + len)
       val matches = recordOffset != 0 && java.util.Arrays.equals(bytes, p, p + len, key, 0, len)
       if (page.isCurrent) { // else the page was refilled while read: read the slot again
         if (recordOffset == 0) return null
-        if (matches) return readRecord(recordOffset, section.slotsOffset + slot * slotSize)
+        if (matches) return readRecord(recordOffset, section.slotsOffset + slot * slotSize, counts)
         slot = if (slot + 1 == section.slotCount) 0 else slot + 1
         probes += 1
       }
@@ -100,26 +100,26 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
   }
 
   /** Slot page `pageIndex` of `section`; like a data page, read it then check it is still current. */
-  private def slotPage(section: HashSection, pageIndex: Int, slotsPerPage: Int): RawPage = {
+  private def slotPage(section: HashSection, pageIndex: Int, slotsPerPage: Int, counts: CacheCounters): RawPage = {
     val first = pageIndex.toLong * slotsPerPage
     val slots = math.min(slotsPerPage.toLong, section.slotCount - first).toInt
     val offset = section.slotsOffset + first * section.slotSize
     val length = slots * section.slotSize
     blockCache.getSlot(firstSlotPage(section.keyLength) + pageIndex, offset, length, isIndex = true, checked, rawView,
-      reusable = true)
+      reusable = true, counts = counts)
   }
 
   /** Data page `pageIndex` (the last one may be short), cached under a page key. Its array may be
    *  reused for another page while read: what is read counts only if the page is still current after. */
-  private def dataPage(pageIndex: Int): RawPage = {
+  private def dataPage(pageIndex: Int, counts: CacheCounters): RawPage = {
     val pageStart = pageIndex.toLong * pageSize
     val pageLen = math.min(pageSize.toLong, footer.dataEnd - pageStart).toInt
     blockCache.getSlot(pageIndex, pageStart, pageLen, isIndex = false, checked, rawView, pageKeySize = pageSize,
-      reusable = true)
+      reusable = true, counts = counts)
   }
 
   /** Record: varint value length, value. `slotOffset` is where the slot pointing at it sits. */
-  private def readRecord(offset: Long, slotOffset: Long): Array[Byte] = {
+  private def readRecord(offset: Long, slotOffset: Long, counts: CacheCounters): Array[Byte] = {
     if (offset < HashFileHeader.EncodedLength || offset >= footer.dataEnd)
       throw new CorruptFileException(path, slotOffset,
         s"a record offset within [${HashFileHeader.EncodedLength}, ${footer.dataEnd})",
@@ -130,7 +130,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
     var value: Array[Byte] = null
     var page: RawPage = null
     do {
-      page = dataPage(pageIndex)
+      page = dataPage(pageIndex, counts)
       val bytes = page.bytes
       val v = VarInt.read(bytes, at, page.length)
       value = null
@@ -141,7 +141,7 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
       }
     } while (!page.isCurrent)
     if (value != null) return value
-    val headerBytes = readData(offset, math.min(VarInt.MaxBytes.toLong, footer.dataEnd - offset).toInt)
+    val headerBytes = readData(offset, math.min(VarInt.MaxBytes.toLong, footer.dataEnd - offset).toInt, counts)
     val h = VarInt.read(headerBytes, 0, headerBytes.length)
     if (h < 0) throw new CorruptFileException(path, offset, "a value length", "a malformed varint", "hash record")
     val bodyOffset = offset + VarInt.length(h)
@@ -149,18 +149,18 @@ final class HashLookupStoreReader(file: File, cacheManager: CacheManager) extend
     if (bodyOffset + valueLen > footer.dataEnd)
       throw new CorruptFileException(path, offset, s"a record ending by ${footer.dataEnd}",
         s"a record of $valueLen value bytes ending at ${bodyOffset + valueLen}", "hash record")
-    readData(bodyOffset, valueLen)
+    readData(bodyOffset, valueLen, counts)
   }
 
   /** Bytes [offset, offset + len) of the data section, gathered from cached pages. */
-  private def readData(offset: Long, len: Int): Array[Byte] = {
+  private def readData(offset: Long, len: Int, counts: CacheCounters): Array[Byte] = {
     val result = new Array[Byte](len)
     var done = 0
     while (done < len) {
       val pos = offset + done
       val pageIndex = pos / pageSize
       val pageStart = pageIndex * pageSize
-      val page = dataPage(pageIndex.toInt)
+      val page = dataPage(pageIndex.toInt, counts)
       val from = (pos - pageStart).toInt
       val n = math.min(len - done, page.length - from)
       System.arraycopy(page.bytes, from, result, done, n)

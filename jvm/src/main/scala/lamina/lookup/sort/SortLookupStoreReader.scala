@@ -5,7 +5,7 @@ import java.io.File
 import lamina.errors.CorruptFileException
 import lamina.lookup.{KeyComparator, LookupStoreReader}
 import lamina.lookup.bloom.{BloomFilter, FileBasedBloomFilter}
-import lamina.lookup.cache.{BlockCache, CacheKey, CacheManager, Page}
+import lamina.lookup.cache.{BlockCache, CacheCounters, CacheKey, CacheManager, Page}
 import lamina.lookup.io.{KeyHash, LocalFileInput}
 
 /** Reads a sort lookup file: bloom filter test, binary search of the index block, binary search of one
@@ -80,9 +80,11 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
         else s"a record count of at least $dataBlocks (one per data block)",
         s"${footer.recordCount}", "footer record count")
 
-  private def indexBlock(): BlockReader =
-    if (heldIndex != null) heldIndex
-    else blockCache.getSlot(indexSlot, indexHandle.offset, indexHandle.storedLength, isIndex = true, decodeBlock, blockView)
+  /** The index block; one kept here counts as a hit. */
+  private def indexBlock(counts: CacheCounters): BlockReader =
+    if (heldIndex != null) { counts.hit(); heldIndex }
+    else blockCache.getSlot(indexSlot, indexHandle.offset, indexHandle.storedLength, isIndex = true, decodeBlock, blockView,
+      counts = counts)
 
   /** Whether this reader keeps its index block or bloom filter itself, beyond the cache's budget,
    *  because the index pool cannot hold it. */
@@ -90,23 +92,24 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
 
   /** Data block i, whose handle is entry i of `index`. Its array may be recycled while read: read it
    *  through [[onDataBlock]]. */
-  private def dataBlock(index: BlockReader, i: Int): BlockReader = {
+  private def dataBlock(index: BlockReader, i: Int, counts: CacheCounters = CacheCounters.Ignored): BlockReader = {
     val h = index.handle(i, dataLimit)
-    blockCache.getSlot(i, h.offset, h.storedLength, isIndex = false, decodeBlock, blockView, reusable = true)
+    blockCache.getSlot(i, h.offset, h.storedLength, isIndex = false, decodeBlock, blockView, reusable = true,
+      counts = counts)
   }
 
   /** `read(block)` for data block i, starting with `block` (null: fetch it); the block read goes into
    *  `use` with the result. A read that a recycling of the block's array may have spoiled (the view is
    *  no longer current) is discarded, its exception too, and repeated on the block fetched again. */
-  private def onDataBlock[T](index: BlockReader, i: Int, block: BlockReader)(read: BlockReader => T)(
-      use: BlockReader => Unit): T = {
-    var b = if (block != null) block else dataBlock(index, i)
+  private def onDataBlock[T](index: BlockReader, i: Int, block: BlockReader,
+      counts: CacheCounters = CacheCounters.Ignored)(read: BlockReader => T)(use: BlockReader => Unit): T = {
+    var b = if (block != null) block else dataBlock(index, i, counts)
     while (true) {
       val r =
         try read(b)
         catch { case e: RuntimeException => if (b.isCurrent) throw e else null.asInstanceOf[T] }
       if (b.isCurrent) { use(b); return r }
-      b = dataBlock(index, i)
+      b = dataBlock(index, i, counts)
     }
     throw new IllegalStateException("unreachable")
   }
@@ -115,11 +118,11 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
 
   def recordCount: Long = footer.recordCount
 
-  override def lookup(key: Array[Byte]): Array[Byte] = {
-    if (bloomFilter != null && !bloomFilter.testHash(KeyHash.hash64(key))) return null
-    val index = indexBlock()
+  override def lookup(key: Array[Byte], counts: CacheCounters): Array[Byte] = {
+    if (bloomFilter != null && !bloomFilter.testHash(KeyHash.hash64(key), counts)) return null
+    val index = indexBlock(counts)
     val i = index.lowerBound(key)
-    if (i == index.count) null else onDataBlock(index, i, null)(_.find(key))(NoUse)
+    if (i == index.count) null else onDataBlock(index, i, null, counts)(_.find(key))(NoUse)
   }
 
   /** All entries in key order, from the first. */
@@ -129,7 +132,7 @@ final class SortLookupStoreReader(file: File, cacheManager: CacheManager, compar
    *  from the first entry to the end (no seek) checks the entries it found against the footer's record
    *  count, and raises [[CorruptFileException]] at the end when they differ. */
   final class SortedEntryIterator extends Iterator[(Array[Byte], Array[Byte])] {
-    private val index = indexBlock()
+    private val index = indexBlock(CacheCounters.Ignored)
     private var blockIndex = 0
     private var block: BlockReader = _
     private var entry = 0

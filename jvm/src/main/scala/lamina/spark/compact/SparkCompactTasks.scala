@@ -9,6 +9,7 @@ import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 
+import lamina.lookup.cache.CacheCounters
 import lamina.table.compact.{AppendCompaction, BucketCompaction, CompactTasks, Compactor}
 import lamina.spark.{DataFileFormats, JobDescription}
 import lamina.spark.read.{DataFileReaders, KeyValueReaderBuilder}
@@ -25,28 +26,44 @@ import lamina.types.SparkTypes
  *  go into the executor's Spark local directory, where the executor's next compaction tasks find them.
  *  `progress`: where a line goes as each batch of buckets finishes (`lamina: compact db.t: 8/12 buckets done`). */
 class SparkCompactTasks(progress: Option[String => Unit]) extends CompactTasks with AppendCompactTasks {
+  @volatile private var lookupTotals = (0L, 0L)
+
+  /** The lookup cache's hits and misses of the compaction jobs this instance ran. */
+  def lookupCache: (Long, Long) = lookupTotals
+
   override def run(table: FileStoreTable, work: Seq[BucketCompaction]): Seq[CommitMessage] = {
     val spark = SparkSession.active
     // lookup compaction also reads the files it leaves alone
     val schemaIds = work.flatMap(_.split.files.map(_.schemaId)).distinct
     val writers = DataFileFormats.writers(spark, table)
     val tasks = spark.sparkContext.parallelize(work, math.max(1, math.min(work.size, spark.sparkContext.defaultParallelism)))
+    val metrics = CompactionMetrics.register(spark.sparkContext, table.capabilities.looksUp)
     JobDescription.during(spark, SparkCompactTasks.describe(table, work)) {
       if (table.isPrimaryKeyTable) {
         val readers = KeyValueReaderBuilder.build(spark, table, schemaIds, Seq.empty)
-        collect(table, work.size, tasks.map(w => Compactor.run(table, readers, writers, w, SparkCompactTasks.localLookupDir)))
+        val results = collect(table, work.size, metrics,
+          tasks.mapPartitions { ws =>
+            val counts = new CacheCounters
+            val messages = ws.map(w => Compactor.run(table, readers, writers, w, SparkCompactTasks.localLookupDir, counts))
+              .toArray
+            metrics.addLookups(counts)
+            messages.iterator
+          })
+        val (hits, misses) = metrics.lookupCache
+        synchronized { lookupTotals = (lookupTotals._1 + hits, lookupTotals._2 + misses) }
+        results
       } else {
         val readers = DataFileReaders.bySchema(spark, table, schemaIds, SparkTypes.toSparkStruct(table.schema.fields), Seq.empty)
-        collect(table, work.size,
+        collect(table, work.size, metrics,
           tasks.mapPartitionsWithIndex((task, ws) => ws.map(w => AppendCompaction.run(table, readers, writers, w, task))))
       }
     }
   }
 
-  /** Every task's messages (one per bucket compacted), counted in [[CompactionMetrics]], saying the
-   *  progress as each task finishes. */
-  private def collect(table: FileStoreTable, buckets: Int, rdd: RDD[CommitMessage]): Seq[CommitMessage] = {
-    val metrics = CompactionMetrics.register(rdd.sparkContext)
+  /** Every task's messages (one per bucket compacted), counted in `metrics`, saying the progress as
+   *  each task finishes. */
+  private def collect(table: FileStoreTable, buckets: Int, metrics: CompactionMetrics,
+      rdd: RDD[CommitMessage]): Seq[CommitMessage] = {
     val results = new Array[Array[CommitMessage]](rdd.getNumPartitions)
     var done = 0
     // called on the driver, one task at a time, as each task's result arrives

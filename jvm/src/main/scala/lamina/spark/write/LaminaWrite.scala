@@ -63,8 +63,11 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       (msgs, id, batch) => compactAfter(msgs, s"${info.queryId()}-compact", id, Some(batch)))
   }
 
+  /** Runs the compactions after this write's commits, counting their lookups ([[WriteMetrics]]). */
+  private lazy val compactTasks = new SparkCompactTasks(None)
+
   private def compactAfter(msgs: Seq[CommitMessage], user: String, id: Long, batchId: Option[Long]): Unit =
-    if (table.isPrimaryKeyTable || addsRows) CompactAfterWrite.afterCommit(table, msgs, user, id, SparkCompactTasks, batchId)
+    if (table.isPrimaryKeyTable || addsRows) CompactAfterWrite.afterCommit(table, msgs, user, id, compactTasks, batchId)
 
   /** Whether this write only adds or replaces rows: after one, an append table's buckets compact, as with
    *  Paimon's writers; row-level DML on an append table does not compact. */
@@ -172,9 +175,10 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   /** The files the last commit of this write's tasks added ([[WriteMetrics]]). */
   @volatile private var committedMessages: Seq[CommitMessage] = Seq.empty
 
-  override def supportedCustomMetrics(): Array[CustomMetric] = WriteMetrics.supported
+  override def supportedCustomMetrics(): Array[CustomMetric] = WriteMetrics.supported(table.capabilities.looksUp)
 
-  override def reportDriverMetrics(): Array[CustomTaskMetric] = WriteMetrics.of(committedMessages)
+  override def reportDriverMetrics(): Array[CustomTaskMetric] =
+    WriteMetrics.of(committedMessages, Some(compactTasks.lookupCache).filter(_ => table.capabilities.looksUp))
 
   override def commit(messages: Array[WriterCommitMessage]): Unit = {
     val written = messages.toSeq.collect { case m: LaminaWriterCommitMessage => m }

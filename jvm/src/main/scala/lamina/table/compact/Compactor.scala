@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.CommitConflictException
 import lamina.format.DataFileWriters
+import lamina.lookup.cache.CacheCounters
 import lamina.mergetree.{
   ChangelogMergeFunction,
   CompactUnit,
@@ -96,10 +97,10 @@ object Compactor {
 
   /** One compaction task (where [[CompactTasks]] runs it): merges the inputs and writes the output
    *  files; a table that looks keys up ([[TableCapabilities.looksUp]]) compacts by [[LookupCompaction]], its local lookup
-   *  files in `localDir`. */
+   *  files in `localDir`, the lookup cache's hits and misses counted in `cacheCounts`. */
   def run(table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction,
-      localDir: => File): CommitMessage =
-    if (table.capabilities.looksUp) LookupCompaction.run(table, readers, writers, w, localDir)
+      localDir: => File, cacheCounts: CacheCounters): CommitMessage =
+    if (table.capabilities.looksUp) LookupCompaction.run(table, readers, writers, w, localDir, cacheCounts)
     else merge(table, readers, writers, w)
 
   private def merge(

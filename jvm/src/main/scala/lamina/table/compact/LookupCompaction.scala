@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.dv.{DeletionVectorsIndexFile, DeletionVectorsMaintainer}
 import lamina.format.DataFileWriters
+import lamina.lookup.cache.CacheCounters
 import lamina.mergetree.{
   ChangelogMergeFunction,
   CompactionChangelog,
@@ -53,8 +54,9 @@ object LookupCompaction {
     out.map(_.toSeq).toSeq
   }
 
+  /** Runs `w`; the lookups' pages found cached or read from local files go into `cacheCounts`. */
   def run(table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction,
-      localDir: File): CommitMessage = {
+      localDir: File, cacheCounts: CacheCounters): CommitMessage = {
     val split = w.split
     val inputs = w.inputs.map(_.fileName).toSet
     val dv = table.capabilities.deletionVectors
@@ -69,7 +71,7 @@ object LookupCompaction {
     val changelog = CompactionChangelog.of(table.capabilities, table.options, w.outputLevel)
     val olderRowsMatter = !MergeFunctions.ignoresOlderRows(table.options, table.name)
     val levels = new LookupLevels(readers, split.bucketPath, keptRuns, vectors, olderRowsMatter || changelog.isDefined,
-      localDir)
+      localDir, cacheCounts)
     val partitionRow = table.manifestStore.decodePartition(split.partition)
     val dir = table.paths.bucketDir(partitionRow, split.bucket)
     val files = table.keyValueFiles(writers)

@@ -475,7 +475,7 @@ object CoreOptions {
   def validate(options: Map[String, String], table: String): Unit = {
     options.foreach { case (k, v) =>
       byKey.get(k) match {
-        case Some(d) => d.parseOrFail(v)
+        case Some(d) => d.parseOrFail(v, table)
         case None if patternKeys.exists(_.pattern.matcher(k).matches()) =>
         case None if isUserKey(k) =>
         case None => throw new BadInputException(s"Unknown option '$k' for table $table${didYouMean(k)}")

@@ -27,10 +27,15 @@ final case class OptionDef[T](
     try getOrDefault(options)
     catch { case e: BadInputException => throw new BadInputException(s"Table $table: ${e.getMessage}", e) }
 
-  def parseOrFail(value: String): T =
+  def parseOrFail(value: String): T = parse(value, None)
+
+  /** [[parseOrFail]] of an option of `table`: a bad value fails naming the table, the option and the value. */
+  def parseOrFail(value: String, table: String): T = parse(value, Some(table))
+
+  private def parse(value: String, table: Option[String]): T =
     kind.parse(value.trim) match {
       case Right(v) => v
-      case Left(why) => throw new BadInputException(s"Invalid value '$value' for option '$key': $why")
+      case Left(why) => throw BadInputException.invalidOption(key, value, why, table)
     }
 }
 

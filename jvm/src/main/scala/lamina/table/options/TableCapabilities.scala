@@ -19,9 +19,9 @@ final case class TableCapabilities(
    *  compaction), and tables read without merging ([[readsWithoutMerging]]). */
   def skipsLevel0: Boolean = mergeEngine.keepsFirstRecord || readsWithoutMerging
 
-  /** Compaction is lookup compaction (each key's older row looked up in the levels left alone):
-   *  deletion vectors, or the lookup changelog producer. */
-  def looksUp: Boolean = deletionVectors || changelogProducer == ChangelogProducer.Lookup
+  /** Compaction is lookup compaction (each key's older row looked up in the levels left alone): a
+   *  primary-key table with deletion vectors, or the lookup changelog producer. */
+  def looksUp: Boolean = primaryKey && (deletionVectors || changelogProducer == ChangelogProducer.Lookup)
 
   /** A primary-key table's write must compact the buckets it touched before its rows are visible:
    *  readers skip level 0, and (for lookup compaction) `write-only` does not leave it to a later

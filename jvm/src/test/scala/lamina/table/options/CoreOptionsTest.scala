@@ -143,32 +143,37 @@ class CoreOptionsTest extends AnyFunSuite {
     }
   }
 
-  test("validate rejects bad values of known keys with the option's message") {
+  test("validate rejects bad values of known keys naming the table, the option and the value") {
     val cases = Seq(
-      ("bucket", "two", "Invalid value 'two' for option 'bucket': expected an integer"),
-      ("file.format", "csv", "Invalid value 'csv' for option 'file.format': expected one of parquet, orc, avro"),
-      ("target-file-size", "big", "Invalid value 'big' for option 'target-file-size': expected a size such as 128 mb"),
+      ("bucket", "two", "Invalid value 'two' for option 'bucket' of table db.t: expected an integer"),
+      ("file.format", "csv", "Invalid value 'csv' for option 'file.format' of table db.t: expected one of parquet, orc, avro"),
+      ("target-file-size", "big",
+        "Invalid value 'big' for option 'target-file-size' of table db.t: expected a size such as 128 mb"),
       ("target-file-size", "99999999999999999999",
-        "Invalid value '99999999999999999999' for option 'target-file-size': size out of range"),
+        "Invalid value '99999999999999999999' for option 'target-file-size' of table db.t: size out of range"),
       ("changelog-producer", "bogus",
-        "Invalid value 'bogus' for option 'changelog-producer': expected one of none, input, lookup, full-compaction"),
+        "Invalid value 'bogus' for option 'changelog-producer' of table db.t: expected one of none, input, lookup, full-compaction"),
       ("merge-engine", "lsm",
-        "Invalid value 'lsm' for option 'merge-engine': expected one of deduplicate, partial-update, aggregation, first-row"),
+        "Invalid value 'lsm' for option 'merge-engine' of table db.t: expected one of deduplicate, partial-update, aggregation, first-row"),
       ("lookup.cache.high-priority-pool-ratio", "1",
-        "Invalid value '1' for option 'lookup.cache.high-priority-pool-ratio': expected Double"),
+        "Invalid value '1' for option 'lookup.cache.high-priority-pool-ratio' of table db.t: expected Double"),
       ("lookup.local-file-type", "btree",
-        "Invalid value 'btree' for option 'lookup.local-file-type': expected Enum (sort, hash)"),
-      ("cache-page-size", "0", "Invalid value '0' for option 'cache-page-size': expected MemorySize"),
-      ("cache-page-size", "2 gb", "Invalid value '2 gb' for option 'cache-page-size': expected MemorySize"),
-      ("lookup.bloom-filter.fpp", "1.0", "Invalid value '1.0' for option 'lookup.bloom-filter.fpp': expected Double"),
-      ("lookup.bloom-filter.fpp", "2", "Invalid value '2' for option 'lookup.bloom-filter.fpp': expected Double"),
-      ("lookup.bloom-filter.enabled", "yes", "Invalid value 'yes' for option 'lookup.bloom-filter.enabled': expected Boolean"),
+        "Invalid value 'btree' for option 'lookup.local-file-type' of table db.t: expected Enum (sort, hash)"),
+      ("cache-page-size", "0", "Invalid value '0' for option 'cache-page-size' of table db.t: expected MemorySize"),
+      ("cache-page-size", "2 gb", "Invalid value '2 gb' for option 'cache-page-size' of table db.t: expected MemorySize"),
+      ("lookup.bloom-filter.fpp", "1.0",
+        "Invalid value '1.0' for option 'lookup.bloom-filter.fpp' of table db.t: expected Double"),
+      ("lookup.bloom-filter.fpp", "2", "Invalid value '2' for option 'lookup.bloom-filter.fpp' of table db.t: expected Double"),
+      ("lookup.bloom-filter.enabled", "yes",
+        "Invalid value 'yes' for option 'lookup.bloom-filter.enabled' of table db.t: expected Boolean"),
       ("lookup.cache-spill-compression", "gzip",
-        "Invalid value 'gzip' for option 'lookup.cache-spill-compression': expected Enum (none, zstd, lz4)"),
-      ("lookup.background-compression", "1", "Invalid value '1' for option 'lookup.background-compression': expected Boolean"),
-      ("lookup.cache-max-memory-size", "-1", "Invalid value '-1' for option 'lookup.cache-max-memory-size': expected MemorySize"),
+        "Invalid value 'gzip' for option 'lookup.cache-spill-compression' of table db.t: expected Enum (none, zstd, lz4)"),
+      ("lookup.background-compression", "1",
+        "Invalid value '1' for option 'lookup.background-compression' of table db.t: expected Boolean"),
+      ("lookup.cache-max-memory-size", "-1",
+        "Invalid value '-1' for option 'lookup.cache-max-memory-size' of table db.t: expected MemorySize"),
       ("deletion-vector.index-file.target-size", "-1",
-        "Invalid value '-1' for option 'deletion-vector.index-file.target-size': expected a size such as 128 mb"))
+        "Invalid value '-1' for option 'deletion-vector.index-file.target-size' of table db.t: expected a size such as 128 mb"))
     for ((k, v, msg) <- cases) {
       val e = intercept[BadInputException](CoreOptions.validate(Map(k -> v), "db.t"))
       assert(e.getMessage === msg, s"$k=$v")

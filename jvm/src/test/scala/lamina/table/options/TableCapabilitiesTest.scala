@@ -29,9 +29,10 @@ class TableCapabilitiesTest extends AnyFunSuite {
     assert(c.skipsLevel0 && !c.readsWithoutMerging && !c.looksUp && c.compactionMakesWritesVisible)
   }
 
-  test("the lookup changelog producer compacts by lookup; append tables never compact to become visible") {
+  test("the lookup changelog producer compacts by lookup; append tables never look up nor compact to become visible") {
     assert(caps("changelog-producer" -> "lookup").looksUp)
     assert(!TableCapabilities.of(Map("merge-engine" -> "first-row"), primaryKey = false, "db.a").compactionMakesWritesVisible)
+    assert(!TableCapabilities.of(Map("deletion-vectors.enabled" -> "true"), primaryKey = false, "db.a").looksUp)
   }
 
   test("a bad merge engine names the table") {

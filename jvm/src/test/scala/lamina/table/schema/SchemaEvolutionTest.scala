@@ -60,7 +60,7 @@ class SchemaEvolutionTest extends AnyFunSuite {
 
   test("option rejections") {
     assert(rejected(SetOption("bukcet", "4")) === "Unknown option 'bukcet' for table db.t; did you mean 'bucket'?")
-    assert(rejected(SetOption("bucket", "x")) === "Invalid value 'x' for option 'bucket': expected an integer")
+    assert(rejected(SetOption("bucket", "x")) === "Invalid value 'x' for option 'bucket' of table db.t: expected an integer")
     assert(rejected(SetOption("bucket", "8")) === "Cannot change option 'bucket' of existing table db.t")
     assert(rejected(RemoveOption("bucket")) === "Cannot remove option 'bucket' of existing table db.t")
     val unbucketed = pkTable.copy(options = Map.empty)
