@@ -165,6 +165,52 @@ def test_minor_compaction_with_nothing_to_do_commits_nothing(spark, warehouse, d
     assert sql_rows(spark, f"SELECT * FROM {name}") == [(1, "a"), (2, "b")]
 
 
+def _codecs_by_level(spark, db):
+    """{level: the Parquet codecs of the columns of the table's live data files}, from their footers (read by
+    parquet-mr: pyarrow has no name for the LZ4 codec that Spark and Paimon write)."""
+    jvm = spark._jvm
+    conf = spark._jsc.hadoopConfiguration()
+    out = {}
+    for path, level in sql_rows(spark, f"SELECT file_path, level FROM {CAT}.{db}.`t$files`"):
+        file = jvm.org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(jvm.org.apache.hadoop.fs.Path(path), conf)
+        reader = jvm.org.apache.parquet.hadoop.ParquetFileReader.open(file)
+        try:
+            out.setdefault(level, set()).update(
+                column.getCodec().name() for block in reader.getFooter().getBlocks() for column in block.getColumns())
+        finally:
+            reader.close()
+    return out
+
+
+def test_file_compression_per_level_sets_the_codec_of_each_level(spark, db):
+    # write-only deletion vectors: writes leave level-0 files, a minor compaction pushes them up by lookup
+    name = create_pk(spark, db, props={"bucket": "1", "deletion-vectors.enabled": "true", "write-only": "true",
+                                       "file.compression.per.level": "0:lz4, 5:GZIP"})
+    spark.sql(f"INSERT INTO {name} SELECT id, concat('a', id) FROM range(0, 1000)")
+    spark.sql(f"INSERT INTO {name} SELECT id, concat('b', id) FROM range(0, 1000, 2)")
+    assert _codecs_by_level(spark, db) == {0: {"LZ4"}}
+    call_compact(spark, db)  # full: everything to the top level
+    assert _codecs_by_level(spark, db) == {TOP_LEVEL: {"GZIP"}}
+    # two overlapping level-0 files merge into the level below the top, which no pair names: file.compression
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'c1'), (3, 'c3')")
+    spark.sql(f"INSERT INTO {name} VALUES (3, 'd3'), (5, 'd5')")
+    assert _codecs_by_level(spark, db) == {0: {"LZ4"}, TOP_LEVEL: {"GZIP"}}
+    call_compact(spark, db, compact_strategy="minor")
+    assert _codecs_by_level(spark, db) == {TOP_LEVEL - 1: {"ZSTD"}, TOP_LEVEL: {"GZIP"}}
+    changed = {1: "c1", 3: "d3", 5: "d5"}
+    expected = [(i, changed.get(i, f"b{i}" if i % 2 == 0 else f"a{i}")) for i in range(1000)]
+    assert sorted(sql_rows(spark, f"SELECT id, v FROM {name}")) == expected
+
+
+def test_a_bad_file_compression_per_level_names_the_table_option_and_value(spark, db):
+    with pytest.raises(Exception) as excinfo:
+        create_pk(spark, db, props={"file.compression.per.level": "0:lz4,1:brotli"})
+    assert error_text(excinfo).splitlines()[0] == (
+        f"Invalid value '0:lz4,1:brotli' for option 'file.compression.per.level' of table {db}.t: expected level:codec "
+        "pairs, e.g. 0:lz4,1:zstd; '1:brotli' is not one (a level of 0 or more, a codec of zstd, snappy, lz4, gzip, "
+        "none, uncompressed)")
+
+
 def test_compaction_of_one_partition(spark, warehouse, db):
     name = create_pk(spark, db, partitioned=True)
     write_runs(spark, name, partitions=("x", "y"), runs=2)

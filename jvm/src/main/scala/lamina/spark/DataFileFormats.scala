@@ -19,7 +19,7 @@ import lamina.format.{DataFileFormat, DataFileWriter, DataFileWriters, FileSchem
 import lamina.format.avro.AvroDataFiles
 import lamina.io.{FileIO, PathNames, SerializableConfiguration, StorageConf}
 import lamina.table.{FileStoreTable, KeyValueLayout}
-import lamina.table.options.{CoreOptions, FileCompression}
+import lamina.table.options.{CoreOptions, FileCompression, OptionDef}
 import lamina.types.{DataField, SparkTypes}
 
 /** Spark's own file formats (`execution.datasources`), used to write and (vectorized) read data
@@ -44,28 +44,40 @@ object DataFileFormats {
   })
 
   /** Writers for the table's data files: the table's columns, or the key-value layout of a
-   *  primary-key table, whose levels named by `file.format.per.level` take their own format. */
+   *  primary-key table, whose levels named by `file.format.per.level` or `file.compression.per.level`
+   *  take their own format or codec. */
   def writers(spark: SparkSession, table: FileStoreTable): DataFileWriters = {
     val (fileFields, fileSchema) =
       if (table.isPrimaryKeyTable) {
         val layout = KeyValueLayout(table.schema)
         (layout.fileFields, layout.fileStruct)
       } else (table.schema.fields, SparkTypes.toSparkStruct(table.schema.fields))
-    val base = writersOf(spark, table, table.fileFormat, fileFields, fileSchema)
-    val perLevel =
-      if (table.isPrimaryKeyTable) CoreOptions.FileFormatPerLevel.get(table.options).getOrElse(Map.empty) else Map.empty
-    val others = perLevel.values.toSeq.distinct.filter(_ != base.format)
-      .map(f => f -> writersOf(spark, table, f, fileFields, fileSchema)).toMap
-    base.copy(byLevel = perLevel.collect { case (level, f) if others.contains(f) => level -> others(f) })
+    val codec = CoreOptions.FileCompression.getOrDefault(table.options)
+    val base = writersOf(spark, table, FileLayout(table.fileFormat, codec, "file.compression"), fileFields, fileSchema)
+    def ofLevels[T](option: OptionDef[Map[Int, T]]) =
+      if (table.isPrimaryKeyTable) option.get(table.options).getOrElse(Map.empty) else Map.empty[Int, T]
+    val formats = ofLevels(CoreOptions.FileFormatPerLevel)
+    val codecs = ofLevels(CoreOptions.FileCompressionPerLevel)
+    val byLevel = (formats.keySet ++ codecs.keySet).toSeq.map { level =>
+      level -> FileLayout(formats.getOrElse(level, table.fileFormat), codecs.getOrElse(level, codec),
+        if (codecs.contains(level)) "file.compression.per.level" else "file.compression")
+    }.filter { case (_, l) => l.format != table.fileFormat || l.codec != codec }
+    val others = byLevel.map(_._2).distinct.map(l => l -> writersOf(spark, table, l, fileFields, fileSchema)).toMap
+    base.copy(byLevel = byLevel.map { case (level, l) => level -> others(l) }.toMap)
   }
 
-  private def writersOf(spark: SparkSession, table: FileStoreTable, format: DataFileFormat, fileFields: Seq[DataField],
+  /** The format and codec of a table's files of some levels; `codecOption`, the option that set the
+   *  codec, for errors. */
+  private final case class FileLayout(format: DataFileFormat, codec: FileCompression, codecOption: String)
+
+  private def writersOf(spark: SparkSession, table: FileStoreTable, layout: FileLayout, fileFields: Seq[DataField],
       fileSchema: StructType): DataFileWriters = {
     val job = Job.getInstance(StorageConf.overlay(SessionHadoopConf(spark), table.fileIO.hadoopConf))
-    val codec = CoreOptions.FileCompression.getOrDefault(table.options)
+    val format = layout.format
+    val codec = layout.codec
     val zstd = CoreOptions.FileCompressionZstdLevel.getOrDefault(table.options)
     if (format == DataFileFormat.Avro) {
-      val avroCodec = AvroDataFiles.codec(codec, CoreOptions.AvroCodec.get(table.options), zstd)
+      val avroCodec = AvroDataFiles.codec(codec, CoreOptions.AvroCodec.get(table.options), zstd, layout.codecOption)
       val spec = AvroDataFiles.writerSpec(fileFields, fileSchema, avroCodec)
       val conf = new SerializableConfiguration(job.getConfiguration)
       return DataFileWriters(new AvroWriterOpener(spec, conf), conf, fileSchema, format)

@@ -21,9 +21,11 @@ import lamina.types.DataField
  *  Avro writer does. */
 object AvroDataFiles {
 
-  /** The codec of new files: `avro.codec` when set, else `file.compression` mapped as Paimon maps it
-   *  (`zstd` is Avro's `zstandard` at `zstdLevel`; `none`/`uncompressed` its `null` codec). */
-  def codec(compression: FileCompression, explicit: Option[AvroCodec], zstdLevel: Int): AvroCodecChoice =
+  /** The codec of new files: `avro.codec` when set, else `compression` (of the option `compressionOption`,
+   *  named in errors) mapped as Paimon maps it (`zstd` is Avro's `zstandard` at `zstdLevel`;
+   *  `none`/`uncompressed` its `null` codec). */
+  def codec(compression: FileCompression, explicit: Option[AvroCodec], zstdLevel: Int,
+      compressionOption: String = "file.compression"): AvroCodecChoice =
     explicit match {
       case Some(c) => AvroCodecChoice(c, zstdLevel)
       case None => compression match {
@@ -31,7 +33,7 @@ object AvroDataFiles {
           case FileCompression.Snappy => AvroCodecChoice(AvroCodec.Snappy, zstdLevel)
           case FileCompression.None | FileCompression.Uncompressed => AvroCodecChoice(AvroCodec.Null, zstdLevel)
           case other => throw new BadInputException(
-              s"file.compression '$other' has no Avro codec: use zstd, snappy or none, or set avro.codec")
+              s"$compressionOption '$other' has no Avro codec: use zstd, snappy or none, or set avro.codec")
         }
     }
 

@@ -45,16 +45,6 @@ object CoreOptions {
   def fileFormats(options: Map[String, String]): Seq[DataFileFormat] =
     (FileFormat.getOrDefault(options) +: FileFormatPerLevel.get(options).toSeq.flatMap(_.values.toSeq.sortBy(_.name))).distinct
 
-  /** `level:value` pairs separated by commas (Paimon's per-level map options), each value one of `values`. */
-  private def perLevel[T](s: String, values: Seq[T])(text: T => String): Option[Map[Int, T]] = {
-    val pairs = s.split(",").map(_.trim).filter(_.nonEmpty).toSeq.map(_.split(":", 2).map(_.trim))
-    val parsed = pairs.map {
-      case Array(level, value) => level.toIntOption.filter(_ >= 0).zip(values.find(v => text(v).equalsIgnoreCase(value)))
-      case _ => None
-    }
-    if (parsed.forall(_.isDefined)) Some(parsed.flatten.toMap) else None
-  }
-
   /** An enumerated option, whose default is one of its values. */
   private def define[T](key: String, kind: EnumKind[T], default: T, scope: OptionScope, doc: String): OptionDef[T] =
     define(key, kind, kind.textOf(default), scope, doc)
@@ -88,13 +78,17 @@ object CoreOptions {
     DataFileFormat.Parquet, Table,
     "Format of data files: parquet, orc or avro (row-oriented: fast to write, every read decodes whole records).")
   val FileFormatPerLevel: OptionDef[Map[Int, DataFileFormat]] = define("file.format.per.level",
-    described("level:format pairs, e.g. 0:avro,5:parquet")(s => perLevel(s, DataFileFormat.All)(_.name)), null: String,
-    Table,
+    perLevel("format", "0:avro,5:parquet", DataFileFormat.All)(_.name), null: String, Table,
     "Format of the data files of some levels of a primary-key table (a file of another level is in file.format); " +
       "a file is read in the format its name ends with, whatever the option says now.")
   val FileCompression: OptionDef[Compression] = define("file.compression", enumOf(Compression.All)(_.name),
     Compression.Zstd, PerQuery,
     "Compression codec of data files.")
+  val FileCompressionPerLevel: OptionDef[Map[Int, Compression]] = define("file.compression.per.level",
+    perLevel("codec", "0:lz4,1:zstd", Compression.All)(_.name), null: String, PerQuery,
+    "Compression codec of the data files of some levels of a primary-key table (level 0 holds the files writes " +
+      "add, higher levels those compaction writes); a file of another level takes file.compression. A file that " +
+      "compaction moves up a level without rewriting it keeps its codec, as in Paimon.")
   val AvroCodec: OptionDef[AvroCodecName] = define("avro.codec", enumOf(AvroCodecName.All)(_.name), null: String, PerQuery,
     "Codec of Avro data files, as Avro names it; unset, file.compression decides (none is Avro's null codec, " +
       "zstd its zstandard codec at file.compression.zstd-level; lz4 and gzip have no Avro codec).")

@@ -49,7 +49,7 @@ object HarmlessOptions {
         "indexes, and writes its own. (Lamina writes ORC's TIMESTAMP WITH LOCAL TIME ZONE as instants, as Paimon " +
         "does with orc.timestamp-ltz.legacy.type = false.)",
       Seq("data-file.prefix", "changelog-file.prefix", "changelog-file.format", "changelog-file.compression",
-        "changelog-file.stats-mode", "file.suffix.include.compression", "file.block-size", "file.compression.per.level",
+        "changelog-file.stats-mode", "file.suffix.include.compression", "file.block-size",
         "parquet.enable.dictionary", "metadata.stats-mode.per.level", "metadata.stats-dense-store",
         "metadata.stats-keep-first-n-columns", "manifest.delete-file-drop-stats"),
       Seq("file-index.", "global-index.", "orc.", "parquet.", "avro.")),

@@ -120,6 +120,24 @@ object OptionKind {
   /** Values that `parse` accepts, of the type called `n`; anything else is "expected `n`". */
   def described[T](n: String)(parse: String => Option[T]): OptionKind[T] = simple(n)(s => parse(s).toRight(s"expected $n"))
 
+  /** `level:value` pairs separated by commas (Paimon's per-level map options), each level 0 or more and
+   *  each value one of `values` (any case, any spacing); `what` names a value (`format`), `example` is
+   *  one such text. A pair that is not one is named in the error, with the values it may take. */
+  def perLevel[T](what: String, example: String, values: Seq[T])(text: T => String): OptionKind[Map[Int, T]] =
+    simple(s"level:$what pairs, e.g. $example") { s =>
+      val pairs = s.split(",").map(_.trim).filter(_.nonEmpty).toSeq
+      def parse(pair: String): Option[(Int, T)] = pair.split(":", 2).map(_.trim) match {
+        case Array(level, value) =>
+          level.toIntOption.filter(_ >= 0).zip(values.find(v => text(v).equalsIgnoreCase(value)))
+        case _ => None
+      }
+      pairs.find(parse(_).isEmpty) match {
+        case Some(bad) => Left(s"expected level:$what pairs, e.g. $example; '$bad' is not one (a level of 0 or more, " +
+            s"a $what of ${values.map(text).mkString(", ")})")
+        case None => Right(pairs.flatMap(parse).toMap)
+      }
+    }
+
   private def simple[T](n: String)(f: String => Either[String, T]): OptionKind[T] = new OptionKind[T] {
     val name: String = n
     def parse(s: String): Either[String, T] = f(s)

@@ -130,6 +130,9 @@ class AvroDataFilesTest extends AnyFunSuite {
     assert(AvroDataFiles.codec(FileCompression.None, None, 1).codec == AvroCodec.Null)
     val e = intercept[BadInputException](AvroDataFiles.codec(FileCompression.Lz4, None, 1))
     assert(e.getMessage.contains("file.compression 'lz4' has no Avro codec: use zstd, snappy or none, or set avro.codec"))
+    val level = intercept[BadInputException](AvroDataFiles.codec(FileCompression.Gzip, None, 1, "file.compression.per.level"))
+    assert(level.getMessage ===
+      "file.compression.per.level 'gzip' has no Avro codec: use zstd, snappy or none, or set avro.codec")
   }
 
   test("timestamps of precision 7 to 9 have no Avro form") {

@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 92)
+    assert(CoreOptions.all.size === 93)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -31,6 +31,19 @@ class CoreOptionsTest extends AnyFunSuite {
     for (bad <- Seq("0:json", "x:avro", "-1:avro", "0avro")) {
       val e = intercept[BadInputException](CoreOptions.FileFormatPerLevel.getOrDefault(Map("file.format.per.level" -> bad)))
       assert(e.getMessage.contains("expected level:format pairs, e.g. 0:avro,5:parquet"), e.getMessage)
+    }
+  }
+
+  test("file.compression.per.level: level:codec pairs, any case and spacing; a bad pair is named with the codecs") {
+    val opts = Map("file.compression.per.level" -> " 0:LZ4, 3 : gzip ,5:none")
+    assert(CoreOptions.FileCompressionPerLevel.getOrDefault(opts) ===
+      Map(0 -> FileCompression.Lz4, 3 -> FileCompression.Gzip, 5 -> FileCompression.None))
+    assert(CoreOptions.FileCompressionPerLevel.get(Map.empty) === None)
+    for (bad <- Seq("0:brotli", "x:zstd", "-1:zstd", "0zstd")) {
+      val e = intercept[BadInputException](CoreOptions.validate(Map("file.compression.per.level" -> s"1:zstd,$bad"), "db.t"))
+      assert(e.getMessage === s"Invalid value '1:zstd,$bad' for option 'file.compression.per.level' of table db.t: " +
+        s"expected level:codec pairs, e.g. 0:lz4,1:zstd; '$bad' is not one (a level of 0 or more, a codec of zstd, " +
+        "snappy, lz4, gzip, none, uncompressed)")
     }
   }
 
@@ -182,8 +195,8 @@ class CoreOptionsTest extends AnyFunSuite {
 
   test("the scope of every option: the ones a session or query may set, and no others") {
     assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set("avro.codec",
-      "dynamic-bucket.assigner-parallelism", "incremental-between", "incremental-between-timestamp",
-      "incremental-between-scan-mode", "scan.mode",
+      "dynamic-bucket.assigner-parallelism", "file.compression.per.level", "incremental-between",
+      "incremental-between-timestamp", "incremental-between-scan-mode", "scan.mode",
       "read.stream.maxFilesPerTrigger", "read.stream.maxRowsPerTrigger", "consumer-id", "consumer.ignore-progress",
       "deletion-vectors.merge-on-read", "deletion-vector.index-file.target-size", "lookup-compact", "lookup-compact.max-interval",
       "lookup.cache-max-disk-size",
