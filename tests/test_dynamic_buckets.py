@@ -265,3 +265,17 @@ def test_kill_9_during_bucket_assignment_leaves_the_last_snapshot(spark, warehou
     assert sql_rows(spark, f"SELECT v, count(*), count(DISTINCT k) FROM {t} GROUP BY v") == [
         (nxt, (nxt + 1) * per, (nxt + 1) * per)]
     assert_one_bucket_per_key(spark, warehouse, db, "t")
+
+
+def test_pypaimon_reads_a_dynamic_bucket_table(spark, warehouse, db, paimon_catalog):
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (k INT NOT NULL, p STRING NOT NULL, v STRING) PARTITIONED BY (p) "
+              "TBLPROPERTIES ('primary-key' = 'k,p', 'dynamic-bucket.target-row-num' = '10')")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), IF(id % 2 = 0, 'a', 'b'), 'v1' FROM range(100)")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), IF(id % 2 = 0, 'a', 'b'), 'v2' FROM range(50, 120)")
+    spark.sql(f"DELETE FROM {t} WHERE k < 5")
+    builder = paimon_catalog.get_table(f"{db}.t").new_read_builder()
+    rows = builder.new_read().to_arrow(builder.new_scan().plan().splits()).to_pylist()
+    assert sorted((r["k"], r["p"], r["v"]) for r in rows) == sorted(
+        tuple(r) for r in spark.sql(f"SELECT k, p, v FROM {t}").collect())
+    assert len(rows) == 115
