@@ -279,3 +279,19 @@ def test_pypaimon_reads_a_dynamic_bucket_table(spark, warehouse, db, paimon_cata
     assert sorted((r["k"], r["p"], r["v"]) for r in rows) == sorted(
         tuple(r) for r in spark.sql(f"SELECT k, p, v FROM {t}").collect())
     assert len(rows) == 115
+
+
+@pytest.mark.parametrize("partitioned", [False, True])
+def test_keys_the_bucket_functions_cannot_hash_are_assigned_in_one_task_per_partition(spark, db, partitioned):
+    """A timestamp key: rows are clustered by partition (one task for an unpartitioned table), and its
+    task assigns every key of the partition."""
+    t = f"{CAT}.{db}.t"
+    part = ", p STRING NOT NULL) PARTITIONED BY (p" if partitioned else ""
+    spark.sql(f"CREATE TABLE {t} (ts TIMESTAMP NOT NULL, v INT{part}) TBLPROPERTIES "
+              f"('primary-key' = '{'ts,p' if partitioned else 'ts'}', 'dynamic-bucket.target-row-num' = '7')")
+    select = "timestamp_seconds(id), CAST(id AS INT)" + (", IF(id % 2 = 0, 'a', 'b')" if partitioned else "")
+    spark.sql(f"INSERT INTO {t} SELECT {select} FROM range(40)")
+    spark.sql(f"INSERT INTO {t} SELECT {select.replace('CAST(id AS INT)', 'CAST(id AS INT) + 100')} FROM range(20, 60)")
+    assert sql_rows(spark, f"SELECT count(*), count(DISTINCT ts), sum(IF(v >= 100, 1, 0)) FROM {t}") == [(60, 60, 40)]
+    counts = [c for (c,) in sql_rows(spark, f"SELECT row_count FROM {CAT}.{db}.`t$table_indexes`")]
+    assert sum(counts) == 60 and max(counts) <= 7 and len(counts) >= 9, counts

@@ -107,14 +107,14 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     (Seq(parallelism) ++ CoreOptions.DynamicBucketInitialBuckets.get(table.options) ++ Seq(max).filter(_ > 0)).min
   }
 
-  /** Whether the bucket functions can compute a dynamic-bucket table's key hash groups; otherwise all
-   *  rows of a partition go to one task. */
   /** An unpartitioned dynamic-bucket table is written by exactly one task per assigner group, as a
    *  fixed-bucket table by one per bucket ([[oneTaskPerBucket]]): no group shares a task, and no
    *  coalescing of small shuffle partitions leaves one task to assign every key. */
   private lazy val oneTaskPerGroup: Boolean =
     dynamicByGroup && table.schema.partitionKeys.isEmpty && dynamicGroups <= BucketTagFunction.MaxBuckets
 
+  /** Whether the bucket functions can compute a dynamic-bucket table's key hash groups; otherwise all
+   *  rows of a partition go to one task. */
   private lazy val dynamicByGroup: Boolean = table.hasDynamicBuckets && BucketTransformFunction.supports(
     table.schema.bucketKeys.map(k => SparkTypes.toSpark(table.schema.field(k).get.dataType)))
 
