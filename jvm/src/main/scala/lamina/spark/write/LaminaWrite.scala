@@ -115,8 +115,16 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
 
   /** Whether the bucket functions can compute a dynamic-bucket table's key hash groups; otherwise all
    *  rows of a partition go to one task. */
-  private lazy val dynamicByGroup: Boolean = table.hasDynamicBuckets && BucketTransformFunction.supports(
+  private lazy val dynamicByGroup: Boolean = table.hasDynamicBuckets && hashableKeys
+
+  /** Whether the bucket functions can hash this table's bucket key ([[lamina.spark.BucketTransformFunction]]). */
+  private lazy val hashableKeys: Boolean = BucketTransformFunction.supports(
     table.schema.bucketKeys.map(k => SparkTypes.toSpark(table.schema.field(k).get.dataType)))
+
+  /** The tasks of a write with one task per bucket or assigner group: bucket (or group) b's rows in shuffle
+   *  partition b, through the `bucket_tag` function. */
+  private lazy val oneTaskEach: Option[Int] =
+    if (oneTaskPerBucket) Some(table.schema.numBuckets) else if (oneTaskPerGroup) Some(dynamicGroups) else None
 
   /** Primary-key tables: all rows of a key reach one task, sorted by key there, so each writer's files
    *  are sorted runs; rows are clustered by Paimon's bucket where the catalog's functions can compute it
@@ -127,26 +135,20 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     val schema = table.schema
     def column(c: String): ConnectorExpression = ColumnReferences.column(c)
     if (!table.isPrimaryKeyTable) Distributions.unspecified()
-    else if (oneTaskPerGroup) Distributions.clustered(Array(Expressions.apply(BucketTagFunction.Name,
-          (Expressions.literal(Integer.valueOf(dynamicGroups)) +: schema.bucketKeys.map(column)): _*)))
+    else if (oneTaskEach.isDefined) Distributions.clustered(Array(Expressions.apply(BucketTagFunction.Name,
+          (Expressions.literal(Integer.valueOf(oneTaskEach.get)) +: schema.bucketKeys.map(column)): _*)))
     else if (dynamicByGroup) Distributions.clustered(
       (schema.partitionKeys.map(column) :+ ColumnReferences.bucket(dynamicGroups, schema.bucketKeys)).toArray)
     else if (table.hasDynamicBuckets && schema.partitionKeys.nonEmpty)
       Distributions.clustered(schema.partitionKeys.map(column).toArray)
     else if (table.hasDynamicBuckets) Distributions.ordered(requiredOrdering())
-    else if (oneTaskPerBucket) Distributions.clustered(Array(Expressions.apply(BucketTagFunction.Name,
-          (Expressions.literal(Integer.valueOf(schema.numBuckets)) +: schema.bucketKeys.map(column)): _*)))
     else if (byBucket) Distributions.clustered(
       (schema.partitionKeys.map(column) :+ ColumnReferences.bucket(schema.numBuckets, schema.bucketKeys)).toArray)
     else Distributions.clustered((schema.partitionKeys ++ schema.bucketKeys).distinct.map(column).toArray)
   }
 
   /** Whether the bucket functions can compute this table's buckets (see [[lamina.spark.BucketTransformFunction]]). */
-  private lazy val byBucket: Boolean = {
-    val schema = table.schema
-    table.isPrimaryKeyTable && schema.numBuckets > 0 && BucketTransformFunction.supports(
-      schema.bucketKeys.map(k => SparkTypes.toSpark(schema.field(k).get.dataType)))
-  }
+  private lazy val byBucket: Boolean = table.isPrimaryKeyTable && table.schema.numBuckets > 0 && hashableKeys
 
   /** An unpartitioned table with no more buckets than the session's shuffle partitions is written by
    *  exactly one task per bucket: as many shuffle partitions as buckets, bucket b's rows in partition b.
@@ -156,8 +158,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       BucketTagFunction.MaxBuckets, SparkSession.active.sessionState.conf.numShufflePartitions)
 
   override def requiredNumPartitions(): Int =
-    if (oneTaskPerBucket) table.schema.numBuckets
-    else if (oneTaskPerGroup) dynamicGroups
+    if (oneTaskEach.isDefined) oneTaskEach.get
     else if (table.hasDynamicBuckets && !dynamicByGroup && table.schema.partitionKeys.isEmpty) 1
     else 0
 

@@ -21,7 +21,7 @@ object DynamicBucketRules {
         "assigned by the whole primary key): remove 'bucket-key', or set 'bucket' to a positive number")
     val max = CoreOptions.DynamicBucketMaxBuckets.getOrDefault(s.options)
     if (max == 0 || max < -1)
-      throw new BadInputException(s"Invalid value '$max' for option '${CoreOptions.DynamicBucketMaxBuckets.key}' of " +
-        s"table $table: use -1 (no limit) or a positive number")
+      throw BadInputException.invalidOption(CoreOptions.DynamicBucketMaxBuckets.key, max.toString,
+        "use -1 (no limit) or a positive number", Some(table))
   }
 }

@@ -18,9 +18,7 @@ final class PartitionBuckets(plan: DynamicBucketPlan, group: Int, targetRows: Lo
 
   /** The owned bucket new keys go to while it has room, found again once it is full. */
   private var filling = -1
-
-  /** Whether any bucket was given a new key. */
-  private var changed = false
+  private var fillingOwned: Owned = _
 
   /** Reads the hash index of the partition: `files` by bucket, `read` decoding one. */
   def load(files: Seq[(Int, IndexFileMeta)], read: IndexFileMeta => Array[Int]): Unit = {
@@ -47,15 +45,14 @@ final class PartitionBuckets(plan: DynamicBucketPlan, group: Int, targetRows: Lo
   def assign(hash: Int): Int = {
     val known = bucketOf.get(hash)
     if (known >= 0) return known
-    if (filling < 0 || owned(filling).rows >= targetRows)
+    if (fillingOwned == null || fillingOwned.rows >= targetRows) {
       filling = owned.find(_._2.rows < targetRows).map(_._1).getOrElse(newBucket())
-    val bucket = filling
-    bucketOf.put(hash, bucket)
-    val o = owned(bucket)
-    o.added.addOne(hash)
-    o.rows += 1
-    changed = true
-    bucket
+      fillingOwned = owned(filling)
+    }
+    bucketOf.put(hash, filling)
+    fillingOwned.added.addOne(hash)
+    fillingOwned.rows += 1
+    filling
   }
 
   private def newBucket(): Int = {
@@ -68,8 +65,7 @@ final class PartitionBuckets(plan: DynamicBucketPlan, group: Int, targetRows: Lo
   /** Each owned bucket that was given new keys, with every hash it now holds and the change to commit
    *  once `write` stored them. */
   def changes(write: Array[Int] => IndexFileMeta): Seq[(Int, HashIndexChange)] =
-    if (!changed) Seq.empty
-    else owned.toSeq.filter(_._2.added.length > 0).map { case (bucket, o) =>
+    owned.toSeq.filter(_._2.added.length > 0).map { case (bucket, o) =>
       val added = o.added.result()
       val all = new Array[Int](o.old.map(_.length).sum + added.length)
       var at = 0
