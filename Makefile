@@ -14,10 +14,15 @@ JAR_PKG := python/lamina/jars/lamina.jar
 VENV_STAMP := $(VENV)/.lamina-installed
 
 # Pinned so that a fresh machine gets what the tests were written against.
-PY_DEPS := "pyspark[connect]==4.0.4" grpcio==1.85.3 grpcio-status==1.85.3 googleapis-common-protos==1.76.0 pypaimon==2.1.0 pytest==9.2.0 pytest-timeout==2.4.0 pyarrow==19.0.1 pandas==2.3.3 "moto[server]==5.2.5" boto3==1.44.8
+PY_DEPS := "pyspark[connect]==4.0.4" grpcio==1.85.3 grpcio-status==1.85.3 googleapis-common-protos==1.76.0 pypaimon==2.1.0 pytest==9.2.0 pytest-timeout==2.4.0 pytest-xdist==3.8.0 pyarrow==19.0.1 pandas==2.3.3 "moto[server]==5.2.5" boto3==1.44.8
 
 # A test that runs longer than this fails, with the stacks of its threads, instead of stalling the run.
 TEST_TIMEOUT := 900
+# The pytest suite runs in this many worker processes, each with its own Spark session, a test module
+# per worker at a time (its module fixtures are built once). Much of a small query's time is spent
+# waiting (py4j, the scheduler, spawned JVMs), so two workers finish sooner on two cores.
+PYTEST_WORKERS := 2
+PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
 # Suites that only `make stress` runs (each takes minutes; `make test` covers their subject with shorter tests).
 STRESS_ONLY := tests/test_concurrency_s3.py
 
@@ -83,11 +88,11 @@ wheel: venv jar
 test: venv servers s3-jars jar
 	$(PYTHON) tools/check_layers.py
 	$(SBT) scalafmtCheckAll scalafmtSbtCheck test
-	$(PY) -m pytest tests -q --durations=25 --timeout=$(TEST_TIMEOUT) $(addprefix --ignore=,$(STRESS_ONLY))
+	$(PY) -m pytest tests -q --durations=25 --timeout=$(TEST_TIMEOUT) $(PYTEST_PARALLEL) $(addprefix --ignore=,$(STRESS_ONLY))
 
 # The Python tests alone, against the jar already in the package (no sbt).
 pytest: venv servers s3-jars
-	$(PY) -m pytest tests -q --timeout=$(TEST_TIMEOUT) $(addprefix --ignore=,$(STRESS_ONLY))
+	$(PY) -m pytest tests -q --timeout=$(TEST_TIMEOUT) $(PYTEST_PARALLEL) $(addprefix --ignore=,$(STRESS_ONLY))
 
 # The long suites, and the concurrency, corruption and property suites of `make test` longer: 4 writer
 # processes of 60 operations each per table kind, 4 of 25 each against the catalogs with the commit lock

@@ -3,7 +3,10 @@
 import contextlib
 import os
 import re
+import shutil
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Iterable, List
@@ -203,3 +206,46 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def build_wheel(dest: Path) -> Path:
+    """The package's wheel, built into `dest` from a copy of `python/`: a build in place writes its
+    `build/` and `.egg-info` beside the sources, which two test workers building at once would share."""
+    source = Path(dest) / "source"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "python", source,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(dest),
+                    str(source)], check=True, capture_output=True, text=True)
+    wheels = list(Path(dest).glob("lamina-*-py3-none-any.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+def drain_listeners(spark):
+    """Waits until Spark's listeners have seen every event posted so far (the status stores are listeners)."""
+    spark._jsc.sc().listenerBus().waitUntilEmpty()
+
+
+def scala_list(scala_seq):
+    return [scala_seq.apply(i) for i in range(scala_seq.size())]
+
+
+def lamina_metrics(spark, action):
+    """{metric description: value} of the Lamina metrics of the SQL executions that `action` ran, summed
+    over them, from Spark's SQL status store."""
+    store = spark._jsparkSession.sharedState().statusStore()
+    drain_listeners(spark)
+    before = {e.executionId() for e in scala_list(store.executionsList())}
+    action()
+    drain_listeners(spark)
+    totals = {}
+    for e in scala_list(store.executionsList()):
+        if e.executionId() in before:
+            continue
+        values = {t._1(): t._2() for t in scala_list(store.executionMetrics(e.executionId()).toSeq())}
+        # a plan may list one node's metric more than once (a write's plan, with its nested plans)
+        metrics = {m.accumulatorId(): m.name() for m in scala_list(e.metrics()) if m.name().startswith("lamina ")}
+        for accumulator, name in metrics.items():
+            if accumulator in values:
+                totals[name] = totals.get(name, 0) + int(values[accumulator])
+    return totals

@@ -4,12 +4,12 @@ jar with Maven coordinates that `spark-submit --packages` resolves from a Maven 
 import re
 import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from xml.etree import ElementTree
 
 import lamina
+from _support import build_wheel
 
 REPO = Path(__file__).resolve().parents[1]
 _POM = "{http://maven.apache.org/POM/4.0.0}"
@@ -27,9 +27,7 @@ def test_one_version_everywhere():
 
 
 def test_wheel_metadata_is_ready_for_pypi(tmp_path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(tmp_path),
-                    str(REPO / "python")], check=True, capture_output=True, text=True)
-    (wheel,) = tmp_path.glob("lamina-*.whl")
+    wheel = build_wheel(tmp_path)
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
         metadata = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()

@@ -8,39 +8,9 @@ import pytest
 
 import lamina
 from lamina._cli import show_progress
-from _support import sql_rows
+from _support import drain_listeners, lamina_metrics, scala_list, sql_rows
 
 CAT = "lamina"
-
-
-def _drain(spark):
-    """Waits until Spark's listeners have seen every event posted so far (the status stores are listeners)."""
-    spark._jsc.sc().listenerBus().waitUntilEmpty()
-
-
-def _seq(scala_seq):
-    return [scala_seq.apply(i) for i in range(scala_seq.size())]
-
-
-def lamina_metrics(spark, action):
-    """{metric description: value} of the Lamina metrics of the SQL executions that `action` ran, summed
-    over them, from Spark's SQL status store."""
-    store = spark._jsparkSession.sharedState().statusStore()
-    _drain(spark)
-    before = {e.executionId() for e in _seq(store.executionsList())}
-    action()
-    _drain(spark)
-    totals = {}
-    for e in _seq(store.executionsList()):
-        if e.executionId() in before:
-            continue
-        values = {t._1(): t._2() for t in _seq(store.executionMetrics(e.executionId()).toSeq())}
-        # a plan may list one node's metric more than once (a write's plan, with its nested plans)
-        metrics = {m.accumulatorId(): m.name() for m in _seq(e.metrics()) if m.name().startswith("lamina ")}
-        for accumulator, name in metrics.items():
-            if accumulator in values:
-                totals[name] = totals.get(name, 0) + int(values[accumulator])
-    return totals
 
 
 def files_of(spark, db, columns="bucket, record_count, file_size_in_bytes"):
@@ -83,19 +53,19 @@ def test_rows_removed_by_deletion_vectors(spark, db):
 
 def _jobs(spark):
     """(description, tags) of every job the application status store knows."""
-    _drain(spark)
+    drain_listeners(spark)
     out = []
-    for job in _seq(spark._jsc.sc().statusStore().jobsList(None)):
+    for job in scala_list(spark._jsc.sc().statusStore().jobsList(None)):
         description = job.description()
-        out.append((description.get() if description.isDefined() else None, set(_seq(job.jobTags()))))
+        out.append((description.get() if description.isDefined() else None, set(scala_list(job.jobTags()))))
     return out
 
 
 def _stages(spark):
     """{stage id: {accumulator name: value}} of every stage the application status store knows."""
-    _drain(spark)
-    return {stage.stageId(): {a.name(): int(a.value()) for a in _seq(stage.accumulatorUpdates())}
-            for stage in _seq(spark._jsc.sc().statusStore().stageList(
+    drain_listeners(spark)
+    return {stage.stageId(): {a.name(): int(a.value()) for a in scala_list(stage.accumulatorUpdates())}
+            for stage in scala_list(spark._jsc.sc().statusStore().stageList(
                 None, False, False, spark._sc._gateway.new_array(spark._jvm.double, 0), None))}
 
 

@@ -2,9 +2,10 @@
 fresh virtual environment, runs the quickstart with nothing else on the machine's Python path."""
 
 import subprocess
-import sys
 import venv
 from pathlib import Path
+
+from _support import build_wheel
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -12,15 +13,11 @@ REPO = Path(__file__).resolve().parents[1]
 def test_wheel_installs_into_a_fresh_environment_and_runs_the_quickstart(tmp_path):
     import lamina
 
-    dist = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(dist),
-                    str(REPO / "python")], check=True, capture_output=True, text=True)
-    wheels = list(dist.glob("lamina-*-py3-none-any.whl"))
-    assert len(wheels) == 1, wheels
+    wheel = build_wheel(tmp_path / "dist")
     env_dir = tmp_path / "env"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "pyspark==4.0.*", str(wheels[0])],
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "pyspark==4.0.*", str(wheel)],
                    check=True, capture_output=True, text=True)
     # the installed package carries the jar the tests use, and nothing comes from the repository
     shown = subprocess.run([str(python), "-c", "import lamina, os; print(lamina.jar_path()); print(lamina.__file__)"],
