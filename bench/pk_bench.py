@@ -68,6 +68,7 @@ Usage: python bench/pk_bench.py [--rows N] [--round-rows M] [--out DIR] [--delta
 """
 
 import argparse
+import functools
 import glob
 import json
 import math
@@ -478,19 +479,35 @@ class Bench:
             self.same_rows(MERGED, paimon_name(MERGED))
 
     def update_1pct(self, next_new):
-        """The row-level MERGE of every hundredth key into the first copy of each side."""
-        source = self.spark.range(0, next_new, 100).selectExpr("id", "id * 11 + 99 AS v")
-        source.createOrReplaceTempView("bench_update")
-        base = median_of(lambda: source.write.mode("overwrite").parquet(self.plain + "/update"))
+        """The row-level MERGE of 1% of the keys into the first copy of each side: the source's keys
+        scattered (every hundredth key), then in ten contiguous ranges of 0.1% each."""
+        span = max(1, next_new // 1000)
+        ranges = [self.spark.range(i * (next_new // 10), i * (next_new // 10) + span) for i in range(10)]
+        sources = [("", self.spark.range(0, next_new, 100)),
+                   ("_ranges", functools.reduce(lambda a, b: a.union(b), ranges))]
         table = TABLES[1]
-        if self.paimon:
-            lam, paimon = median_pair(lambda: self.sql(UPDATE_SQL.format(table=table)),
-                                      lambda: self.sql(UPDATE_SQL.format(table=paimon_name(table))), times=3)
-            self.same_rows(table, paimon_name(table))
-        else:
-            lam, paimon = median_of(lambda: self.sql(UPDATE_SQL.format(table=table))), None
-        self.record("row_level_merge_1pct", lam, base)
-        self.record("row_level_merge_1pct/vs_paimon", lam, paimon)
+        for suffix, keys in sources:
+            source = keys.selectExpr("id", "id * 11 + 99 AS v")
+            source.createOrReplaceTempView("bench_update")
+            base = median_of(lambda: source.write.mode("overwrite").parquet(self.plain + "/update"))
+            merge = lambda: self.sql(UPDATE_SQL.format(table=table))  # noqa: E731
+            if self.paimon:
+                lam, paimon = median_pair(merge, lambda: self.sql(UPDATE_SQL.format(table=paimon_name(table))), times=3)
+                self.same_rows(table, paimon_name(table))
+            else:
+                lam, paimon = median_of(merge), None
+            self.spark.conf.set("spark.lamina.merge.key-filter.max-keys", "0")
+            try:
+                whole = median_of(merge)
+            finally:
+                self.spark.conf.unset("spark.lamina.merge.key-filter.max-keys")
+            name = f"row_level_merge_1pct{suffix}"
+            self.record(name, lam, base)
+            self.record(f"{name}/vs_paimon", lam, paimon)
+            self.record(f"{name}/vs_whole_table_read", lam, whole)
+            if self.delta:
+                delta = timed(lambda: self.sql(UPDATE_SQL.format(table=f"delta.`{self.delta_path}`")))
+                self.record(f"{name}/vs_delta", lam, delta)
 
     def full_compaction(self):
         current = self.plain + "/current"
@@ -528,8 +545,12 @@ MD_INTRO = (
     "Parquet write of the change set, with a matched condition (Spark's row-level plan), and "
     "against Delta's MERGE of the same change set. `row_level_merge_1pct`: `MERGE ... WHEN MATCHED AND "
     "s.v IS NOT NULL THEN UPDATE SET v = s.v` from a source of every hundredth key (1% of the table's rows) "
-    "into the first copy of the table (Spark's row-level plan), the median of three runs, against the plain "
-    "Parquet write of the source. `scan_key_range_...`: the scan with `WHERE id BETWEEN a AND b` over 0.1% "
+    "into the first copy of the table (Spark's row-level plan, with the source's keys as the target scan's "
+    "runtime filter), the median of three runs, against the plain Parquet write of the source; "
+    "`row_level_merge_1pct_ranges`: the same from a source of ten contiguous ranges of 0.1% of the keys each; "
+    "`/vs_whole_table_read`: against the same MERGE with the filter off (`merge.key-filter.max-keys` = 0), "
+    "which reads and joins the whole table; `/vs_delta`: against Delta's MERGE of the same source into the "
+    "Delta table (deletion vectors), timed once. `scan_key_range_...`: the scan with `WHERE id BETWEEN a AND b` over 0.1% "
     "of the keys. `seconds` is wall-clock time; `jvm_cpu_seconds` the CPU time "
     "of the session's JVM (driver and executors) over the same runs, which a busy neighbour on the "
     "machine disturbs less; `rows_to_spark`, for each scan, the rows the table's scan node handed Spark "

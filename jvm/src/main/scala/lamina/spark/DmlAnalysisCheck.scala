@@ -1,7 +1,6 @@
 package lamina.spark
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.EliminateSubqueryAliases
 import org.apache.spark.sql.catalyst.expressions.{Attribute, EqualNullSafe, EqualTo, Expression, ExtractValue, PredicateHelper}
 import org.apache.spark.sql.catalyst.plans.logical.{
   Assignment,
@@ -13,7 +12,6 @@ import org.apache.spark.sql.catalyst.plans.logical.{
   UpdateTable
 }
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import lamina.errors.BadInputException
 import lamina.mergetree.function.DmlOperation
@@ -138,11 +136,5 @@ object DmlAnalysisCheck {
 
   /** The Lamina table a plan node reads or writes (subquery aliases looked through), for the
    *  analysis and optimizer rules of the session extensions. */
-  def laminaTableOf(plan: LogicalPlan): Option[LaminaTable] = EliminateSubqueryAliases(plan) match {
-    case r: DataSourceV2Relation => r.table match {
-        case lt: LaminaTable => Some(lt)
-        case _ => None
-      }
-    case _ => None
-  }
+  def laminaTableOf(plan: LogicalPlan): Option[LaminaTable] = V2Relations.laminaTableOf(plan)
 }

@@ -20,6 +20,7 @@ class LaminaSparkSessionExtensions extends (SparkSessionExtensions => Unit) {
     // row-level DML was rewritten into writes)
     extensions.injectPostHocResolutionRule(_ => new NotNullColumnCheck)
     extensions.injectOptimizerRule(_ => new NotNullColumnCheck)
+    extensions.injectPreCBORule(_ => new MergeKeyFilter)
     extensions.injectParser((session, delegate) => new LaminaCallParser(session, delegate))
   }
 }

@@ -29,7 +29,6 @@ import org.apache.spark.sql.catalyst.plans.logical.{
   UpdateAction
 }
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import lamina.mergetree.RowKind
 import lamina.table.FileStoreTable
@@ -78,20 +77,19 @@ final class MergeIntoAsWrite extends Rule[LogicalPlan] {
     case m: MergeIntoTable if m.resolved && m.aligned && !m.withSchemaEvolution =>
       val relation = EliminateSubqueryAliases(m.targetTable)
       UpsertShape.of(m).map { columns =>
-        AppendData.byName(relation.asInstanceOf[DataSourceV2Relation], Project(columns, m.sourceTable),
+        AppendData.byName(V2Relations.relation(relation), Project(columns, m.sourceTable),
           Map(MergeShapes.UniqueKeysOption -> "true"))
       }.orElse(KeyDeleteShape.of(m).map { case (keys, columns) =>
-        AppendData.byName(relation.asInstanceOf[DataSourceV2Relation],
+        AppendData.byName(V2Relations.relation(relation),
           Project(columns, Filter(keys.map(k => IsNotNull(k): Expression).reduce(And), m.sourceTable)),
           Map(MergeShapes.RowKindOption -> "-D"))
       }).orElse(ChangeShape.of(m).map { case (kept, columns) =>
-        val r = relation.asInstanceOf[DataSourceV2Relation]
-        val kinded = r.copy(table = new KindedWriteTable(r.table.asInstanceOf[LaminaTable]),
-          output = r.output :+ AttributeReference(KindedWriteTable.KindColumn, KindedWriteTable.KindType, nullable = false)())
+        val kinded = V2Relations.withTable(relation, new KindedWriteTable(V2Relations.laminaTableOf(relation).get),
+          Seq(AttributeReference(KindedWriteTable.KindColumn, KindedWriteTable.KindType, nullable = false)()))
         AppendData.byName(kinded, Project(columns, Filter(kept, m.sourceTable)),
           Map(MergeShapes.UniqueKeysOption -> "true", MergeShapes.RowKindColumnOption -> KindedWriteTable.KindColumn))
       }).orElse(InsertIfAbsentShape.of(m).map { columns =>
-        AppendData.byName(relation.asInstanceOf[DataSourceV2Relation], Project(columns, m.sourceTable))
+        AppendData.byName(V2Relations.relation(relation), Project(columns, m.sourceTable))
       }).getOrElse(m)
   }
 }
@@ -116,15 +114,11 @@ object MergeShapes extends PredicateHelper {
   /** The target of `m` when it is a primary-key table with merge engine `engine` at its latest snapshot
    *  without `rowkind.field`, with its output attributes. */
   def target(m: MergeIntoTable, engine: MergeEngine = MergeEngine.Deduplicate): Option[(FileStoreTable, Seq[Attribute])] =
-    EliminateSubqueryAliases(m.targetTable) match {
-      case r: DataSourceV2Relation => r.table match {
-          case lt: LaminaTable
-              if lt.pinnedSnapshot.isEmpty && lt.table.isPrimaryKeyTable &&
-                MergeEngine.of(lt.table.options, lt.table.name) == engine &&
-                !lt.table.options.contains(CoreOptions.RowKindField.key) => Some((lt.table, r.output))
-          case _ => None
-        }
-      case _ => None
+    V2Relations.laminaTableOf(m.targetTable).collect {
+      case lt
+          if lt.pinnedSnapshot.isEmpty && lt.table.isPrimaryKeyTable &&
+            MergeEngine.of(lt.table.options, lt.table.name) == engine &&
+            !lt.table.options.contains(CoreOptions.RowKindField.key) => (lt.table, EliminateSubqueryAliases(m.targetTable).output)
     }
 
   /** The value each assignment writes to the target column of the same position, without the alias

@@ -1,6 +1,8 @@
 package lamina.spark.read
 
 import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.expressions.NamedReference
+import org.apache.spark.sql.connector.expressions.filter.{Predicate => V2Predicate}
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
 import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.connector.read.{Statistics => SparkStatistics}
@@ -14,14 +16,14 @@ import lamina.errors.BadInputException
 import lamina.format.DataFileFormat
 import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
-import lamina.spark.{DataFileFormats, RowPositionColumns, SparkFilters, SumMetric}
+import lamina.spark.{ColumnReferences, DataFileFormats, RowPositionColumns, SparkFilters, SumMetric}
 import lamina.spark.stream.LaminaMicroBatchStream
 import lamina.table.FileStoreTable
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
 import lamina.table.lease.LeaseKeeper
 import lamina.table.scan.{ChangeScan, DataSplit, DiffScan, DiffSplit, FileStoreScan, FormatAbilities, IncrementalRange}
-import lamina.table.scan.{ReadPlan, ReadRequest, ReaderKind, ScanMode}
+import lamina.table.scan.{KeySet, KeySetPruning, ReadPlan, ReadRequest, ReaderKind, ScanMode}
 import lamina.table.snapshot.Snapshot
 import lamina.table.stats.StatisticsFile
 
@@ -32,7 +34,7 @@ import lamina.table.stats.StatisticsFile
 class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: StructType, filters: Seq[Filter],
     limit: Option[Int], mode: ScanMode = ScanMode.Normal, streamOptions: Map[String, String] = Map.empty,
     fixed: Option[FixedSplits] = None)
-  extends Scan with Batch with SupportsReportStatistics {
+  extends Scan with Batch with SupportsReportStatistics with SupportsRuntimeV2Filtering {
 
   /** The incremental read the options ask for (only of the table's rows and `$audit_log`). */
   private lazy val incremental: Option[IncrementalRange] =
@@ -46,13 +48,59 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
     case IncrementalRange(start, end, IncrementalRange.Diff) => new DiffScan(table).between(start, end)
   }
 
-  private lazy val splits: Seq[DataSplit] = (fixed, incremental, diffs) match {
+  private lazy val allSplits: Seq[DataSplit] = (fixed, incremental, diffs) match {
     case (Some(f), _, _) => f.splits
     case (_, _, Some(ds)) => ds.flatMap(d => Seq(d.before, d.after))
     case (_, Some(IncrementalRange(start, end, IncrementalRange.Changes(source))), _) =>
       new ChangeScan(table).between(start, end, source)
     case _ => snapshotSplits
   }
+
+  /** The values a join's other side holds for key or partition columns, handed over when the query
+   *  runs ([[filter]]): only splits, files and rows that can hold them are read ([[KeySetPruning]]). */
+  @volatile private var keySets: Seq[KeySet] = Seq.empty
+  @volatile private var keyPruned: Option[(Seq[DataSplit], Int)] = None
+
+  private def splits: Seq[DataSplit] =
+    if (keySets.isEmpty) allSplits
+    else keyPruned.getOrElse {
+      val p = KeySetPruning.prune(table, allSplits, keySets)
+      keyPruned = Some(p)
+      p
+    }._1
+
+  /** The columns a join may filter this scan on: a primary-key table's key and partition columns
+   *  whose types compare exactly, in a read of a snapshot's merged rows. */
+  override def filterAttributes(): Array[NamedReference] =
+    if (!keyFilterable) Array.empty
+    else required.fields.filter(f => keyColumns.contains(f.name) && KeySet.supports(f.dataType))
+      .map(f => ColumnReferences.column(f.name))
+
+  private def keyColumns: Set[String] = (table.schema.trimmedPrimaryKeys ++ table.schema.partitionKeys).toSet
+
+  private def keyFilterable: Boolean =
+    table.isPrimaryKeyTable && mode == ScanMode.Normal && fixed.isEmpty && incremental.isEmpty
+
+  /** Takes the key sets of `predicates` on the filter columns; a set of more than
+   *  `merge.key-filter.max-keys` values is ignored (a MERGE's source is read up to one value more,
+   *  [[lamina.spark.MergeKeyFilter]]: such a set may be cut short). */
+  override def filter(predicates: Array[V2Predicate]): Unit = if (keyFilterable) {
+    val maxKeys = CoreOptions.MergeKeyFilterMaxKeys.getOrDefault(table.options)
+    val added = predicates.toSeq.flatMap(RuntimeKeyFilters.keySet(_, required))
+      .filter(s => keyColumns.contains(s.column) && s.size <= maxKeys)
+    if (added.nonEmpty) {
+      keySets = keySets ++ added
+      keyPruned = None
+      val applied = keySets.map(s => required.fieldNames.indexOf(s.column) -> s).filter(_._1 >= 0)
+      runtimeKeys.value =
+        if (applied.isEmpty) None
+        else Some(RuntimeKeys.Sets(applied.map(_._1).toArray, applied.map(a => required(a._1).dataType).toArray,
+            SparkSession.active.sparkContext.broadcast(applied.map(_._2).toArray)))
+    }
+  }
+
+  /** What the readers get of [[keySets]] ([[KeySetReaderFactory]]). */
+  private val runtimeKeys = new RuntimeKeys
 
   /** A streaming read of the same columns (and of `$audit_log` with its kinds), each micro-batch's
    *  splits read by the factory of a scan of exactly those splits. */
@@ -143,7 +191,8 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   override def supportedCustomMetrics(): Array[CustomMetric] = ScanMetrics.supported
 
   override def reportDriverMetrics(): Array[CustomTaskMetric] =
-    Array(SumMetric.value(ScanMetrics.FilesSkippedByStatistics, skippedByStatistics))
+    Array(SumMetric.value(ScanMetrics.FilesSkippedByStatistics, skippedByStatistics),
+      SumMetric.value(ScanMetrics.FilesSkippedByKeys, keyPruned.map(_._2.toLong).getOrElse(0L)))
 
   /** The statistics of the table's last `ANALYZE TABLE` that the snapshot read names ([[ScanStatistics]]);
    *  none for reads of changes, `$audit_log` and `$ro`, and none when the statistics file cannot be read
@@ -238,7 +287,11 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
         .singleInsertIsResult &&
       DataFileReaders.supportsBatch(spark, table, fileFormats, values)
 
-  override def createReaderFactory(): PartitionReaderFactory = {
+  /** The readers of the splits; with key sets, only rows holding their values are handed on. */
+  override def createReaderFactory(): PartitionReaderFactory =
+    if (keyFilterable) KeySetReaderFactory(splitReaderFactory(), runtimeKeys) else splitReaderFactory()
+
+  private def splitReaderFactory(): PartitionReaderFactory = {
     val spark = SparkSession.active
     val values = valueColumns
     val auditLog = mode == ScanMode.AuditLog

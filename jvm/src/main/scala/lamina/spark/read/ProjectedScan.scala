@@ -2,6 +2,8 @@ package lamina.spark.read
 
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
+import org.apache.spark.sql.connector.expressions.NamedReference
+import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
 import org.apache.spark.sql.connector.read._
 import org.apache.spark.sql.types.StructType
@@ -10,7 +12,10 @@ import org.apache.spark.sql.vectorized.ColumnarBatch
 /** A scan whose column `i` is column `ordinals(i)` of `inner`'s: hands Spark columns that read the
  *  same data column twice (a data column and a metadata column that mirrors it) while the readers
  *  read each column once. */
-final class ProjectedScan(inner: LaminaScan, output: StructType, ordinals: Array[Int]) extends Scan with Batch {
+final class ProjectedScan(inner: LaminaScan, output: StructType, ordinals: Array[Int])
+  extends Scan with Batch with SupportsRuntimeV2Filtering {
+  override def filterAttributes(): Array[NamedReference] = inner.filterAttributes()
+  override def filter(predicates: Array[Predicate]): Unit = inner.filter(predicates)
   override def readSchema(): StructType = output
   override def description(): String = inner.description()
   override def toBatch: Batch = this

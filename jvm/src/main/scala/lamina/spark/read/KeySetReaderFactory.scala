@@ -1,0 +1,125 @@
+package lamina.spark.read
+
+import org.apache.spark.broadcast.Broadcast
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.metric.CustomTaskMetric
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
+import org.apache.spark.sql.types._
+import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnVector}
+
+import lamina.spark.SumMetric
+import lamina.table.scan.KeySet
+
+/** The key sets a scan received when the query ran ([[LaminaScan.filter]]), for its readers. Spark
+ *  builds a scan's reader factory when it plans, before it hands the scan its runtime filters, and
+ *  serializes the factory into the tasks after: the factory holds this and reads it in the tasks. */
+final class RuntimeKeys extends Serializable {
+  @volatile var value: Option[RuntimeKeys.Sets] = None
+}
+
+object RuntimeKeys {
+
+  /** Column `ordinals(i)` of the rows read, of type `types(i)`, must hold a value of `sets(i)`; the sets
+   *  reach each executor once, as a broadcast. */
+  final case class Sets(ordinals: Array[Int], types: Array[DataType], sets: Broadcast[Array[KeySet]])
+}
+
+/** `inner`'s readers, handing on only the rows whose key columns hold values of the runtime key sets
+ *  (the rows a join with their source can match), as rows or as batches cut down to those rows
+ *  without copying ([[SelectedColumnVector]]); `inner`'s readers as they are while there are none. */
+final case class KeySetReaderFactory(inner: PartitionReaderFactory, keys: RuntimeKeys) extends PartitionReaderFactory {
+
+  override def supportColumnarReads(partition: InputPartition): Boolean = inner.supportColumnarReads(partition)
+
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] = keys.value match {
+    case None => inner.createReader(partition)
+    case Some(k) => new KeySetRows(inner.createReader(partition), k.ordinals, k.types, k.sets.value)
+  }
+
+  override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = keys.value match {
+    case None => inner.createColumnarReader(partition)
+    case Some(k) => new KeySetBatches(inner.createColumnarReader(partition), k.ordinals, k.types, k.sets.value)
+  }
+}
+
+/** Counts the rows a key set reader dropped, beside its inner reader's metrics. */
+private abstract class KeySetReader[T](inner: PartitionReader[T]) extends PartitionReader[T] {
+  protected var skipped = 0L
+  override def close(): Unit = inner.close()
+  override def currentMetricsValues(): Array[CustomTaskMetric] =
+    inner.currentMetricsValues() :+ SumMetric.value(ScanMetrics.RowsSkippedByKeys, skipped)
+}
+
+private final class KeySetRows(rows: PartitionReader[InternalRow], ordinals: Array[Int], types: Array[DataType],
+    sets: Array[KeySet])
+  extends KeySetReader(rows) {
+  private var current: InternalRow = _
+
+  private def wanted(row: InternalRow): Boolean = {
+    var i = 0
+    while (i < ordinals.length) {
+      if (row.isNullAt(ordinals(i)) || !sets(i).contains(row.get(ordinals(i), types(i)))) return false
+      i += 1
+    }
+    true
+  }
+
+  override def next(): Boolean = {
+    while (rows.next()) {
+      val row = rows.get()
+      if (wanted(row)) { current = row; return true }
+      skipped += 1
+    }
+    false
+  }
+
+  override def get(): InternalRow = current
+}
+
+private final class KeySetBatches(batches: PartitionReader[ColumnarBatch], ordinals: Array[Int],
+    types: Array[DataType], sets: Array[KeySet])
+  extends KeySetReader(batches) {
+  private var current: ColumnarBatch = _
+
+  private def value(v: ColumnVector, t: DataType, row: Int): Any = t match {
+    case LongType | TimestampType | TimestampNTZType => v.getLong(row)
+    case IntegerType | DateType => v.getInt(row)
+    case ShortType => v.getShort(row)
+    case ByteType => v.getByte(row)
+    case BooleanType => v.getBoolean(row)
+    case d: DecimalType => v.getDecimal(row, d.precision, d.scale)
+    case _: StringType => v.getUTF8String(row)
+    case other => throw new IllegalStateException(s"no key set holds values of type $other")
+  }
+
+  override def next(): Boolean = {
+    while (batches.next()) {
+      val batch = batches.get()
+      val n = batch.numRows()
+      val selected = new Array[Int](n)
+      var kept = 0
+      var r = 0
+      while (r < n) {
+        var i = 0
+        var ok = true
+        while (ok && i < ordinals.length) {
+          val v = batch.column(ordinals(i))
+          ok = !v.isNullAt(r) && sets(i).contains(value(v, types(i), r))
+          i += 1
+        }
+        if (ok) { selected(kept) = r; kept += 1 }
+        r += 1
+      }
+      skipped += n - kept
+      if (kept == n) { current = batch; return true }
+      if (kept > 0) {
+        val columns = (0 until batch.numCols()).map(c => new SelectedColumnVector(batch.column(c), selected, kept): ColumnVector)
+        current = new ColumnarBatch(columns.toArray, kept)
+        return true
+      }
+    }
+    false
+  }
+
+  override def get(): ColumnarBatch = current
+}

@@ -1,0 +1,190 @@
+"""A MERGE into a primary-key table reads, of the target, only what the source's keys can match: the
+source's values of the joined key and partition columns reach the target's scan as a runtime filter,
+which skips partitions, buckets and files without them and hands on only rows with them. The same
+statements with the filter off (`merge.key-filter.max-keys` = 0) are the oracle."""
+
+import random
+
+import pytest
+
+from _support import lamina_metrics, sorted_tuples, sql_rows
+
+CAT = "lamina"
+
+SKIPPED_FILES = "lamina data files skipped by join keys"
+SKIPPED_ROWS = "lamina rows skipped by join keys"
+
+
+def explain(spark, statement):
+    return spark.sql(f"EXPLAIN {statement}").collect()[0][0]
+
+
+def source(spark, rows, name="src"):
+    spark.createDataFrame(rows, "k BIGINT, v BIGINT, s STRING").createOrReplaceTempView(name)
+
+
+def merge_sql(table, clauses):
+    return f"MERGE INTO {table} t USING src ON t.k = src.k {clauses}"
+
+
+UPSERT_IF_NEWER = ("WHEN MATCHED AND t.v < src.v THEN UPDATE SET v = src.v, s = src.s "
+                   "WHEN NOT MATCHED THEN INSERT *")
+
+
+def ranges_table(spark, table, props="", batches=4, width=1000):
+    """A table whose keys were written in `batches` commits of `width` contiguous keys each: its files
+    cover disjoint key ranges."""
+    spark.sql(f"CREATE TABLE {table} (k BIGINT NOT NULL, v BIGINT, s STRING) "
+              f"TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2'{props})")
+    for b in range(batches):
+        spark.sql(f"INSERT INTO {table} SELECT id, id % 7, CAST(id AS STRING) FROM range({b * width}, {(b + 1) * width})")
+
+
+def test_a_merge_of_one_key_range_reads_only_the_files_of_that_range(spark, db):
+    t = f"{CAT}.{db}.t"
+    ranges_table(spark, t)
+    before = {r[0]: r for r in sql_rows(spark, f"SELECT k, v, s FROM {t}")}
+    rows = [(k, 100 + k % 3, f"new{k}") for k in range(1500, 1520)] + [(k, 5, "fresh") for k in (10_000, 10_001)]
+    source(spark, rows)
+    statement = merge_sql(t, UPSERT_IF_NEWER)
+    assert "dynamicpruning" in explain(spark, statement)
+    metrics = lamina_metrics(spark, lambda: spark.sql(statement).collect())
+    expected = dict(before)
+    for k, v, s in rows:
+        if k not in expected or expected[k][1] < v:
+            expected[k] = (k, v, s)
+    assert sql_rows(spark, f"SELECT k, v, s FROM {t}") == sorted_tuples(expected.values())
+    # 4 commits of 2 buckets: 8 files, of which only the two holding keys 1000-1999 can match
+    assert metrics[SKIPPED_FILES] == 6, metrics
+    # of those two files' 1000 rows, the 980 keys the source does not hold never reach the join
+    assert metrics[SKIPPED_ROWS] == 980, metrics
+
+
+def test_scattered_keys_skip_no_file_but_every_other_row(spark, db):
+    t = f"{CAT}.{db}.t"
+    ranges_table(spark, t)
+    rows = [(k, 50, "x") for k in range(0, 4000, 100)]
+    source(spark, rows)
+    metrics = lamina_metrics(spark, lambda: spark.sql(merge_sql(t, "WHEN MATCHED THEN UPDATE SET v = t.v + src.v")).collect())
+    assert metrics[SKIPPED_FILES] == 0 and metrics[SKIPPED_ROWS] == 4000 - len(rows), metrics
+    assert sql_rows(spark, f"SELECT k, v FROM {t} WHERE v >= 50") == sorted_tuples((k, k % 7 + 50) for k in range(0, 4000, 100))
+
+
+def test_not_matched_by_source_reads_the_whole_target(spark, db):
+    t = f"{CAT}.{db}.t"
+    ranges_table(spark, t, batches=2, width=10)
+    source(spark, [(3, 9, "a"), (30, 9, "b")])
+    statement = merge_sql(t, "WHEN MATCHED THEN UPDATE SET v = src.v WHEN NOT MATCHED THEN INSERT * "
+                             "WHEN NOT MATCHED BY SOURCE AND t.k > 15 THEN DELETE")
+    assert "dynamicpruning" not in explain(spark, statement)
+    spark.sql(statement)
+    assert sql_rows(spark, f"SELECT k, v FROM {t}") == sorted_tuples(
+        [(k, 9 if k == 3 else k % 7) for k in range(16)] + [(30, 9)])
+
+
+def test_a_source_with_more_keys_than_the_limit_and_the_option_at_zero_read_the_whole_target(spark, db):
+    t = f"{CAT}.{db}.t"
+    ranges_table(spark, t, batches=2, width=10)
+    source(spark, [(k, 9, "a") for k in range(3)])
+    statement = merge_sql(t, "WHEN MATCHED THEN UPDATE SET v = t.v + src.v")
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('merge.key-filter.max-keys' = '2')")
+    # the source's size is unknown: its values are computed, up to 3, and the scan finds them too many
+    assert "dynamicpruning" in explain(spark, statement)
+    metrics = lamina_metrics(spark, lambda: spark.sql(statement).collect())
+    assert metrics[SKIPPED_FILES] == 0 and metrics.get(SKIPPED_ROWS, 0) == 0, metrics
+    assert sql_rows(spark, f"SELECT k, v FROM {t} WHERE k < 4") == [(0, 9), (1, 10), (2, 11), (3, 3)]
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('merge.key-filter.max-keys' = '3')")
+    metrics = lamina_metrics(spark, lambda: spark.sql(statement).collect())
+    # keys 10-19 are in two other files (one per bucket); of the 10 rows of keys 0-9, 7 are not the source's
+    assert metrics[SKIPPED_FILES] == 2 and metrics[SKIPPED_ROWS] == 7, metrics
+    assert sql_rows(spark, f"SELECT k, v FROM {t} WHERE k < 4") == [(0, 18), (1, 19), (2, 20), (3, 3)]
+    spark.conf.set("spark.lamina.merge.key-filter.max-keys", "0")
+    try:
+        assert "dynamicpruning" not in explain(spark, statement)
+    finally:
+        spark.conf.unset("spark.lamina.merge.key-filter.max-keys")
+
+
+def test_a_source_known_to_hold_more_rows_than_the_limit_is_not_read_twice(spark, db):
+    t = f"{CAT}.{db}.t"
+    ranges_table(spark, t, batches=1, width=10)
+    spark.range(0, 5000).selectExpr("id AS k", "id AS v", "'x' AS s").createOrReplaceTempView("src")
+    statement = merge_sql(t, "WHEN MATCHED THEN UPDATE SET v = t.v + src.v")
+    assert "dynamicpruning" in explain(spark, statement)
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('merge.key-filter.max-keys' = '1000')")
+    assert "dynamicpruning" not in explain(spark, statement)
+
+
+def test_partition_and_string_key_columns_prune_partitions_and_rows(spark, db):
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (p INT NOT NULL, id STRING NOT NULL, v BIGINT) PARTITIONED BY (p) "
+              f"TBLPROPERTIES ('primary-key' = 'p,id', 'bucket' = '1')")
+    for p in range(4):
+        spark.sql(f"INSERT INTO {t} SELECT {p}, CONCAT('id', id), id FROM range(0, 50)")
+    spark.createDataFrame([(2, "id7", 1000), (2, "id8", 1000), (2, "new", 5)], "p INT, id STRING, v BIGINT") \
+        .createOrReplaceTempView("psrc")
+    statement = (f"MERGE INTO {t} t USING psrc s ON t.p = s.p AND t.id = s.id "
+                 f"WHEN MATCHED AND t.v < s.v THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *")
+    metrics = lamina_metrics(spark, lambda: spark.sql(statement).collect())
+    assert metrics[SKIPPED_FILES] == 3 and metrics[SKIPPED_ROWS] == 48, metrics
+    assert sql_rows(spark, f"SELECT p, id, v FROM {t} WHERE p = 2 AND (v >= 1000 OR id = 'new')") == [
+        (2, "id7", 1000), (2, "id8", 1000), (2, "new", 5)]
+    assert spark.table(t).count() == 201
+
+
+def _history(rng, steps):
+    """Random statements: writes that add files, and MERGEs whose sources hold a contiguous range or
+    scattered keys, each with clauses that read the target's values."""
+    clauses = [
+        UPSERT_IF_NEWER,
+        "WHEN MATCHED AND t.v > src.v THEN DELETE WHEN NOT MATCHED AND src.v % 2 = 0 THEN INSERT *",
+        "WHEN MATCHED AND t.v % 2 = 0 THEN UPDATE SET v = t.v + src.v WHEN MATCHED THEN DELETE",
+        "WHEN MATCHED THEN UPDATE SET s = CONCAT(t.s, src.s) WHEN NOT MATCHED THEN INSERT *",
+    ]
+    out = []
+    for _ in range(steps):
+        r = rng.random()
+        if r < 0.25:
+            lo = rng.randrange(0, 400)
+            out.append(("insert", [(k, rng.randrange(20), f"i{k}") for k in range(lo, lo + rng.randrange(1, 60))]))
+        elif r < 0.35:
+            out.append(("compact", None))
+        else:
+            if rng.random() < 0.5:
+                lo = rng.randrange(0, 450)
+                keys = range(lo, lo + rng.randrange(1, 30))
+            else:
+                keys = rng.sample(range(0, 500), rng.randrange(1, 30))
+            out.append(("merge", ([(k, rng.randrange(20), f"m{k}") for k in keys], rng.choice(clauses))))
+    return out
+
+
+@pytest.mark.parametrize("props", [
+    "",
+    ", 'deletion-vectors.enabled' = 'true'",
+    ", 'merge-engine' = 'partial-update', 'partial-update.remove-record-on-delete' = 'true'",
+    ", 'changelog-producer' = 'lookup'",
+], ids=["deduplicate", "deletion_vectors", "partial_update", "lookup_changelog"])
+def test_random_merges_with_the_filter_equal_the_same_merges_without(spark, db, props):
+    filtered, whole = f"{CAT}.{db}.filtered", f"{CAT}.{db}.whole"
+    for table, extra in ((filtered, ""), (whole, ", 'merge.key-filter.max-keys' = '0'")):
+        spark.sql(f"CREATE TABLE {table} (k BIGINT NOT NULL, v BIGINT, s STRING) "
+                  f"TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2'{props}{extra})")
+    rng = random.Random(hash(props) % 1000)
+    skipped = 0
+    for op, arg in _history(rng, 24):
+        for table in (filtered, whole):
+            if op == "insert":
+                spark.createDataFrame(arg, "k BIGINT, v BIGINT, s STRING").writeTo(table).append()
+            elif op == "compact":
+                spark.sql(f"CALL {CAT}.sys.compact(table => '{table.split('.', 1)[1]}')")
+            else:
+                rows, clauses = arg
+                source(spark, rows)
+                statement = merge_sql(table, clauses)
+                assert ("dynamicpruning" in explain(spark, statement)) == (table == filtered)
+                metrics = lamina_metrics(spark, lambda: spark.sql(statement).collect())
+                if table == filtered:
+                    skipped += metrics.get(SKIPPED_ROWS, 0)
+        assert sql_rows(spark, f"SELECT k, v, s FROM {filtered}") == sql_rows(spark, f"SELECT k, v, s FROM {whole}"), (op, arg)
+    assert skipped > 0
