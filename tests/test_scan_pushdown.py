@@ -110,3 +110,20 @@ def test_nested_fields_of_a_struct_column(spark, db, props):
     assert sql_rows(spark, f"SELECT id, s.a, s.w FROM {name} WHERE s.w IS NOT NULL") == [(1, 1, 1.5)]
     assert sql_rows(spark, f"SELECT s.b FROM {name} WHERE s.a > 1") == [("y",)]
     assert sql_rows(spark, f"SELECT id, s FROM {name} WHERE t.x = 20") == [(2, (2, "y", None))]
+
+
+def test_key_equality_reads_only_the_bucket_of_its_keys(spark, db):
+    from _support import planned_files
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (k BIGINT NOT NULL, s STRING NOT NULL, v BIGINT) "
+              f"TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '4')")
+    for lo in (0, 1000):  # two files per bucket, each spanning nearly the whole range of its commit's keys
+        spark.sql(f"INSERT INTO {t} SELECT id, CAST(id AS STRING), id FROM range({lo}, {lo + 1000})")
+    assert planned_files(spark.table(t)) == 8
+    assert planned_files(spark.table(t).where("k = 500")) == 1
+    assert spark.table(t).where("k = 500").collect()[0].v == 500
+    # each bucket's files are pruned by the keys of that bucket alone
+    assert planned_files(spark.table(t).where("k IN (500, 1500)")) == 2
+    assert sorted(r.v for r in spark.table(t).where("k IN (500, 1500, 99999)").collect()) == [500, 1500]
+    # a key column of another type, compared after a cast, prunes nothing it cannot convert
+    assert sql_rows(spark, f"SELECT v FROM {t} WHERE k = 7.0") == [(7,)]

@@ -142,8 +142,11 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       case None => Seq.empty
       case Some(s) =>
         val planned = new FileStoreScan(table, s).planned(SparkFilters.toPredicates(filters))
-        skippedByStatistics = planned.skippedByStatistics
-        val all = planned.splits
+        // key columns equal to literals: their buckets alone (the files' ranges were pruned above)
+        val pointKeys = if (table.isPrimaryKeyTable) RuntimeKeyFilters.ofFilters(filters, required, keyColumns) else Nil
+        val (all, skippedByKeys) =
+          if (pointKeys.isEmpty) (planned.splits, 0) else KeySetPruning.prune(table, planned.splits, pointKeys)
+        skippedByStatistics = planned.skippedByStatistics + skippedByKeys
         if (mode == ScanMode.ReadOptimized && table.isPrimaryKeyTable) {
           val top = CoreOptions.numLevels(table.options) - 1
           all.map(sp => sp.copy(files = sp.files.filter(_.level == top))).filter(_.files.nonEmpty)

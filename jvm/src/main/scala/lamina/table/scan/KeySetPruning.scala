@@ -12,8 +12,9 @@ import lamina.types.{DataType, SparkTypes}
  *  [[KeySet]]s can be in:
  *  - a split of a partition whose value of a partition column is in no set of that column;
  *  - a split of a fixed bucket that no value of the set of the bucket key (a single column) hashes to;
- *  - a file whose range of a key column holds no value of that column's set: the first key column's
- *    range from the file's min and max keys, the others' from its key statistics.
+ *  - a file whose range of a key column holds no value of that column's set (of the bucket key's set,
+ *    no value that hashes to the file's bucket): the first key column's range from the file's min and
+ *    max keys, the others' from its key statistics.
  *  A file left out holds no row of a wanted key, so every version of a wanted key is still read and
  *  merged; the rows of other keys may then merge wrongly, which is why the reader must drop them
  *  ([[KeySet.contains]]) or the query must not need them (the rows a join cannot match). */
@@ -30,35 +31,39 @@ object KeySetPruning {
       .map(s => schema.partitionKeys.indexOf(s.column) -> s)
     val partitionTypes = schema.partitionTypes.map(SparkTypes.toSpark)
     val bucketSet = keySets.find(s => table.numBuckets > 0 && schema.bucketKeys == Seq(s.column))
-    val bucketsOf = scala.collection.mutable.HashMap.empty[Int, Set[Int]]
-    def wantedBuckets(total: Int): Set[Int] = bucketSet match {
-      case Some(set) if total > 0 =>
-        bucketsOf.getOrElseUpdate(total, {
-            val hash = new KeyHashFunction(Array(0), Seq(schema.field(set.column).get.dataType))
-            set.sorted.iterator.map(v => Bucket.bucketOfHash(hash(new GenericInternalRow(Array(v))), total)).toSet
-          })
-      case _ => null
+    // per bucket count: each bucket's own values of the bucket key's set (only they can be in its files)
+    val bucketValues = scala.collection.mutable.HashMap.empty[Int, Map[Int, KeySet]]
+    def valuesOf(total: Int): Option[Map[Int, KeySet]] = bucketSet.filter(_ => total > 0).map { set =>
+      bucketValues.getOrElseUpdate(total, {
+          val hash = new KeyHashFunction(Array(0), Seq(schema.field(set.column).get.dataType))
+          set.sorted.toSeq.groupBy(v => Bucket.bucketOfHash(hash(new GenericInternalRow(Array(v))), total))
+            .map { case (b, vs) => b -> new KeySet(set.column, set.dataType, vs.toArray) }
+        })
     }
     def partitionWanted(split: DataSplit): Boolean = byPartition.isEmpty || {
       val row = table.manifestStore.decodePartition(split.partition)
       byPartition.forall { case (i, set) => set.contains(row.get(i, partitionTypes(i))) }
     }
-    def fileWanted(f: DataFileMeta): Boolean = byKey.isEmpty || {
+    def fileWanted(f: DataFileMeta, sets: Seq[(Int, KeySet)]): Boolean = sets.isEmpty || {
       val bounds = keyBounds(f, keyTypes.size, keyTypes, keySparkTypes)
-      byKey.forall { case (i, set) => bounds(i).forall { case (lo, hi) => set.anyWithin(lo, hi) } }
+      sets.forall { case (i, set) => bounds(i).forall { case (lo, hi) => set.anyWithin(lo, hi) } }
     }
     var skipped = 0
     val pruned = splits.flatMap { split =>
-      val buckets = wantedBuckets(split.totalBuckets)
-      if ((buckets != null && !buckets.contains(split.bucket)) || !partitionWanted(split)) {
+      val buckets = valuesOf(split.totalBuckets)
+      val own = buckets.flatMap(_.get(split.bucket))
+      if ((buckets.nonEmpty && own.isEmpty) || !partitionWanted(split)) {
         skipped += split.files.size
         None
       } else {
-        val files = split.files.filter(fileWanted)
+        val sets = own.fold(byKey)(o => byKey.map { case (i, set) => if (set.column == o.column) (i, o) else (i, set) })
+        val files = split.files.filter(fileWanted(_, sets))
         skipped += split.files.size - files.size
         if (files.isEmpty) None
-        else Some(split.copy(files = files,
-            deletionFiles = split.deletionFiles.filter { case (n, _) => files.exists(_.fileName == n) }))
+        else {
+          val names = files.map(_.fileName).toSet
+          Some(split.copy(files = files, deletionFiles = split.deletionFiles.filter { case (n, _) => names(n) }))
+        }
       }
     }
     (pruned, skipped)
