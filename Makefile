@@ -100,7 +100,7 @@ pytest: venv servers s3-jars
 stress: venv servers s3-jars jar
 	LAMINA_STRESS=1 $(PY) -m pytest tests/test_concurrency_model.py tests/test_compaction_races.py tests/test_streaming_kill.py \
 	  tests/test_concurrency_metastores.py tests/test_concurrency_s3.py tests/test_corrupt_data_files.py \
-	  tests/test_metadata_fuzz.py tests/test_changelog_property.py -q
+	  tests/test_metadata_fuzz.py tests/test_changelog_property.py tests/test_merge_key_filter.py -q
 
 demo: venv jar
 	@wh="$$(mktemp -d)"; trap 'rm -rf "$$wh"' EXIT; \
