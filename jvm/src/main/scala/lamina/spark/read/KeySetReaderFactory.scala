@@ -4,7 +4,7 @@ import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.metric.CustomTaskMetric
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
-import org.apache.spark.sql.types._
+import org.apache.spark.sql.types.DataType
 import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnVector}
 
 import lamina.spark.SumMetric
@@ -42,20 +42,14 @@ final case class KeySetReaderFactory(inner: PartitionReaderFactory, keys: Runtim
   }
 }
 
-/** Counts the rows a key set reader dropped, beside its inner reader's metrics. */
-private abstract class KeySetReader[T](inner: PartitionReader[T]) extends PartitionReader[T] {
-  protected var skipped = 0L
-  override def close(): Unit = inner.close()
-  override def currentMetricsValues(): Array[CustomTaskMetric] =
-    inner.currentMetricsValues() :+ SumMetric.value(ScanMetrics.RowsSkippedByKeys, skipped)
-}
-
-private final class KeySetRows(rows: PartitionReader[InternalRow], ordinals: Array[Int], types: Array[DataType],
+/** Counts the rows a key set reader dropped, beside its inner reader's metrics; `wanted` tells whether
+ *  a row's key columns hold values of the sets. */
+private abstract class KeySetReader[T](inner: PartitionReader[T], ordinals: Array[Int], types: Array[DataType],
     sets: Array[KeySet])
-  extends KeySetReader(rows) {
-  private var current: InternalRow = _
+  extends PartitionReader[T] {
+  protected var skipped = 0L
 
-  private def wanted(row: InternalRow): Boolean = {
+  protected def wanted(row: InternalRow): Boolean = {
     var i = 0
     while (i < ordinals.length) {
       if (row.isNullAt(ordinals(i)) || !sets(i).contains(row.get(ordinals(i), types(i)))) return false
@@ -63,6 +57,16 @@ private final class KeySetRows(rows: PartitionReader[InternalRow], ordinals: Arr
     }
     true
   }
+
+  override def close(): Unit = inner.close()
+  override def currentMetricsValues(): Array[CustomTaskMetric] =
+    inner.currentMetricsValues() :+ SumMetric.value(ScanMetrics.RowsSkippedByKeys, skipped)
+}
+
+private final class KeySetRows(rows: PartitionReader[InternalRow], ordinals: Array[Int], types: Array[DataType],
+    sets: Array[KeySet])
+  extends KeySetReader(rows, ordinals, types, sets) {
+  private var current: InternalRow = _
 
   override def next(): Boolean = {
     while (rows.next()) {
@@ -78,19 +82,8 @@ private final class KeySetRows(rows: PartitionReader[InternalRow], ordinals: Arr
 
 private final class KeySetBatches(batches: PartitionReader[ColumnarBatch], ordinals: Array[Int],
     types: Array[DataType], sets: Array[KeySet])
-  extends KeySetReader(batches) {
+  extends KeySetReader(batches, ordinals, types, sets) {
   private var current: ColumnarBatch = _
-
-  private def value(v: ColumnVector, t: DataType, row: Int): Any = t match {
-    case LongType | TimestampType | TimestampNTZType => v.getLong(row)
-    case IntegerType | DateType => v.getInt(row)
-    case ShortType => v.getShort(row)
-    case ByteType => v.getByte(row)
-    case BooleanType => v.getBoolean(row)
-    case d: DecimalType => v.getDecimal(row, d.precision, d.scale)
-    case _: StringType => v.getUTF8String(row)
-    case other => throw new IllegalStateException(s"no key set holds values of type $other")
-  }
 
   override def next(): Boolean = {
     while (batches.next()) {
@@ -100,14 +93,7 @@ private final class KeySetBatches(batches: PartitionReader[ColumnarBatch], ordin
       var kept = 0
       var r = 0
       while (r < n) {
-        var i = 0
-        var ok = true
-        while (ok && i < ordinals.length) {
-          val v = batch.column(ordinals(i))
-          ok = !v.isNullAt(r) && sets(i).contains(value(v, types(i), r))
-          i += 1
-        }
-        if (ok) { selected(kept) = r; kept += 1 }
+        if (wanted(batch.getRow(r))) { selected(kept) = r; kept += 1 }
         r += 1
       }
       skipped += n - kept

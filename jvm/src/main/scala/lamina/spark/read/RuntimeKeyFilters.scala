@@ -4,14 +4,14 @@ import org.apache.spark.sql.connector.expressions.{Literal, NamedReference}
 import org.apache.spark.sql.connector.expressions.filter.{Predicate => V2Predicate}
 import org.apache.spark.sql.catalyst.CatalystTypeConverters
 import org.apache.spark.sql.sources.{EqualTo, Filter, In}
-import org.apache.spark.sql.types._
-import org.apache.spark.unsafe.types.UTF8String
+import org.apache.spark.sql.types.StructType
 
 import lamina.table.scan.KeySet
 
-/** A scan's filters on key columns as [[KeySet]]s. The runtime filters Spark hands a scan ([[org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering]])
- *  as [[KeySet]]s: `c IN (v, ...)` and `c = v` of a top-level column of `schema`, with literals of the
- *  column's type (Spark's internal values). Anything else is ignored: a runtime filter may only narrow. */
+/** A scan's filters on key columns as [[KeySet]]s: its pushed filters, and the runtime filters Spark
+ *  hands it ([[org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering]]). Only `c IN (v, ...)`
+ *  and `c = v` of a top-level column with literals of the column's type count; anything else is
+ *  ignored, since these filters may only narrow what is read. */
 object RuntimeKeyFilters {
 
   /** The key sets of a scan's pushed filters that name a column of `columns` equal to literals
@@ -26,19 +26,11 @@ object RuntimeKeyFilters {
       val internal =
         try Some(values.map(v => if (v == null) null else convert(v)))
         catch { case _: Exception => None }
-      internal.filter(_.forall(v => v == null || RuntimeKeyFilters.internalOf(f.dataType, v)))
+      internal.filter(_.forall(v => v == null || KeySet.holdsValueOf(f.dataType, v)))
         .map(vs => new KeySet(f.name, f.dataType, vs.toArray))
     }
   }
 
-  /** Whether `v` is an internal value of type `t` (a literal of another type is not pruned by). */
-  private def internalOf(t: DataType, v: Any): Boolean = (t, v) match {
-    case (LongType | TimestampType | TimestampNTZType, _: Long) => true
-    case (IntegerType | DateType, _: Int) => true
-    case (ShortType, _: Short) | (ByteType, _: Byte) | (BooleanType, _: Boolean) => true
-    case (_: DecimalType, _: Decimal) | (_: StringType, _: UTF8String) => true
-    case _ => false
-  }
   def keySet(p: V2Predicate, schema: StructType): Option[KeySet] =
     if (p.name() != "IN" && p.name() != "=") None
     else

@@ -1,11 +1,13 @@
 package lamina.table.scan
 
 import org.apache.spark.sql.catalyst.types.PhysicalDataType
+import org.apache.spark.unsafe.types.UTF8String
 import org.apache.spark.sql.types.{
   BooleanType,
   ByteType,
   DataType => SparkType,
   DateType,
+  Decimal,
   DecimalType,
   IntegerType,
   LongType,
@@ -68,6 +70,16 @@ object KeySet {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | DateType | TimestampType | TimestampNTZType => true
     case _: DecimalType => true
     case s: StringType => s == StringType // the binary collation
+    case _ => false
+  }
+
+  /** Whether `v` is an internal value of a supported type `t` (a filter's literal of another type,
+   *  left as it was by a conversion, prunes nothing). */
+  def holdsValueOf(t: SparkType, v: Any): Boolean = (t, v) match {
+    case (LongType | TimestampType | TimestampNTZType, _: Long) => true
+    case (IntegerType | DateType, _: Int) => true
+    case (ShortType, _: Short) | (ByteType, _: Byte) | (BooleanType, _: Boolean) => true
+    case (_: DecimalType, _: Decimal) | (_: StringType, _: UTF8String) => true
     case _ => false
   }
 }
