@@ -129,6 +129,25 @@ def test_compaction_jobs_are_described_and_say_their_progress(spark, db):
     assert f"lamina: compact {db}.t: " not in quiet
 
 
+def test_a_sorted_rewrite_says_its_progress_per_key_range(spark, db):
+    t = f"{CAT}.{db}.t"
+    # a small target file size, so that the sort writes several ranges of keys
+    spark.sql(f"CREATE TABLE {t} (id INT, v STRING) TBLPROPERTIES ('write-only' = 'true', 'target-file-size' = '2 kb')")
+    for start in (0, 500, 1000):
+        spark.sql(f"INSERT INTO {t} SELECT id, repeat('x', 20) FROM range({start}, {start + 500})")
+    printed = _jvm_stderr(spark, lambda: lamina.compact(spark, f"{db}.t", order_strategy="zorder",
+                                                        order_by="id, v", progress=True))
+    prefix = f"lamina: compact {db}.t, sorted: "
+    lines = [line[len(prefix):] for line in printed.splitlines() if line.startswith(prefix)]
+    assert len(lines) >= 2, printed
+    ranges = int(lines[0].split("/")[1].split()[0])
+    assert lines == [f"{i}/{ranges} key ranges written" for i in range(1, ranges + 1)]
+    assert sorted(r[0] for r in sql_rows(spark, f"SELECT id FROM {t}")) == list(range(1500))
+
+    quiet = _jvm_stderr(spark, lambda: lamina.compact(spark, f"{db}.t", order_strategy="order", order_by="id"))
+    assert prefix not in quiet
+
+
 LOOKUP_HITS, LOOKUP_MISSES = "lamina lookup cache hits", "lamina lookup cache misses"
 
 

@@ -26,8 +26,10 @@ def compact(spark, table: str, partitions: Optional[Union[PartitionSpec, Sequenc
     "hilbert") rewrites an append table's selected partitions sorted by the `order_by` columns (a
     list, or one comma-separated string), so that filters on them skip files. `progress=True` prints a
     line to the driver's stderr as each batch of buckets finishes ("lamina: compact db.t: 8/12 buckets
-    done"); on a Spark Connect session the driver is the server, so the lines go to its log, and the
-    client follows the compaction's job (described "lamina: compact db.t ...") in Spark's UI instead.
+    done"), or, in a sorted rewrite, as each range of keys is written ("lamina: compact db.t, sorted:
+    3/8 key ranges written"); on a Spark Connect session the driver is the server, so the lines go to
+    its log, and the client follows the compaction's job (described "lamina: compact db.t ...") in
+    Spark's UI instead.
     """
     if not isinstance(catalog, str) or not catalog:
         raise ValueError(f"catalog must be a non-empty string, got {catalog!r}")

@@ -24,7 +24,8 @@ import lamina.types.SparkTypes
  *  driver, one Spark task per batch of bucket compactions (append tables: [[SparkAppendRewrite]]), the
  *  job described in Spark's UI ([[JobDescription]]). Local lookup files (tables with deletion vectors)
  *  go into the executor's Spark local directory, where the executor's next compaction tasks find them.
- *  `progress`: where a line goes as each batch of buckets finishes (`lamina: compact db.t: 8/12 buckets done`). */
+ *  `progress`: where a line goes as each batch of buckets finishes (`lamina: compact db.t: 8/12 buckets done`),
+ *  or, in a sorted rewrite, each range of keys is written. */
 class SparkCompactTasks(progress: Option[String => Unit]) extends CompactTasks with AppendCompactTasks {
   @volatile private var lookupTotals = (0L, 0L)
 
@@ -89,7 +90,7 @@ class SparkCompactTasks(progress: Option[String => Unit]) extends CompactTasks w
     JobDescription.during(SparkSession.active,
       s"lamina: compact ${table.name}${SparkCompactTasks.partitionsOf(table, splits)}, sorted, " +
         SparkCompactTasks.count(splits.map(_.files.size).sum, "file")) {
-      SparkAppendRewrite.sort(table, splits, key)
+      SparkAppendRewrite.sort(table, splits, key, progress)
     }
 }
 
