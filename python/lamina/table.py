@@ -756,8 +756,10 @@ class LaminaTable:
         committed at or before `timestamp` (as `to_df` reads it) with a new commit, as Delta's RESTORE
         does: the history stays, later snapshots remain readable by time travel, and readers and
         streams see the restore as an overwrite of the whole table. Unlike `rollback_to` it rewrites
-        the old rows into new files (the cost of an INSERT OVERWRITE of the table); a column added
-        since reads as NULL. Returns the COMMIT_METRICS of what it committed.
+        the old rows into new files (the cost of an INSERT OVERWRITE of the table): expiration, Paimon's
+        included, deletes a file once the snapshot that removed it expires, so old files are never
+        listed again. A column added since reads as NULL. Returns the COMMIT_METRICS of what it
+        committed.
 
         >>> LaminaTable.for_name(spark, "shop.orders").restore_to(version=12).show()
         """
