@@ -7,19 +7,22 @@ import org.apache.spark.sql.catalyst.expressions.{
   DynamicPruningSubquery,
   EqualTo,
   Expression,
+  InSubquery,
   IsNotNull,
+  ListQuery,
   Literal,
   PredicateHelper,
   SubqueryExpression
 }
 import org.apache.spark.sql.catalyst.plans.{Inner, JoinType, LeftOuter, LeftSemi, RightOuter}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, Limit, LogicalPlan, WriteDelta}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, Limit, LogicalPlan, Project, WriteDelta}
 import org.apache.spark.sql.catalyst.rules.Rule
 
 import lamina.table.options.CoreOptions
 import lamina.table.scan.KeySet
 
-/** A MERGE into a primary-key table reads, of the target, only what the source's keys can match.
+/** A MERGE into a primary-key table reads, of the target, only what the source's keys can match; so
+ *  does a DELETE or UPDATE whose condition is `key IN (SELECT ...)`.
  *
  *  Spark plans such a MERGE as a join of the whole target with the source. For each column of the
  *  target's key or partition that the ON condition equates with an expression of the source, this rule
@@ -43,7 +46,10 @@ final class MergeKeyFilter extends Rule[LogicalPlan] with PredicateHelper {
   override def apply(plan: LogicalPlan): LogicalPlan = plan.transformDown {
     case w: WriteDelta if !hasKeyFilter(w.query) =>
       primaryKeyTable(w.originalTable).fold[LogicalPlan](w) { target =>
-        w.withNewChildren(Seq(w.query.transformUp { case j: Join => filtered(j, target) }))
+        w.withNewChildren(Seq(w.query.transformUp {
+          case j: Join => filtered(j, target)
+          case f: Filter => filteredBySubquery(f, target)
+        }))
       }
   }
 
@@ -79,30 +85,64 @@ final class MergeKeyFilter extends Rule[LogicalPlan] with PredicateHelper {
     if (!prunable.contains(joinType)) return side
     val relation = side.collectFirst { case r if readsTarget(r, target) => r }
     relation.fold(side) { r =>
-      val table = target.table
-      val options = table.options ++ OptionScopes.dynamic(table.name, Map.empty, "read")
-      val maxKeys = CoreOptions.MergeKeyFilterMaxKeys.getOrDefault(options)
-      val columns = (table.schema.trimmedPrimaryKeys ++ table.schema.partitionKeys).toSet
       val pairs = conjuncts.flatMap {
         case EqualTo(a: Attribute, b) => Seq((a, b))
         case EqualTo(b, a: Attribute) => Seq((a, b))
         case _ => Nil
       }.filter { case (a, b) =>
-        r.outputSet.contains(a) && columns.contains(a.name) && KeySet.supports(a.dataType) &&
-        b.references.nonEmpty && b.references.subsetOf(other.outputSet) && b.deterministic &&
-        !SubqueryExpression.hasSubquery(b)
+        filterable(a, r, target) && b.references.nonEmpty && b.references.subsetOf(other.outputSet) &&
+        b.deterministic && !SubqueryExpression.hasSubquery(b)
       }.groupBy(_._1.exprId).values.map(_.head).toSeq
-      if (pairs.isEmpty || maxKeys <= 0 || estimatedRows(other).exists(_ > maxKeys)) side
-      else {
-        val filters = pairs.map { case (a, b) =>
-          val key = Alias(b, "key")()
-          // the distinct values but NULL (which matches nothing), one more than a scan accepts: more
-          // than that never reach the driver
-          val values = Limit(Literal(maxKeys + 1), Aggregate(Seq(b), Seq(key), Filter(IsNotNull(b), other)))
-          DynamicPruningSubquery(a, values, Seq(key.toAttribute), Seq(0), onlyInBroadcast = false): Expression
-        }
-        side.transformUp { case rel if rel eq r => Filter(filters.reduce(And), rel) }
+      withKeyFilters(side, r, target, other, pairs)
+    }
+  }
+
+  /** `f` with key filters from the conjuncts of its condition that are uncorrelated `IN (SELECT ...)`
+   *  on key or partition columns of the target's read right below it (through projections and
+   *  filters only, which keep a row's key as it is), or `f` itself. */
+  private def filteredBySubquery(f: Filter, target: LaminaTable): LogicalPlan = {
+    def below(p: LogicalPlan): Option[LogicalPlan] = p match {
+      case r if readsTarget(r, target) => Some(r)
+      case Project(_, child) => below(child)
+      case Filter(_, child) => below(child)
+      case _ => None
+    }
+    below(f.child).fold[LogicalPlan](f) { r =>
+      val subqueries = splitConjunctivePredicates(f.condition).collect {
+        case InSubquery(values, q: ListQuery) if q.outerAttrs.isEmpty && q.plan.output.size == values.size =>
+          (values.zip(q.plan.output).collect { case (a: Attribute, b) if filterable(a, r, target) => (a, b: Expression) }, q.plan)
       }
+      subqueries.foldLeft(f: LogicalPlan) { case (plan, (pairs, source)) =>
+        plan.withNewChildren(Seq(withKeyFilters(plan.children.head, r, target, source, pairs)))
+      }
+    }
+  }
+
+  /** Whether `a` is a key or partition column of `r`, the target's read, of a type a key set holds. */
+  private def filterable(a: Attribute, r: LogicalPlan, target: LaminaTable): Boolean = {
+    val schema = target.table.schema
+    r.outputSet.contains(a) && (schema.trimmedPrimaryKeys ++ schema.partitionKeys).contains(a.name) &&
+    KeySet.supports(a.dataType)
+  }
+
+  /** `side` with a filter right above `r` (the target's read) that each `(a, b)` of `pairs` gives: `a`
+   *  must hold one of the distinct values of `b` over `source`; `side` itself when there is nothing to
+   *  filter by or the source may have too many values. */
+  private def withKeyFilters(side: LogicalPlan, r: LogicalPlan, target: LaminaTable, source: LogicalPlan,
+      pairs: Seq[(Attribute, Expression)]): LogicalPlan = {
+    val table = target.table
+    val maxKeys =
+      CoreOptions.MergeKeyFilterMaxKeys.getOrDefault(table.options ++ OptionScopes.dynamic(table.name, Map.empty, "read"))
+    if (pairs.isEmpty || maxKeys <= 0 || estimatedRows(source).exists(_ > maxKeys)) side
+    else {
+      val filters = pairs.map { case (a, b) =>
+        val key = Alias(b, "key")()
+        // the distinct values but NULL (which matches nothing), one more than a scan accepts: more
+        // than that never reach the driver
+        val values = Limit(Literal(maxKeys + 1), Aggregate(Seq(b), Seq(key), Filter(IsNotNull(b), source)))
+        DynamicPruningSubquery(a, values, Seq(key.toAttribute), Seq(0), onlyInBroadcast = false): Expression
+      }
+      side.transformUp { case rel if rel eq r => Filter(filters.reduce(And), rel) }
     }
   }
 

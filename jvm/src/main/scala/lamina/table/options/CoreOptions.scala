@@ -73,8 +73,9 @@ object CoreOptions {
     PerQuery,
     "A MERGE into a primary-key table whose ON condition equates key or partition columns with the source " +
       "first collects the source's distinct values of them, up to this many, and then reads only the " +
-      "partitions, buckets, files and rows of the target that can hold them. A source with more values (or " +
-      "estimated to have more rows) reads and joins the whole target. 0: never.")
+      "partitions, buckets, files and rows of the target that can hold them; so does a DELETE or UPDATE whose " +
+      "condition is key IN (SELECT ...). A source with more values (or estimated to have more rows) reads and " +
+      "joins the whole target. 0: never.")
   val BucketKey: OptionDef[Seq[String]] = define("bucket-key", ListKind, null, Table,
     "Comma-separated columns whose hash picks a row's bucket. Defaults to the primary key minus the " +
       "partition columns; required for fixed-bucket append tables.")
