@@ -185,3 +185,41 @@ def test_consumer_progress_is_kept_and_holds_snapshots_back(spark, warehouse, db
     spark.sql(f"INSERT INTO {src} VALUES (5)")
     assert not consumer_file.exists()
     assert sql_rows(spark, f"SELECT * FROM {CAT}.{db}.`src$consumers`") == []
+
+
+def test_reset_consumer_moves_or_removes_a_consumer(spark, db, tmp_path):
+    from lamina import LaminaTable
+
+    src = f"{CAT}.{db}.src"
+    spark.sql(f"CREATE TABLE {src} (id INT)")
+    for i in (1, 2, 3):
+        spark.sql(f"INSERT INTO {src} VALUES ({i})")
+    consumers = f"SELECT * FROM {CAT}.{db}.`src$consumers`"
+
+    def stream(target):
+        spark.sql(f"CREATE TABLE {CAT}.{db}.{target} (id INT)")
+        _run(spark, src, f"{CAT}.{db}.{target}", str(tmp_path / target), **{"consumer-id": "c1"})
+        return [r[0] for r in sql_rows(spark, f"SELECT * FROM {CAT}.{db}.{target}")]
+
+    assert stream("d1") == [1, 2, 3]
+    assert sql_rows(spark, consumers) == [("c1", 4)]
+    # Paimon's argument names, positional or named; the consumer's next stream starts there
+    spark.sql(f"CALL {CAT}.sys.reset_consumer('{db}.src', 'c1', 3)")
+    assert sql_rows(spark, consumers) == [("c1", 3)]
+    assert stream("d2") == [3]
+    table = LaminaTable.for_name(spark, f"{db}.src")
+    table.reset_consumer("c1", next_snapshot_id=2)
+    assert [tuple(r) for r in table.consumers().collect()] == [("c1", 2)]
+    for bad in (0, 5):
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(f"CALL {CAT}.sys.reset_consumer(table => '{db}.src', consumer_id => 'c1', next_snapshot_id => {bad})")
+        assert (f"Cannot reset consumer 'c1' of table {db}.src to snapshot {bad}: the table keeps snapshots 1 to 3, "
+                "so the next snapshot to read is one of 1 to 4") in error_text(excinfo)
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(f"CALL {CAT}.sys.reset_consumer(table => '{db}.src', consumerId => 'c1', consumer_id => 'c1')")
+    assert "Give only one of the arguments 'consumerId' and 'consumer_id'" in error_text(excinfo)
+    assert sql_rows(spark, consumers) == [("c1", 2)]
+    # without a snapshot the consumer goes
+    table.reset_consumer("c1")
+    assert sql_rows(spark, consumers) == []
+    spark.sql(f"CALL {CAT}.sys.reset_consumer(table => '{db}.src', consumerId => 'never-there')")

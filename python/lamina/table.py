@@ -725,6 +725,29 @@ class LaminaTable:
         """
         return self._system_table("branches")
 
+    def consumers(self) -> DataFrame:
+        """The table's streaming consumers (the `$consumers` system table: consumer_id, next_snapshot_id).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").consumers().show()
+        """
+        return self._system_table("consumers")
+
+    def reset_consumer(self, consumer_id: str, next_snapshot_id: Optional[int] = None) -> None:
+        """Moves the streaming consumer `consumer_id` so that its next stream starts at snapshot
+        `next_snapshot_id` (from the earliest snapshot kept to one past the latest), or, without it,
+        removes the consumer, which then no longer holds snapshots back from expiring. As
+        `CALL sys.reset_consumer`.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").reset_consumer("dashboard", next_snapshot_id=42)
+        """
+        if not isinstance(consumer_id, str) or not consumer_id.strip():
+            raise ValueError(f"consumer_id must be a non-empty string, got {consumer_id!r}")
+        if next_snapshot_id is None:
+            self._procedure("reset_consumer", consumerId=consumer_id)
+        else:
+            self._procedure("reset_consumer", consumerId=consumer_id,
+                            nextSnapshotId=_snapshot_id(next_snapshot_id, "next_snapshot_id"))
+
     def rollback_to(self, version: Optional[int] = None, tag: Optional[str] = None,
                     timestamp: Union[None, datetime.datetime, int] = None) -> int:
         """Rolls the table back to the snapshot `version`, the tag `tag`, or the latest snapshot committed

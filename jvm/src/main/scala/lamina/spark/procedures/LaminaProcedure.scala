@@ -59,8 +59,11 @@ final class ProcedureArgs(row: InternalRow, params: Array[ProcedureParameter]) {
   def requiredLong(name: String): Long = long(name).getOrElse(
     throw new BadInputException(s"Argument '$name' must be given (not NULL)"))
 
-  /** At most one of two arguments that mean the same (Paimon's and the names). */
-  def eitherLong(a: String, b: String): Option[Long] = (long(a), long(b)) match {
+  /** At most one of two arguments that mean the same (Paimon's name and another). */
+  def eitherLong(a: String, b: String): Option[Long] = either(a, b, long)
+  def eitherString(a: String, b: String): Option[String] = either(a, b, string(_).filter(_.trim.nonEmpty))
+
+  private def either[T](a: String, b: String, get: String => Option[T]): Option[T] = (get(a), get(b)) match {
     case (Some(_), Some(_)) => throw new BadInputException(s"Give only one of the arguments '$a' and '$b'")
     case (x, y) => x.orElse(y)
   }

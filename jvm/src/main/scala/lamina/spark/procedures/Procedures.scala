@@ -23,7 +23,8 @@ object Procedures {
     "create_branch" -> (c => new CreateBranchProcedure(c)),
     "delete_branch" -> (c => new DeleteBranchProcedure(c)),
     "fast_forward" -> (c => new FastForwardProcedure(c)),
-    "expire_partitions" -> (c => new ExpirePartitionsProcedure(c)))
+    "expire_partitions" -> (c => new ExpirePartitionsProcedure(c)),
+    "reset_consumer" -> (c => new ResetConsumerProcedure(c)))
 
   def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
     val ns = ident.namespace().mkString(".")
