@@ -100,3 +100,33 @@ def test_default_retention_keeps_a_week(spark, warehouse, db):
     ids = snapshot_ids(warehouse, db, "t")
     assert ids == list(range(1, len(ids) + 1)) and len(ids) >= 5
     assert sql_rows(spark, f"CALL {CAT}.sys.expire_snapshots(table => '{db}.t')") == [(0,)]
+
+
+def test_compact_manifest_folds_the_manifests_into_live_files_only(spark, warehouse, db, paimon_catalog):
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', "
+              "'manifest.merge-min-count' = '100')")
+    for i in range(4):
+        spark.sql(f"INSERT INTO {t} VALUES ({i}, 'v{i}'), (0, 'again{i}')")
+    spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")
+    manifests = f"SELECT num_added_files, num_deleted_files FROM {CAT}.{db}.`t$manifests`"
+    before = sql_rows(spark, manifests)
+    assert len(before) == 5 and sum(d for _, d in before) > 0, before
+    rows = sql_rows(spark, f"SELECT * FROM {t}")
+    latest = max(snapshot_ids(warehouse, db, "t"))
+
+    assert sql_rows(spark, f"CALL {CAT}.sys.compact_manifest(table => '{db}.t')") == [(True,)]
+    assert max(snapshot_ids(warehouse, db, "t")) == latest + 1
+    live = len(sql_rows(spark, f"SELECT file_path FROM {CAT}.{db}.`t$files`"))
+    assert sql_rows(spark, manifests) == [(live, 0)]
+    assert sql_rows(spark, f"SELECT * FROM {t}") == rows
+    assert sql_rows(spark, f"SELECT commit_kind, operation FROM {CAT}.{db}.`t$snapshots` WHERE snapshot_id = {latest + 1}") \
+        == [("COMPACT", "COMPACT MANIFESTS")]
+    # Paimon's reader sees the same rows
+    table = paimon_catalog.get_table(f"{db}.t")
+    read = table.new_read_builder()
+    got = read.new_read().to_arrow(read.new_scan().plan().splits()).to_pylist()
+    assert sorted((r["id"], r["v"]) for r in got) == rows
+    # one manifest without deletes: nothing to fold, nothing committed
+    spark.sql(f"CALL {CAT}.sys.compact_manifest(table => '{db}.t')")
+    assert max(snapshot_ids(warehouse, db, "t")) == latest + 1

@@ -5,6 +5,7 @@ import java.time.format.DateTimeParseException
 
 import lamina.errors.BadInputException
 import lamina.table.catalog.Metastore
+import lamina.table.commit.{CommitOperation, FileStoreCommit}
 import lamina.table.lifecycle.{OrphanFiles, Rollback, RetentionPolicy, SnapshotExpiration}
 
 /** Snapshot expiration and rollback for `CALL sys.expire_snapshots`, `sys.rollback` and
@@ -33,6 +34,16 @@ object Snapshots {
       .getOrElse(now - OrphanFiles.DefaultMarginMillis)
     val found = new OrphanFiles(t).remove(before, dryRun)
     (found.size.toLong, found.map(_.getLen).sum)
+  }
+
+  /** Folds the manifests of the latest snapshot into as few as hold its live files, in a COMPACT
+   *  commit (then expiration runs, as after any commit); the snapshot id committed, None when there was
+   *  nothing to fold. */
+  def compactManifests(warehouse: Metastore, table: String): Option[Long] = {
+    val t = warehouse.loadTable(table)
+    val id = new FileStoreCommit(t, FileStoreCommit.newUser(), CommitOperation.CompactManifests.properties).compactManifests()
+    if (id.isDefined) SnapshotExpiration.afterCommit(t)
+    id
   }
 
   /** Rolls back to `version` (a snapshot id or a tag name); returns (previous latest id, current id). */

@@ -24,7 +24,8 @@ object Procedures {
     "delete_branch" -> (c => new DeleteBranchProcedure(c)),
     "fast_forward" -> (c => new FastForwardProcedure(c)),
     "expire_partitions" -> (c => new ExpirePartitionsProcedure(c)),
-    "reset_consumer" -> (c => new ResetConsumerProcedure(c)))
+    "reset_consumer" -> (c => new ResetConsumerProcedure(c)),
+    "compact_manifest" -> (c => new CompactManifestProcedure(c)))
 
   def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
     val ns = ident.namespace().mkString(".")

@@ -20,6 +20,7 @@ object CommitOperation {
   case object DropPartition extends CommitOperation("DROP PARTITION")
   case object ExpirePartitions extends CommitOperation("EXPIRE PARTITIONS")
   case object Compact extends CommitOperation("COMPACT")
+  case object CompactManifests extends CommitOperation("COMPACT MANIFESTS")
 
   /** The operation a snapshot's properties name, else the one its commit kind implies. Pure. */
   def of(properties: Map[String, String], commitKind: String): String =

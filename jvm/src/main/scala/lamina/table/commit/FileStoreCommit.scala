@@ -109,6 +109,18 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
   def analyze(statistics: String, identifier: Long = System.currentTimeMillis()): Option[Long] =
     tryCommit(_ => Seq.empty, Snapshot.Kind.Analyze, identifier, allowEmpty = true, statistics = Some(statistics))
 
+  /** Folds every manifest of the latest snapshot into new ones holding only its live files, in a
+   *  COMPACT snapshot with the same files and an empty delta (Paimon's `compact_manifest`); None when
+   *  there is nothing to fold (no snapshot, or one manifest without deletes). */
+  def compactManifests(identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    def folded(s: Snapshot): Boolean = {
+      val manifests = store.readList(s.baseManifestList) ++ store.readList(s.deltaManifestList)
+      manifests.size <= 1 && manifests.forall(_.numDeletedFiles == 0)
+    }
+    if (snapshots.latest().forall(folded)) return None
+    tryCommit(_ => Seq.empty, Snapshot.Kind.Compact, identifier, allowEmpty = true, mergeAllManifests = true)
+  }
+
   private def removes(read: Seq[DataSplit]): Seq[ManifestEntry] =
     read.flatMap(s => s.files.map(f => ManifestEntry(ManifestEntry.Delete, s.partition, s.bucket, s.totalBuckets, f)))
 
@@ -170,11 +182,15 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
    *  `statistics`: the statistics file of an ANALYZE commit. */
   private def tryCommit(changes: Option[Snapshot] => Seq[ManifestEntry], kind: String, identifier: Long,
       allowEmpty: Boolean = false, indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty,
-      changelog: Seq[ManifestEntry] = Seq.empty, statistics: Option[String] = None): Option[Long] =
-    tryAttempts(latest => Attempt(changes(latest), kind, indexChanges), identifier, allowEmpty, changelog, statistics)
+      changelog: Seq[ManifestEntry] = Seq.empty, statistics: Option[String] = None,
+      mergeAllManifests: Boolean = false): Option[Long] =
+    tryAttempts(latest => Attempt(changes(latest), kind, indexChanges), identifier, allowEmpty, changelog, statistics,
+      mergeAllManifests)
 
+  /** `mergeAllManifests`: the previous snapshot's manifests are folded whatever their number. */
   private def tryAttempts(plan: Option[Snapshot] => Attempt, identifier: Long, allowEmpty: Boolean = false,
-      changelog: Seq[ManifestEntry] = Seq.empty, statistics: Option[String] = None): Option[Long] = {
+      changelog: Seq[ManifestEntry] = Seq.empty, statistics: Option[String] = None,
+      mergeAllManifests: Boolean = false): Option[Long] = {
     val maxRetries = CoreOptions.CommitMaxRetries.getOrDefault(table.options)
     var attempt = 0
     while (true) {
@@ -204,8 +220,8 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
               written ++= deltaMetas.map(_.fileName)
               val previous: Seq[ManifestFileMeta] = latest.toSeq.flatMap(s =>
                 store.readList(s.baseManifestList) ++ store.readList(s.deltaManifestList))
-              val base = new ManifestCompactor(store, table.schema.id,
-                CoreOptions.ManifestMergeMinCount.getOrDefault(table.options)).maybeMerge(previous, written)
+              val minCount = if (mergeAllManifests) 1 else CoreOptions.ManifestMergeMinCount.getOrDefault(table.options)
+              val base = new ManifestCompactor(store, table.schema.id, minCount).maybeMerge(previous, written)
               val uuid = java.util.UUID.randomUUID().toString
               val baseName = s"manifest-list-$uuid-0"
               val deltaName = s"manifest-list-$uuid-1"
