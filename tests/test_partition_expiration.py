@@ -2,10 +2,12 @@
 `partition.expiration-time` (+ check interval, formatter, pattern, strategy) applied after commits,
 and LaminaTable.expire_partitions."""
 
+import time
+
 import pytest
 
 from _lifecycle import CAT
-from _support import error_text, read_snapshot, snapshot_ids, sql_rows
+from _support import error_text, read_snapshot, snapshot_ids, sql_rows, table_path
 from lamina import LaminaTable
 
 
@@ -80,3 +82,40 @@ def test_bad_arguments_are_refused_naming_them(spark, db, call, message):
         spark.sql(f"CALL {CAT}.sys." + call.format(t=t, u=u)).collect()
     assert message.format(t=t, u=u) in error_text(excinfo)
     assert sql_rows(spark, f"SELECT id FROM {CAT}.{t}") == [(1,), (2,), (3,)]
+
+
+def test_mark_partition_done_writes_a_success_file_in_each_partition(spark, warehouse, db):
+    import json
+
+    spark.sql(f"CREATE TABLE {CAT}.{db}.t (id INT, day DATE, hh STRING) PARTITIONED BY (day, hh)")
+    spark.sql(f"INSERT INTO {CAT}.{db}.t VALUES (1, DATE'2024-05-01', '00'), (2, DATE'2024-05-01', '01'), "
+              "(3, DATE'2024-05-02', '00')")
+    directory = table_path(warehouse, db, "t")
+    # the directories name a DATE by its epoch day (Paimon's legacy partition names); the argument by its SQL text
+    day1 = directory / "day=19844"
+    call = f"CALL {CAT}.sys.mark_partition_done(table => '{db}.t', partitions => '{{}}')"
+    assert sql_rows(spark, call.format("day=2024-05-01,hh=00;day=2024-05-02")) == [(True,)]
+    first = json.loads((day1 / "hh=00" / "_SUCCESS").read_text())
+    assert set(first) == {"creationTime", "modificationTime"} and first["creationTime"] == first["modificationTime"]
+    assert (directory / "day=19845" / "hh=00" / "_SUCCESS").is_file()
+    assert not (day1 / "hh=01" / "_SUCCESS").exists()
+    # marked again: the creation time stays
+    time.sleep(0.01)
+    spark.sql(call.format("day=2024-05-01,hh=00"))
+    again = json.loads((day1 / "hh=00" / "_SUCCESS").read_text())
+    assert again["creationTime"] == first["creationTime"] < again["modificationTime"]
+    # the file is no orphan, and the rows read as before
+    spark.sql(f"CALL {CAT}.sys.remove_orphan_files(table => '{db}.t', older_than => '2999-01-01 00:00:00')")
+    assert (day1 / "hh=00" / "_SUCCESS").is_file()
+    assert spark.table(f"{CAT}.{db}.t").count() == 3
+
+    for partitions, message in [("day=2024-06-01", f"No partition of table {db}.t matches day=2024-06-01"),
+                                ("id=1", f"'id' is not a partition column of table {db}.t")]:
+        with pytest.raises(Exception) as excinfo:
+            spark.sql(call.format(partitions))
+        assert message in error_text(excinfo)
+    spark.sql(f"ALTER TABLE {CAT}.{db}.t SET TBLPROPERTIES ('partition.mark-done-action' = 'success-file,done-partition')")
+    with pytest.raises(Exception) as excinfo:
+        spark.sql(call.format("day=2024-05-01"))
+    assert (f"Cannot mark partitions of table {db}.t done: action 'done-partition' of option "
+            "'partition.mark-done-action' is not supported; supported: success-file") in error_text(excinfo)

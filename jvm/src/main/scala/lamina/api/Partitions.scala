@@ -4,10 +4,11 @@ import java.time.LocalDateTime
 
 import lamina.errors.BadInputException
 import lamina.table.catalog.Metastore
-import lamina.table.lifecycle.PartitionExpiration
+import lamina.table.compact.CompactRequest
+import lamina.table.lifecycle.{PartitionExpiration, PartitionMarkDone}
 import lamina.table.options.{CoreOptions, OptionKind, PartitionExpireStrategy}
 
-/** Partition expiration for `CALL sys.expire_partitions`: plain values in (a `db.t` name, a duration
+/** Partition expiration and marking for `CALL sys.expire_partitions` and `sys.mark_partition_done`: plain values in (a `db.t` name, a duration
  *  as text such as `7 d`, formatter and pattern text, a strategy name), the dropped partitions out as
  *  Paimon prints them (`dt=2024-01-01, hr=12`). */
 object Partitions {
@@ -34,4 +35,8 @@ object Partitions {
     PartitionExpiration.of(t, strategy, text(timestampFormatter), text(timestampPattern), maxExpires)
       .expire(now, expiration).map(_.map { case (k, v) => s"$k=$v" }.mkString(", "))
   }
+
+  /** Marks the partitions `partitions` (`k=v[,k2=v2][;k=v...]`) of `table` done; their directories. */
+  def markDone(warehouse: Metastore, table: String, partitions: String): Seq[String] =
+    PartitionMarkDone.mark(warehouse.loadTable(table), CompactRequest.parsePartitions(partitions))
 }

@@ -25,7 +25,8 @@ object Procedures {
     "fast_forward" -> (c => new FastForwardProcedure(c)),
     "expire_partitions" -> (c => new ExpirePartitionsProcedure(c)),
     "reset_consumer" -> (c => new ResetConsumerProcedure(c)),
-    "compact_manifest" -> (c => new CompactManifestProcedure(c)))
+    "compact_manifest" -> (c => new CompactManifestProcedure(c)),
+    "mark_partition_done" -> (c => new MarkPartitionDoneProcedure(c)))
 
   def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
     val ns = ident.namespace().mkString(".")

@@ -3,7 +3,7 @@ package lamina.table.compact
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.BadInputException
-import lamina.table.PartitionValues
+import lamina.table.{FileStoreTable, PartitionValues}
 import lamina.table.catalog.Metastore
 import lamina.table.commit.FileStoreCommit
 import lamina.table.options.{CoreOptions, TableOperation}
@@ -22,24 +22,12 @@ final case class CompactRequest(table: String, partitions: Seq[Map[String, Strin
     t.require(TableOperation.Compact)
     if (partitions.nonEmpty && where.nonEmpty)
       throw new BadInputException("Arguments 'partitions' and 'where' cannot be used together; give one of them")
-    val keys = t.schema.partitionKeys
-    partitions.flatMap(_.keys).distinct.foreach { k =>
-      if (!keys.contains(k))
-        throw new BadInputException(
-          s"'$k' is not a partition column of table $table; partition columns are ${keys.mkString(", ")}")
-    }
     val sortKey =
       SortKey.of(t.schema, table, orderStrategy, orderBy, CoreOptions.ZOrderVarLengthContribution.getOrDefault(t.options))
-    val types = t.schema.partitionTypes
     val filter: Option[InternalRow => Boolean] =
       if (where.nonEmpty) Some(tasks.partitionsWhere(t, where.get))
       else if (partitions.isEmpty) None
-      else Some(row =>
-        partitions.exists(spec =>
-          spec.forall { case (k, v) =>
-            val i = keys.indexOf(k)
-            Option(PartitionValues.toPathString(row, i, types(i))).contains(v)
-          }))
+      else Some(CompactRequest.matching(t, partitions))
     sortKey match {
       case Some(key) => SortCompaction.sort(t, key, filter, appendTasks)
       case None => Compactor.compactBuckets(t, None, full, FileStoreCommit.newUser(), tasks, filter)
@@ -48,6 +36,25 @@ final case class CompactRequest(table: String, partitions: Seq[Map[String, Strin
 }
 
 object CompactRequest {
+
+  /** Whether a partition (its internal row) matches one of `specs`: each value given equals the text
+   *  of the partition's value in its directory name. A column that is not a partition column of `t`
+   *  is refused. */
+  def matching(t: FileStoreTable, specs: Seq[Map[String, String]]): InternalRow => Boolean = {
+    val keys = t.schema.partitionKeys
+    val types = t.schema.partitionTypes
+    specs.flatMap(_.keys).distinct.foreach { k =>
+      if (!keys.contains(k))
+        throw new BadInputException(
+          s"'$k' is not a partition column of table ${t.name}; partition columns are ${keys.mkString(", ")}")
+    }
+    row =>
+      specs.exists(spec =>
+        spec.forall { case (k, v) =>
+          val i = keys.indexOf(k)
+          Option(PartitionValues.toPathString(row, i, types(i))).contains(v)
+        })
+  }
 
   /** `k=v,k2=v2;k=v3` into one map per partition; blank means all partitions. */
   def parsePartitions(text: String): Seq[Map[String, String]] =

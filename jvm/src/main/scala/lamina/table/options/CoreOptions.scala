@@ -209,6 +209,12 @@ object CoreOptions {
     "The most snapshots one expiration removes (as in Paimon), so that a commit's clean-up stays short; " +
       "the next commit continues.")
 
+  val PartitionMarkDoneAction: OptionDef[Seq[String]] = define("partition.mark-done-action", ListKind,
+    "success-file", Table,
+    "What CALL sys.mark_partition_done does to each partition: success-file writes a _SUCCESS file " +
+      "({\"creationTime\":ms,\"modificationTime\":ms}) in the partition's directory, as Paimon does. Paimon's " +
+      "other actions (done-partition, mark-event, http-report, custom) are refused by that procedure.")
+
   // Partition expiration: after commits (unless `write-only`) and by CALL sys.expire_partitions.
 
   val PartitionExpirationTime: OptionDef[Long] = define("partition.expiration-time", DurationKind, null, Table,

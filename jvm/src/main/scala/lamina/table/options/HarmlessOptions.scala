@@ -75,7 +75,7 @@ object HarmlessOptions {
       Seq("path", "partition", "auto-create", "continuous.discovery-interval", "streaming.read.snapshot.delay",
         "streaming-read-overwrite", "streaming-read-append-overwrite", "scan.bounded.watermark",
         "sink.watermark-time-zone", "sink.process-time-zone", "snapshot.watermark-idle-timeout",
-        "partition.end-input-to-done", "partition.mark-done-action", "partition.mark-done-action.custom.class",
+        "partition.end-input-to-done", "partition.mark-done-action.custom.class",
         "partition.mark-done-action.http.url", "partition.mark-done-action.http.params", "partition.sink-strategy",
         "partition.idle-time-to-report-statistic", "commit.callbacks", "commit.callback.#.param", "tag.callbacks",
         "tag.callback.#.param", "visibility-callback.enabled", "visibility-callback.timeout",
