@@ -14,7 +14,7 @@ from _support import lamina_metrics, sorted_tuples, sql_rows
 CAT = "lamina"
 
 # statements per random history: `make stress` (LAMINA_STRESS=1) runs longer ones
-STEPS = 40 if os.environ.get("LAMINA_STRESS") == "1" else 14
+STEPS = 40 if os.environ.get("LAMINA_STRESS") == "1" else 10
 
 SKIPPED_FILES = "lamina data files skipped by join keys"
 SKIPPED_ROWS = "lamina rows skipped by join keys"
