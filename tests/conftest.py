@@ -74,8 +74,75 @@ def spark(warehouse, tmp_path_factory):
         pass
     session = lamina.configure(builder, warehouse=warehouse, catalog=CATALOG).getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
+    _session_jvm_pid.append(session._jvm.ProcessHandle.current().pid())
     yield session
     session.stop()
+
+
+# The session JVM's process id, once the session exists (for the stalled-test report below).
+_session_jvm_pid: list = []
+
+# A test still running this long is reported while it runs (the per-test timeout fails it later): the
+# test's name, the Python threads' stacks and the session JVM's busy threads go to the run's output.
+_STALL_REPORT_SECONDS = int(os.environ.get("LAMINA_STALL_REPORT_SECONDS", "600"))
+
+
+def _report_stall(config, nodeid: str, seconds: int) -> None:
+    """Writes what a stalled test is doing to the run's own stderr, past pytest's capture: a hang
+    inside the session JVM would otherwise show nothing until the run's time is up."""
+    import faulthandler
+    import subprocess
+    import tempfile
+
+    lines = [f"=== lamina: {nodeid} still running after {seconds} s ==="]
+    with tempfile.TemporaryFile(mode="w+") as stacks:
+        faulthandler.dump_traceback(stacks, all_threads=True)
+        stacks.seek(0)
+        lines += ["--- Python threads:", stacks.read()]
+    jcmd = shutil.which("jcmd") or (os.path.join(os.environ["JAVA_HOME"], "bin", "jcmd")
+                                    if os.environ.get("JAVA_HOME") else None)
+    if _session_jvm_pid and jcmd:
+        try:
+            dump = subprocess.run([jcmd, str(_session_jvm_pid[0]), "Thread.print"], capture_output=True,
+                                  text=True, timeout=60).stdout
+            # the busy threads of Lamina's code, Spark's tasks and py4j's commands, a few frames each (the
+            # whole dump is thousands of lines): not idle pool threads nor sockets waiting for a command
+            def idle(thread):
+                top = "\n".join(thread.splitlines()[:4])
+                return "ThreadPoolExecutor.getTask" in thread or "SocketDispatcher.read0" in top or "Net.accept" in top
+            kept = [t.strip().splitlines()[:16] for t in dump.split("\n\n")
+                    if ("lamina." in t or "Executor task launch" in t or '"Thread-' in t) and not idle(t)]
+            lines += ["--- busy session JVM threads (Lamina, tasks, py4j commands):"] + ["\n".join(t) for t in kept[:30]]
+        except Exception as e:  # noqa: BLE001 - a report must not fail the run
+            lines.append(f"--- jcmd failed: {e!r}")
+    capman = config.pluginmanager.getplugin("capturemanager")
+    if capman:
+        capman.suspend_global_capture(in_=True)
+    try:
+        sys.stderr.write("\n".join(lines) + "\n")
+        sys.stderr.flush()
+    finally:
+        if capman:
+            capman.resume_global_capture()
+
+
+@pytest.fixture(autouse=True)
+def _stalled_test_report(request):
+    """Reports a test that runs past _STALL_REPORT_SECONDS while it runs, its fixtures' teardown
+    included: a teardown blocked on a hung session JVM outlives the per-test timeout, and the test's
+    failure is printed only once its teardown ends."""
+    import threading
+
+    # once while it runs, and once more should its teardown outlive the per-test timeout
+    limit = request.config.getoption("timeout", None) or 0
+    times = [_STALL_REPORT_SECONDS] + ([int(limit) + 180] if limit else [])
+    timers = [threading.Timer(t, _report_stall, args=(request.config, request.node.nodeid, t)) for t in times]
+    for timer in timers:
+        timer.daemon = True
+        timer.start()
+    yield
+    for timer in timers:
+        timer.cancel()
 
 
 @pytest.fixture
