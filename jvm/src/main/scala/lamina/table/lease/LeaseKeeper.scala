@@ -93,9 +93,11 @@ final class LeaseKeeper(val durationMillis: Long, val renewEveryMillis: Long,
     }
   }
 
-  /** Releases the leases whose readers ended. */
-  def sweep(): Unit = held.asScala.toSeq.foreach { h =>
-    if (h.ended)
+  /** Releases the leases whose readers ended; of the tables `of` takes (by their lease manager) only:
+   *  a table's expiration must not wait on another table's storage (an unreachable S3 server retries
+   *  for minutes). */
+  def sweep(of: LeaseManager => Boolean = _ => true): Unit = held.asScala.toSeq.foreach { h =>
+    if (of(h.manager) && h.ended)
       try h.release()
       catch { case NonFatal(e) => log.warn(s"Could not release the lease on snapshot ${h.snapshotId} in ${h.manager.dir}", e) }
   }

@@ -32,7 +32,8 @@ final class SnapshotExpiration(table: FileStoreTable) {
     val latest = snapshots.latestId().getOrElse(return 0)
     val earliest = snapshots.earliestId().getOrElse(return 0)
     val leases = table.leaseManager
-    LeaseKeeper.Default.sweep() // this JVM's finished readers let go at once
+    // this JVM's finished readers of this table let go at once (those of other tables wait for the keeper's thread)
+    LeaseKeeper.Default.sweep(_.dir == leases.dir)
     val wall = System.currentTimeMillis()
     val leased = leases.oldestLeased(wall).getOrElse(Long.MaxValue)
     leases.removeLapsed(wall, SnapshotExpiration.LapsedLeaseGraceMillis)

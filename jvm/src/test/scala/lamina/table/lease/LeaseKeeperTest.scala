@@ -31,6 +31,17 @@ class LeaseKeeperTest extends AnyFunSuite {
     assert(leases.all().isEmpty && k.heldCount === 0)
   }
 
+  test("a sweep for one table releases only that table's ended leases") {
+    val (a, b) = (LifecycleFixture().table.leaseManager, LifecycleFixture().table.leaseManager)
+    val k = keeper
+    k.hold(a, 1L, () => false)
+    k.hold(b, 2L, () => false)
+    k.sweep(_.dir == a.dir)
+    assert(a.all().isEmpty && b.all().map(_._2.snapshotId) === Seq(2L) && k.heldCount === 1)
+    k.sweep()
+    assert(b.all().isEmpty && k.heldCount === 0)
+  }
+
   test("a lease that cannot be written is no lease, and no failure") {
     val f = LifecycleFixture()
     // a file where the lease directory would go
