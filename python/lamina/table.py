@@ -588,6 +588,30 @@ class LaminaTable:
             self._spark, self._qualified(), partitions=partitions, full=full, catalog=self._catalog,
             order_strategy=order_strategy, order_by=order_by, where=where))
 
+    def rescale(self, bucket_num: int,
+                partitions: Optional[Union[PartitionSpec, Sequence[PartitionSpec]]] = None) -> DataFrame:
+        """Rewrites the table's `partitions` (mappings of partition column to value; all of them when
+        omitted) into `bucket_num` buckets, in one commit, as `CALL sys.rescale` does: readers see the
+        old layout or the new one whole, and earlier snapshots still read as they did. Without
+        `partitions` the table's `bucket` option becomes `bucket_num` too (the count of partitions
+        written later). For tables with a fixed bucket count. Returns the COMMIT_METRICS of what it
+        committed (`num_snapshots` 0 when every partition already had that count).
+
+        >>> LaminaTable.for_name(spark, "shop.orders").rescale(16, partitions={"day": "2024-05-01"})
+        """
+        if isinstance(bucket_num, bool) or not isinstance(bucket_num, int) or bucket_num < 1:
+            raise ValueError(f"bucket_num must be an int above 0, got {bucket_num!r}")
+        specs = [] if partitions is None else ([partitions] if isinstance(partitions, Mapping) else list(partitions))
+        for spec in specs:
+            if not isinstance(spec, Mapping) or not spec:
+                raise ValueError(f"each partition must be a non-empty mapping of column to value, got {spec!r}")
+            for column, value in spec.items():
+                if any(c in f"{column}{value}" for c in ",;="):
+                    raise ValueError(f"partition {dict(spec)!r}: a column or value holding ',', ';' or '=' "
+                                     "cannot be named to rescale")
+        text = ";".join(",".join(f"{c}={v}" for c, v in spec.items()) for spec in specs)
+        return self._committing(lambda: self._procedure("rescale", bucket_num=bucket_num, partition=text))
+
     def expire_snapshots(self, retain_max: Optional[int] = None, retain_min: Optional[int] = None,
                          older_than: Union[None, str, datetime.datetime] = None,
                          max_deletes: Optional[int] = None) -> int:

@@ -56,6 +56,8 @@ final class ProcedureArgs(row: InternalRow, params: Array[ProcedureParameter]) {
 
   def requiredString(name: String): String = string(name).filter(_.trim.nonEmpty).getOrElse(
     throw new BadInputException(s"Argument '$name' must be given (not NULL or blank)"))
+  def requiredInt(name: String): Int = int(name).getOrElse(
+    throw new BadInputException(s"Argument '$name' must be given (not NULL)"))
   def requiredLong(name: String): Long = long(name).getOrElse(
     throw new BadInputException(s"Argument '$name' must be given (not NULL)"))
 

@@ -26,7 +26,8 @@ object Procedures {
     "expire_partitions" -> (c => new ExpirePartitionsProcedure(c)),
     "reset_consumer" -> (c => new ResetConsumerProcedure(c)),
     "compact_manifest" -> (c => new CompactManifestProcedure(c)),
-    "mark_partition_done" -> (c => new MarkPartitionDoneProcedure(c)))
+    "mark_partition_done" -> (c => new MarkPartitionDoneProcedure(c)),
+    "rescale" -> (c => new RescaleProcedure(c)))
 
   def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
     val ns = ident.namespace().mkString(".")

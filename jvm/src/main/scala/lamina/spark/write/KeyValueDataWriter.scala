@@ -1,5 +1,7 @@
 package lamina.spark.write
 
+import scala.collection.immutable.ArraySeq
+
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow
 import org.apache.spark.sql.connector.write.{DeltaWriter, WriterCommitMessage}
@@ -29,11 +31,11 @@ import lamina.types.SparkTypes
 class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false,
     rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty,
-    dynamic: Option[DynamicBucketPlan] = None)
+    dynamic: Option[DynamicBucketPlan] = None, bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty)
   extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
-  private val sink = new KeyValueTableWrite(table, writers, sequenceBases, taskId, uniqueKeys, dynamic)
+  private val sink = new KeyValueTableWrite(table, writers, sequenceBases, taskId, uniqueKeys, dynamic, bucketCounts)
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
 
   /** (data ordinal, row id ordinal) of each row id column. */

@@ -1,5 +1,7 @@
 package lamina.spark.write
 
+import scala.collection.immutable.ArraySeq
+
 import org.apache.spark.sql.catalyst.{InternalRow, ProjectingInternalRow}
 import org.apache.spark.sql.connector.write.{DataWriterFactory, DeltaWriter, DeltaWriterFactory, WriterCommitMessage}
 import org.apache.spark.unsafe.types.UTF8String
@@ -16,13 +18,14 @@ import lamina.types.SparkTypes
 class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false,
     rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty,
-    replaceData: Boolean = false, marksDeleted: Boolean = false, dynamic: Option[DynamicBucketPlan] = None)
+    replaceData: Boolean = false, marksDeleted: Boolean = false, dynamic: Option[DynamicBucketPlan] = None,
+    bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty)
   extends DataWriterFactory with DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): DeltaWriter[InternalRow] =
     if (table.isPrimaryKeyTable)
       new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn, metadataColumns,
-        dynamic)
-    else new LaminaDataWriter(table, writers, partitionId, replaceData, marksDeleted)
+        dynamic, bucketCounts)
+    else new LaminaDataWriter(table, writers, partitionId, replaceData, marksDeleted, bucketCounts)
 }
 
 /** Spark's data writer of one task of an append table, over the engine's [[AppendTableWrite]]. Files
@@ -33,7 +36,7 @@ class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
  *  (`__row_operation`) before the table's columns (later Spark versions project it away): a row wider
  *  than the table is written without its leading columns. */
 class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: Int, replaceData: Boolean = false,
-    marksDeleted: Boolean = false)
+    marksDeleted: Boolean = false, bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty)
   extends DeltaWriter[InternalRow] {
   override def insert(row: InternalRow): Unit = write(row)
 
@@ -70,7 +73,7 @@ class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: 
     deleted.add(lastName, id.getLong(1))
   }
 
-  private val sink = new AppendTableWrite(table, writers, taskId)
+  private val sink = new AppendTableWrite(table, writers, taskId, bucketCounts)
 
   private val columns = SparkTypes.toSparkStruct(table.schema.fields)
 

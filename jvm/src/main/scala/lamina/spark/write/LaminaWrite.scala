@@ -18,7 +18,7 @@ import lamina.spark.stream.LaminaStreamingWrite
 import lamina.table.FileStoreTable
 import lamina.table.bucket.DynamicBucketPlan
 import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts}
-import lamina.table.scan.SequenceBases
+import lamina.table.scan.{BucketCounts, SequenceBases}
 import lamina.table.sink.TableWriter
 import lamina.types.SparkTypes
 
@@ -86,15 +86,19 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
         .map(c => info.schema().fieldIndex(c)),
       metadataColumns = if (info.metadataSchema().isPresent) info.metadataSchema().get.fieldNames.toSeq else Seq.empty,
       replaceData = mode.isInstanceOf[WriteMode.CopyOnWrite], marksDeleted = mode.isInstanceOf[WriteMode.MarkDeleted],
-      dynamic = if (!table.hasDynamicBuckets) None else Some(dynamicPlan))
+      dynamic = if (!table.hasDynamicBuckets) None else Some(dynamicPlan),
+      bucketCounts = if (overwrites) Map.empty else BucketCounts.differing(table))
+
+  /** Whether this write replaces whole partitions, which it writes in the table's bucket count. */
+  private def overwrites: Boolean = mode match {
+    case WriteMode.OverwriteDynamic | _: WriteMode.OverwriteByFilter => true
+    case _ => false
+  }
 
   /** A dynamic-bucket table's assignment: from the latest snapshot's hash index, or afresh for an
    *  overwrite, whose partitions lose their files and index. */
   private def dynamicPlan: DynamicBucketPlan = {
-    val from = mode match {
-      case WriteMode.OverwriteDynamic | _: WriteMode.OverwriteByFilter => None
-      case _ => table.snapshotManager.latestId()
-    }
+    val from = if (overwrites) None else table.snapshotManager.latestId()
     DynamicBucketPlan(from, dynamicGroups)
   }
 

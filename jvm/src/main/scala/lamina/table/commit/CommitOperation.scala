@@ -21,6 +21,7 @@ object CommitOperation {
   case object ExpirePartitions extends CommitOperation("EXPIRE PARTITIONS")
   case object Compact extends CommitOperation("COMPACT")
   case object CompactManifests extends CommitOperation("COMPACT MANIFESTS")
+  case object Rescale extends CommitOperation("RESCALE")
 
   /** The operation a snapshot's properties name, else the one its commit kind implies. Pure. */
   def of(properties: Map[String, String], commitKind: String): String =

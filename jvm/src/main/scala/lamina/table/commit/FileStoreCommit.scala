@@ -1,5 +1,6 @@
 package lamina.table.commit
 
+import scala.collection.immutable.ArraySeq
 import scala.collection.mutable.ArrayBuffer
 
 import org.apache.hadoop.fs.Path
@@ -10,7 +11,7 @@ import lamina.table.FileStoreTable
 import lamina.table.bucket.HashIndexChange
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta}
 import lamina.table.options.CoreOptions
-import lamina.table.scan.DataSplit
+import lamina.table.scan.{BucketCounts, DataSplit}
 import lamina.table.snapshot.Snapshot
 
 /** Two-phase optimistic commit of one table. Phase one (in the writers) wrote data files; here the
@@ -52,7 +53,8 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     tryAttempts(
       latest => {
         val live = latest.map(liveEntries).getOrElse(Seq.empty)
-        val doomed = live.filter(e => partitionFilter.forall(f => f(store.decodePartition(e.partition))))
+        val (doomed, kept) = live.partition(e => partitionFilter.forall(f => f(store.decodePartition(e.partition))))
+        requireBucketCounts(added, countsOf(kept))
         Attempt(doomed.map(_.copy(kind = ManifestEntry.Delete)) ++ added, Snapshot.Kind.Overwrite,
           hashChanges = hashes, overwrite = true)
       }, identifier, allowEmpty = true)
@@ -66,9 +68,9 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     tryAttempts(
       latest => {
         val live = latest.map(liveEntries).getOrElse(Seq.empty)
-        Attempt(
-          live.filter(e => partitions.contains(java.nio.ByteBuffer.wrap(e.partition))).map(
-            _.copy(kind = ManifestEntry.Delete)) ++ added, Snapshot.Kind.Overwrite, hashChanges = hashes,
+        val (doomed, kept) = live.partition(e => partitions.contains(java.nio.ByteBuffer.wrap(e.partition)))
+        requireBucketCounts(added, countsOf(kept))
+        Attempt(doomed.map(_.copy(kind = ManifestEntry.Delete)) ++ added, Snapshot.Kind.Overwrite, hashChanges = hashes,
           overwrite = true)
       }, identifier, allowEmpty = true)
   }
@@ -101,6 +103,32 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     tryAttempts(latest => {
         latest.foreach(since.check(_, inputs, "a sort compaction rewrote"))
         Attempt(entries, kind)
+      }, identifier)
+  }
+
+  /** A rescale (`CALL sys.rescale`): removes exactly the files `read`, every live file of their
+ *  partitions, and adds the same rows in the new bucket count, in one COMPACT snapshot (the rows are
+ *  unchanged, so streaming readers skip it, as they skip compactions). A file read that a concurrent
+ *  commit removed, or whose rows it marked deleted since, is a conflict, and so is any other file in
+ *  those partitions now (a write committed meanwhile, whose rows the new files lack). */
+  def rescale(read: Seq[DataSplit], messages: Seq[CommitMessage],
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val since = new VectorsSinceRead(table, read)
+    val inputs = read.flatMap(_.files.map(_.fileName))
+    val readNames = inputs.toSet
+    val partitions = (read.map(_.partition) ++ messages.map(_.partition)).map(ArraySeq.unsafeWrapArray(_)).toSet
+    val entries = removes(read) ++ adds(messages)
+    tryAttempts(latest => {
+        latest.foreach { s =>
+          val (live, _) = since.check(s, inputs, "a rescale rewrote")
+          live.values.find(e => partitions(ArraySeq.unsafeWrapArray(e.partition)) && !readNames(e.file.fileName))
+            .foreach { e =>
+              throw new CommitConflictException(s"Rescale of table ${table.name} conflicts with a concurrent commit: " +
+                s"file ${e.file.fileName} (bucket ${e.bucket}) was added to a partition being rescaled. Nothing was " +
+                "committed; run the rescale again.")
+            }
+        }
+        Attempt(entries, Snapshot.Kind.Compact, rescale = true)
       }, identifier)
   }
 
@@ -201,7 +229,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
       def baseMoved(e: Throwable): Boolean =
         Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(8).exists(_.isInstanceOf[java.io.FileNotFoundException]) &&
           snapshots.latestId() != latest.map(_.id)
-      val Attempt(entries, kind, indexChanges, attemptFiles, retry, hashes, overwrite) =
+      val Attempt(entries, kind, indexChanges, attemptFiles, retry, hashes, overwrite, rescale) =
         try plan(latest)
         catch { case e: Throwable if baseMoved(e) => Attempt(Seq.empty, "", retry = true) }
       val index = new IndexManifestUpdate(table)
@@ -214,6 +242,8 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
         else
           try Some {
               checkDeletesAreLive(latest, entries)
+              if (!overwrite && !rescale && latest.isDefined && table.numBuckets > 0)
+                requireBucketCounts(entries, BucketCounts.counts(table))
               val (indexManifest, newIndexManifest) = index(latest, entries, indexChanges, hashes, overwrite)
               if (newIndexManifest) written ++= indexManifest
               val deltaMetas = store.writeManifests(entries, table.schema.id)
@@ -304,6 +334,25 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     None
   }
 
+  /** The bucket count of each partition of `entries` (by serialized partition). */
+  private def countsOf(entries: Seq[ManifestEntry]): Map[ArraySeq[Byte], Int] =
+    entries.iterator.map(e => ArraySeq.unsafeWrapArray(e.partition) -> e.totalBuckets).toMap
+
+  /** A fixed-bucket partition holds files of one bucket count: a file added for another count than
+   *  the partition's (`counts`) means a rescale of the partition committed after the write read its
+   *  count, and the rows would be in the wrong buckets. */
+  private def requireBucketCounts(entries: Seq[ManifestEntry], counts: Map[ArraySeq[Byte], Int]): Unit =
+    if (table.numBuckets > 0)
+      entries.iterator.filter(_.isAdd).find(e => counts.get(ArraySeq.unsafeWrapArray(e.partition)).exists(_ != e.totalBuckets))
+        .foreach { e =>
+          val partition = if (table.schema.partitionKeys.isEmpty) "the table"
+          else "partition " + table.paths.partitionPath(store.decodePartition(e.partition)).replace('/', ',')
+          throw new CommitConflictException(
+            s"Commit to table ${table.name} conflicts with a concurrent commit: $partition now has " +
+              s"${counts(ArraySeq.unsafeWrapArray(e.partition))} buckets (rescaled), and this write put its rows in " +
+              s"${e.totalBuckets}. Nothing was committed; retry the operation.")
+        }
+
   /** Every DELETE must name a file that is live at `latest`; otherwise a concurrent commit already
    *  removed it and committing would resurrect or double-delete data. */
   private def checkDeletesAreLive(latest: Option[Snapshot], entries: Seq[ManifestEntry]): Unit = {
@@ -327,9 +376,10 @@ object FileStoreCommit {
 
   /** One attempt's changes on top of the latest snapshot: `writtenIndexFiles` were written for it
    *  alone, and are removed when it does not land; `hashChanges`, the new hash indexes of dynamic
-   *  buckets, of an `overwrite` (which replaces its partitions' indexes) or not. */
+   *  buckets, of an `overwrite` (which replaces its partitions' indexes) or not; a `rescale` replaces
+ *  every file of its partitions (the bucket counts of files it adds are not those of the files there). */
   private[commit] final case class Attempt(entries: Seq[ManifestEntry], kind: String,
       indexChanges: Seq[(Array[Byte], Int, IndexChange)] = Seq.empty, writtenIndexFiles: Seq[Path] = Seq.empty,
       retry: Boolean = false, hashChanges: Seq[(Array[Byte], Int, HashIndexChange)] = Seq.empty,
-      overwrite: Boolean = false)
+      overwrite: Boolean = false, rescale: Boolean = false)
 }

@@ -47,8 +47,11 @@ object SchemaEvolution {
         throw new BadInputException(s"Cannot remove option '$k' of existing table $table: it is ${schemaKeys(k).mkString(",")}")
       case SetOption(k, v) =>
         CoreOptions.validate(Map(k -> v), table)
-        if (Set("bucket", "primary-key", "partition").contains(k) && options.get(k).exists(_ != v))
-          throw new BadInputException(s"Cannot change option '$k' of existing table $table")
+        // a fixed count may change to another: each partition keeps its own until CALL sys.rescale
+        val fixedToFixed = k == "bucket" && options.get(k).exists(o => fixedCount(o) && fixedCount(v))
+        if (Set("bucket", "primary-key", "partition").contains(k) && options.get(k).exists(_ != v) && !fixedToFixed)
+          throw new BadInputException(s"Cannot change option '$k' of existing table $table" +
+            (if (k == "bucket") ": only a fixed bucket count (above 0) may change to another" else ""))
         if ((k == "bucket" && !options.contains(k) && v != "-1") || (k == "bucket-key" && !options.get(k).contains(v)))
           throw new BadInputException(s"Cannot change option '$k' of existing table $table")
         // options that decide which version of a row wins: changing them would change committed data
@@ -134,6 +137,8 @@ object SchemaEvolution {
   /** Options that may be switched on but never back off (Paimon's rule): the records they dropped on
    *  write are gone, and a table that took +U records alone must keep taking them so. */
   private val OneWayOptions: Seq[OptionDef[Boolean]] = Seq(CoreOptions.IgnoreUpdateBefore)
+
+  private def fixedCount(text: String): Boolean = text.trim.toIntOption.exists(_ > 0)
 
   private def checkOneWay(key: String, from: Option[String], to: Option[String], table: String): Unit =
     OneWayOptions.find(_.key == key).foreach { d =>

@@ -24,18 +24,21 @@ import lamina.table.scan.SequenceBases
  *  also goes, with the same sequence number, to a changelog file of its bucket (Paimon's input
  *  producer). A dynamic-bucket table's keys get their buckets from the `dynamic` plan's assigner, which
  *  also writes the hash index of every bucket given new keys. Invariant: every file written is
- *  either in the commit messages of [[prepareCommit]] or removed by [[abort]]. */
+ *  either in the commit messages of [[prepareCommit]] or removed by [[abort]]. `bucketCounts`: the
+ *  partitions of other bucket counts than the table's ([[RowRouting]]). */
 final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean,
-    dynamic: Option[DynamicBucketPlan] = None) {
+    dynamic: Option[DynamicBucketPlan] = None, bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty) {
 
   private val schema = table.schema
-  private val routing = new RowRouting(table)
+  private val routing = new RowRouting(table, bucketCounts)
   private val numBuckets = routing.numBuckets
+  private var cachedCount = numBuckets
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
   private val files = table.keyValueFiles(writers)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), KeyValueFileWriter]
   private val changelogs = mutable.HashMap.empty[KeyValueFileWriter, KeyValueFileWriter]
+  private val counts = mutable.HashMap.empty[KeyValueFileWriter, Int]
 
   /** Per writer, the merge of a key's repeated records, where keys may repeat ([[RepeatedKeyMerge]]). */
   private val merges = mutable.HashMap.empty[KeyValueFileWriter, RepeatedKeyMerge]
@@ -67,14 +70,15 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     // the writers of the last partition seen, by bucket: no map lookup per row
     if (cachedPartition == null || !cachedPartition.equals(partition)) {
       cachedPartition = partition.copy()
-      cachedWriters = new Array[KeyValueFileWriter](math.max(numBuckets, 1))
+      cachedCount = routing.bucketsOf(cachedPartition)
+      cachedWriters = new Array[KeyValueFileWriter](math.max(cachedCount, 1))
       assigner.foreach { a =>
         cachedPartitionBytes = BinaryRowCodec.serialize(cachedPartition, schema.partitionTypes)
         cachedGroups = a.groupsOf(cachedPartitionBytes)
       }
     }
     val bucket = assigner match {
-      case None => routing.bucket(row)
+      case None => routing.bucket(row, cachedPartition)
       case Some(a) => a.assign(cachedPartitionBytes, cachedGroups, keyHash.get(row))
     }
     if (bucket >= cachedWriters.length)
@@ -104,6 +108,7 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
         val dir = table.paths.bucketDir(key, bucket)
         val w = files.writer(bytes, dir, bucket, base + 1, taskId, uniqueKeys = uniqueKeys)
         open.put((key, bucket), w)
+        counts.put(w, cachedCount)
         if (!uniqueKeys) merges.put(w, new RepeatedKeyMerge(table, w, newMergeFunction()))
         if (inputChangelog)
           changelogs.put(w,
@@ -116,7 +121,7 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
   def prepareCommit(): Seq[CommitMessage] = {
     merges.values.foreach(_.flush())
     val written = open.values.toSeq.map { w =>
-      CommitMessage(w.partition, w.bucket, numBuckets, w.finish(),
+      CommitMessage(w.partition, w.bucket, counts.getOrElse(w, numBuckets), w.finish(),
         changelogFiles = changelogs.get(w).map(_.finish()).getOrElse(Seq.empty))
     }
     val hashes = assigner.map(_.changes()).getOrElse(Seq.empty)
@@ -129,6 +134,7 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     open.clear()
     changelogs.clear()
     merges.clear()
+    counts.clear()
     cachedPartition = null
     msgs
   }
@@ -140,6 +146,7 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     open.clear()
     changelogs.clear()
     merges.clear()
+    counts.clear()
     cachedPartition = null
   }
 

@@ -1,16 +1,20 @@
 package lamina.table.sink
 
+import scala.collection.immutable.ArraySeq
+
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection, UnsafeRow}
 
 import lamina.errors.BadInputException
-import lamina.format.{BucketFunction, KeyHashFunction}
+import lamina.format.{BinaryRowCodec, Bucket, KeyHashFunction}
 import lamina.table.FileStoreTable
 import lamina.types.SparkTypes
 
 /** Where a written row goes (its partition values and bucket) and the checks every written row
- *  passes first (NOT NULL columns, CHAR/VARCHAR lengths). One per writer task. */
-final class RowRouting(table: FileStoreTable) {
+ *  passes first (NOT NULL columns, CHAR/VARCHAR lengths). One per writer task. A fixed-bucket
+ *  partition in `bucketCounts` (serialized partition to count, [[lamina.table.scan.BucketCounts]])
+ *  has that many buckets, the others the table's `bucket`. */
+final class RowRouting(table: FileStoreTable, bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty) {
   private val schema = table.schema
   private val partitionOrdinals = schema.partitionKeys.map(schema.indexOf).toArray
   private val partitionProjection: Option[UnsafeProjection] =
@@ -22,11 +26,11 @@ final class RowRouting(table: FileStoreTable) {
   private val nonNullOrdinals: Array[Int] = schema.fields.indices.filter(i => !schema.fields(i).dataType.nullable).toArray
   private val charRules = new CharVarcharRules(schema, table.name)
 
+  /** The table's bucket count: that of a partition not in `bucketCounts`. */
   val numBuckets: Int = schema.numBuckets
-  private val bucketFunction = if (numBuckets > 0)
-    Some(new BucketFunction(schema.bucketKeys.map(schema.indexOf).toArray,
-        schema.bucketKeys.map(k => schema.field(k).get.dataType), numBuckets))
-  else None
+  private val hashFunction = if (numBuckets > 0) Some(keyHash) else None
+  private var lastPartition: UnsafeRow = _
+  private var lastCount = numBuckets
 
   /** The row after the CHAR/VARCHAR rules, having passed the NOT NULL checks. */
   def checked(input: InternalRow): InternalRow = {
@@ -49,9 +53,22 @@ final class RowRouting(table: FileStoreTable) {
   def keyHash: KeyHashFunction =
     new KeyHashFunction(schema.bucketKeys.map(schema.indexOf).toArray, schema.bucketKeys.map(k => schema.field(k).get.dataType))
 
-  /** Paimon's bucket of the row; 0 for bucket-unaware tables. */
-  def bucket(row: InternalRow): Int = bucketFunction match {
-    case Some(f) => f(row)
+  /** The bucket count of `partition` (the row [[partition]] returned): the table's, or the one the
+   *  partition was rescaled to. */
+  def bucketsOf(partition: UnsafeRow): Int =
+    if (bucketCounts.isEmpty) numBuckets
+    else {
+      if (lastPartition == null || !lastPartition.equals(partition)) {
+        lastPartition = partition.copy()
+        lastCount = bucketCounts.getOrElse(
+          ArraySeq.unsafeWrapArray(BinaryRowCodec.serialize(lastPartition, schema.partitionTypes)), numBuckets)
+      }
+      lastCount
+    }
+
+  /** Paimon's bucket of the row in its `partition`; 0 for bucket-unaware tables. */
+  def bucket(row: InternalRow, partition: UnsafeRow): Int = hashFunction match {
+    case Some(f) => Bucket.bucketOfHash(f(row), bucketsOf(partition))
     case None => 0
   }
 }

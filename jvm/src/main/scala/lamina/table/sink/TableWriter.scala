@@ -2,6 +2,7 @@ package lamina.table.sink
 
 import org.apache.spark.sql.catalyst.InternalRow
 
+import lamina.errors.CommitConflictException
 import lamina.table.FileStoreTable
 import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts, UncommittedFiles}
 import lamina.table.lifecycle.SnapshotExpiration
@@ -45,6 +46,18 @@ object TableWriter {
   def commitReplace(table: FileStoreTable, msgs: Seq[CommitMessage], read: Seq[DataSplit], onlyRemovesRows: Boolean,
       user: String, operation: CommitOperation, rows: RowCounts = RowCounts.Unknown): Option[Long] =
     commit(table, user, operation, rows).replace(read, msgs, onlyRemovesRows)
+
+  /** A rescale: replaces every file of the partitions `read` holds with the files of `msgs`
+   *  ([[FileStoreCommit.rescale]]); a commit that does not land removes them. */
+  def commitRescale(table: FileStoreTable, read: Seq[DataSplit], msgs: Seq[CommitMessage],
+      operation: CommitOperation): Option[Long] = {
+    val committed =
+      try commit(table, FileStoreCommit.newUser(), operation, RowCounts.Unknown).rescale(read, msgs)
+      catch {
+        case e: CommitConflictException => deleteFiles(table, msgs); throw e
+      }
+    expireAfter(table, committed)
+  }
 
   /** Deletion vectors: marks the rows a row-level operation deleted in the files it read, and adds
    *  the files it wrote ([[FileStoreCommit.markDeleted]]). */

@@ -61,7 +61,10 @@ class SchemaEvolutionTest extends AnyFunSuite {
   test("option rejections") {
     assert(rejected(SetOption("bukcet", "4")) === "Unknown option 'bukcet' for table db.t; did you mean 'bucket'?")
     assert(rejected(SetOption("bucket", "x")) === "Invalid value 'x' for option 'bucket' of table db.t: expected an integer")
-    assert(rejected(SetOption("bucket", "8")) === "Cannot change option 'bucket' of existing table db.t")
+    // a fixed count may change to another (each partition keeps its own until rescaled), to nothing else
+    assert(evolve(SetOption("bucket", "8")).options("bucket") === "8")
+    assert(rejected(SetOption("bucket", "-1")) ===
+      "Cannot change option 'bucket' of existing table db.t: only a fixed bucket count (above 0) may change to another")
     assert(rejected(RemoveOption("bucket")) === "Cannot remove option 'bucket' of existing table db.t")
     val unbucketed = pkTable.copy(options = Map.empty)
     assert(rejectedOn(unbucketed, SetOption("bucket", "3")) === "Cannot change option 'bucket' of existing table db.b")
