@@ -143,6 +143,29 @@ def nested(*pairs):
     return "array(" + ", ".join(f"named_struct('k', {k}, 'v', '{v}')" for k, v in pairs) + ")"
 
 
+PARTIAL = "ARRAY<STRUCT<k: INT, v: STRING, w: INT>>"
+
+
+def partial_rows(*triples):
+    def value(v):
+        return "CAST(NULL AS STRING)" if v is None else f"'{v}'"
+
+    def number(w):
+        return "CAST(NULL AS INT)" if w is None else str(w)
+    return "array(" + ", ".join(f"named_struct('k', {k}, 'v', {value(v)}, 'w', {number(w)})" for k, v, w in triples) + ")"
+
+
+def test_nested_partial_update_fills_the_fields_of_a_key(spark, db):
+    name = create(spark, db, f"id INT NOT NULL, pu {PARTIAL}",
+                  {"fields.pu.aggregate-function": "nested_partial_update", "fields.pu.nested-key": "k"})
+    for triples in ([(1, "a", None), (2, None, 2)], [(1, None, 10), (3, "c", None)], [(2, "b", None), (1, "A", None)]):
+        spark.sql(f"INSERT INTO {name} VALUES (1, {partial_rows(*triples)})")
+    expected = [(1, "A", 10), (2, "b", 2), (3, "c", None)]
+    assert sorted(tuple(e) for e in spark.sql(f"SELECT pu FROM {name}").collect()[0].pu) == expected
+    compact_full(spark, name)
+    assert sorted(tuple(e) for e in spark.sql(f"SELECT pu FROM {name}").collect()[0].pu) == expected
+
+
 def test_nested_update_by_key_with_count_limit_and_retraction(spark, db):
     name = create(spark, db, f"id INT NOT NULL, keyed {NESTED}, plain {NESTED}, op STRING", {
         "rowkind.field": "op",
@@ -217,45 +240,54 @@ def test_paimon_writes_lamina_appends_and_paimon_reads_back(spark, warehouse, db
     props = {"primary-key": "id", "bucket": "1", "merge-engine": "aggregation",
              **{f"fields.{c}.aggregate-function": f for c, f in UNION_FUNCTIONS.items()},
              "fields.n.aggregate-function": "nested_update", "fields.n.nested-key": "k",
-             "fields.m.aggregate-function": "merge_map_with_keytime"}
+             "fields.m.aggregate-function": "merge_map_with_keytime",
+             "fields.pu.aggregate-function": "nested_partial_update", "fields.pu.nested-key": "k"}
     options = ", ".join(f"'{k}' = '{v}'" for k, v in props.items())
-    columns = f"{UNION_COLUMNS}, n {NESTED}, m MAP<STRING, STRUCT<v: STRING, ts: STRING>>"
+    columns = f"{UNION_COLUMNS}, n {NESTED}, m MAP<STRING, STRUCT<v: STRING, ts: STRING>>, pu {PARTIAL}"
 
-    def row(id_, r32, r64, h, th, items, key, v, ts):
+    def row(id_, r32, r64, h, th, items, key, v, ts, partial):
         return "SELECT " + union_row(id_, r32, r64, h, th, nested(*items),
-                                     f"map('{key}', named_struct('v', '{v}', 'ts', '{ts}'))")
+                                     f"map('{key}', named_struct('v', '{v}', 'ts', '{ts}'))", partial_rows(*partial))
 
     read = ("SELECT id, hex(r32), hex(r64), hll_sketch_estimate(h), hex(th), "
-            "transform(array_sort(n), e -> concat(e.k, '=', e.v)), m['a'].v, m['b'].v FROM {} ORDER BY id")
+            "transform(array_sort(n), e -> concat(e.k, '=', e.v)), m['a'].v, m['b'].v, "
+            "transform(array_sort(pu), e -> concat_ws('/', e.k, coalesce(e.v, '-'), coalesce(cast(e.w AS STRING), '-'))) "
+            "FROM {} ORDER BY id")
     results = run_sql(warehouse, [
         f"CREATE TABLE paimon.{db}.t ({columns}) TBLPROPERTIES ({options})",
         f"INSERT INTO paimon.{db}.t " + row(1, rbm32([1, 2]), rbm64(spark, (0, 10)), hll(0, 1000),
-                                           theta(spark, range(0, 100)), [(1, "a"), (2, "b")], "a", "p1", "2024-01-01"),
+                                           theta(spark, range(0, 100)), [(1, "a"), (2, "b")], "a", "p1", "2024-01-01",
+                                           [(1, "a", None)]),
         f"INSERT INTO paimon.{db}.t " + row(1, rbm32([2, 3]), rbm64(spark, (BIG, BIG + 2)), hll(500, 1500),
-                                           theta(spark, range(50, 150)), [(2, "B")], "a", "p2", "2024-01-02"),
+                                           theta(spark, range(50, 150)), [(2, "B")], "a", "p2", "2024-01-02",
+                                           [(1, None, 10), (2, "b", None)]),
         read.format(f"lamina.{db}.t"),
         f"INSERT INTO lamina.{db}.t " + row(1, rbm32([4]), rbm64(spark, (10, 12)), hll(1500, 2000),
-                                           theta(spark, range(150, 200)), [(3, "c")], "b", "l1", "2024-01-03"),
+                                           theta(spark, range(150, 200)), [(3, "c")], "b", "l1", "2024-01-03",
+                                           [(2, None, 20)]),
         f"CALL lamina.sys.compact(table => '{db}.t', compact_strategy => 'full')",
         read.format(f"paimon.{db}.t"),
         f"INSERT INTO paimon.{db}.t " + row(1, rbm32([5]), rbm64(spark, (12, 13)), hll(2000, 2500),
-                                           theta(spark, range(200, 250)), [(1, "A")], "a", "p0", "2023-12-31"),
+                                           theta(spark, range(200, 250)), [(1, "A")], "a", "p0", "2023-12-31",
+                                           [(1, "A", None)]),
         f"CALL paimon.sys.compact(table => '{db}.t')",
         read.format(f"paimon.{db}.t"),
     ], lamina_jar=_ensure_jar())
     by_lamina, by_paimon_after_lamina, by_paimon_at_end = results[3][0], results[6][0], results[9][0]
 
-    def check(values, r32, r64, distinct, items, a, b):
-        id_, h32, h64, h, hth, n, ma, mb = values
+    def check(values, r32, r64, distinct, items, a, b, partial):
+        id_, h32, h64, h, hth, n, ma, mb, pu = values
         assert id_ == 1
         assert rbm32_values(bytes.fromhex(h32)) == r32
         assert rbm64_values(spark, bytes.fromhex(h64)) == r64
         assert near(h, distinct), h
         assert theta_estimate(spark, bytes.fromhex(hth)) == float(distinct // 10)
-        assert (sorted(n), ma, mb) == (items, a, b)
+        assert (sorted(n), ma, mb, pu) == (items, a, b, partial)
 
-    check(by_lamina, [1, 2, 3], list(range(10)) + [BIG, BIG + 1], 1500, ["1=a", "2=B"], "p2", None)
-    check(by_paimon_after_lamina, [1, 2, 3, 4], list(range(12)) + [BIG, BIG + 1], 2000, ["1=a", "2=B", "3=c"], "p2", "l1")
-    check(by_paimon_at_end, [1, 2, 3, 4, 5], list(range(13)) + [BIG, BIG + 1], 2500, ["1=A", "2=B", "3=c"], "p2", "l1")
+    check(by_lamina, [1, 2, 3], list(range(10)) + [BIG, BIG + 1], 1500, ["1=a", "2=B"], "p2", None, ["1/a/10", "2/b/-"])
+    check(by_paimon_after_lamina, [1, 2, 3, 4], list(range(12)) + [BIG, BIG + 1], 2000, ["1=a", "2=B", "3=c"], "p2", "l1",
+          ["1/a/10", "2/b/20"])
+    check(by_paimon_at_end, [1, 2, 3, 4, 5], list(range(13)) + [BIG, BIG + 1], 2500, ["1=A", "2=B", "3=c"], "p2", "l1",
+          ["1/A/10", "2/b/20"])
     # and Lamina reads what Paimon's compaction wrote
     assert rbm32_values(spark.sql(f"SELECT r32 FROM {CAT}.{db}.t").collect()[0].r32) == [1, 2, 3, 4, 5]

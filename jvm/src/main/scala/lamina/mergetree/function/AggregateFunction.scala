@@ -50,6 +50,8 @@ object AggregateFunction {
   /** Not idempotent: without `nested-key` it appends the elements again; with it, the first array fed
    *  is kept as it is, and feeding it again folds its elements of one key into one. */
   case object NestedUpdate extends AggregateFunction("nested_update", retracts = true, replaces = false, alwaysIdempotent = false)
+  case object NestedPartialUpdate
+    extends AggregateFunction("nested_partial_update", retracts = false, replaces = false, alwaysIdempotent = false)
 
   case object ListAgg extends AggregateFunction("listagg", retracts = false, replaces = false, alwaysIdempotent = false) {
     override def idempotent(distinct: Boolean): Boolean = distinct
@@ -64,11 +66,15 @@ object AggregateFunction {
 
   val All: Seq[AggregateFunction] =
     Seq(Sum, Min, Max, LastValue, LastNonNullValue, FirstValue, FirstNonNullValue, Product, BoolAnd, BoolOr, ListAgg,
-      Collect, MergeMap, MergeMapWithKeyTime, NestedUpdate, RoaringBitmap32, RoaringBitmap64, HllSketch, ThetaSketch)
+      Collect, MergeMap, MergeMapWithKeyTime, NestedUpdate, NestedPartialUpdate, RoaringBitmap32, RoaringBitmap64, HllSketch,
+      ThetaSketch)
+
+  /** Names Paimon still accepts for a function it renamed. */
+  private val LegacyNames: Map[String, AggregateFunction] = Map("first_not_null_value" -> FirstNonNullValue)
 
   /** The function an option's text names (case and surrounding blanks ignored), if any. */
   def parse(text: String): Option[AggregateFunction] = {
     val t = text.trim.toLowerCase
-    All.find(_.name == t)
+    All.find(_.name == t).orElse(LegacyNames.get(t))
   }
 }

@@ -107,17 +107,23 @@ private[mergetree] object FieldAggregator {
             }
           case _ => throw typeError("a MAP type whose values are ROWs of at least two fields")
         }
-      case NestedUpdate =>
+      case NestedUpdate | NestedPartialUpdate =>
         t match {
           case ArrayType(row: RowType, _) =>
             val keySetting = s"fields.${field.name}.nested-key"
             val keys = options.get(keySetting).toSeq.flatMap(_.split(",").map(_.trim))
               .map(nestedField(row, _, keySetting, field, table))
-            val limitSetting = s"fields.${field.name}.count-limit"
-            val limit = options.get(limitSetting).map(v =>
-              v.trim.toIntOption.getOrElse(throw new BadInputException(
-                  s"Table $table: invalid value '$v' for option '$limitSetting': expected an integer"))).getOrElse(Int.MaxValue)
-            new NestedUpdateAgg(row, keys, limit)
+            if (parsed == NestedPartialUpdate) {
+              if (keys.isEmpty) throw new BadInputException(s"Table $table: aggregate function '$fn' of column " +
+                s"'${field.name}' needs option '$keySetting', the fields that key the rows")
+              new NestedPartialUpdateAgg(row, keys)
+            } else {
+              val limitSetting = s"fields.${field.name}.count-limit"
+              val limit = options.get(limitSetting).map(v =>
+                v.trim.toIntOption.getOrElse(throw new BadInputException(
+                    s"Table $table: invalid value '$v' for option '$limitSetting': expected an integer"))).getOrElse(Int.MaxValue)
+              new NestedUpdateAgg(row, keys, limit)
+            }
           case _ => throw typeError("an ARRAY<ROW> type")
         }
       case RoaringBitmap32 | RoaringBitmap64 | HllSketch | ThetaSketch =>

@@ -144,16 +144,17 @@ class FieldAggregatorTest extends AnyFunSuite {
         case AggregateFunction.Collect => ArrayType(IntType())
         case AggregateFunction.MergeMap => MapType(IntType(), IntType())
         case AggregateFunction.MergeMapWithKeyTime => MapType(IntType(), Nested)
-        case AggregateFunction.NestedUpdate => ArrayType(Nested)
+        case AggregateFunction.NestedUpdate | AggregateFunction.NestedPartialUpdate => ArrayType(Nested)
         case AggregateFunction.RoaringBitmap32 | AggregateFunction.RoaringBitmap64 | AggregateFunction.HllSketch |
             AggregateFunction.ThetaSketch => Bytes
         case _ => IntType()
       }
-      val a = agg(s" ${fn.name.toUpperCase} ", t)
+      val a = agg(s" ${fn.name.toUpperCase} ", t, Map("fields.f.nested-key" -> "k"))
       assert(a.supportsRetract == fn.retracts, fn)
       assert(AggregateFunction.parse(a.name).contains(fn), fn)
     }
     assert(AggregateFunction.parse("median").isEmpty)
+    assert(AggregateFunction.parse("first_not_null_value").contains(AggregateFunction.FirstNonNullValue)) // Paimon's old name
   }
 
   test("unsupported types and unknown functions are rejected naming table, column and option") {

@@ -74,6 +74,25 @@ class NestedAggregatorsTest extends AnyFunSuite {
       .getMessage == "Table db.t: invalid value 'many' for option 'fields.f.count-limit': expected an integer")
   }
 
+  test("nested_partial_update overwrites a key's fields with the non-NULL fields of its later rows") {
+    val three = RowType(Nested.fields :+ DataField(12, "w", IntType()))
+    def r3(k: Any, v: String, w: Any) = new GenericInternalRow(Array[Any](k, if (v == null) null else str(v), w))
+    val a = agg("nested_partial_update", ArrayType(three), Map("fields.f.nested-key" -> "k"))
+    val out = fold(a,
+      Seq("+" -> arr(r3(1, "a", null), r3(2, "b", 20)), "+" -> null,
+        "+" -> arr(r3(1, null, 10), null, r3(2, "B", null), r3(3, null, null))))
+    val got = out.asInstanceOf[ArrayData]
+    val values = (0 until got.numElements()).map { i =>
+      val r = got.getStruct(i, 3)
+      (r.getInt(0), if (r.isNullAt(1)) null else r.getUTF8String(1).toString, if (r.isNullAt(2)) null else r.getInt(2))
+    }
+    assert(values == Seq((1, "a", 10), (2, "B", 20), (3, null, null)))
+    assert(!a.supportsRetract)
+    assert(intercept[BadInputException](agg("nested_partial_update", ArrayType(Nested))).getMessage ==
+      "Table db.t: aggregate function 'nested_partial_update' of column 'f' needs option 'fields.f.nested-key', " +
+      "the fields that key the rows")
+  }
+
   // merge_map_with_keytime over MAP<INT, ROW<v STRING, ts STRING>>
   private val Timed = RowType(Seq(DataField(10, "v", Str), DataField(11, "ts", Str)))
   private def tmap(kvs: (Int, (String, String))*): MapData = new ArrayBasedMapData(
