@@ -50,6 +50,9 @@ object AggregateFunction {
   /** Not idempotent: without `nested-key` it appends the elements again; with it, the first array fed
    *  is kept as it is, and feeding it again folds its elements of one key into one. */
   case object NestedUpdate extends AggregateFunction("nested_update", retracts = true, replaces = false, alwaysIdempotent = false)
+
+  /** Not idempotent either: the first array fed is kept as it is, and feeding it again folds its rows of
+   *  one key into one. */
   case object NestedPartialUpdate
     extends AggregateFunction("nested_partial_update", retracts = false, replaces = false, alwaysIdempotent = false)
 
