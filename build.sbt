@@ -18,6 +18,9 @@ lazy val root = (project in file("."))
     javacOptions ++= Seq("--release", "17"),
     libraryDependencies ++= Seq(
       "org.apache.spark" %% "spark-sql" % sparkVersion % Provided,
+      // The aggregate functions hll_sketch and theta_sketch read and write Apache DataSketches sketches:
+      // the version Spark ships (Paimon 1.4 bundles 4.2.0; the serialized sketches are the same).
+      "org.apache.datasketches" % "datasketches-java" % "6.1.1" % Provided,
       "com.github.ben-manes.caffeine" % "caffeine" % "3.1.8",
       // JDBC metastore drivers (metastore=jdbc): in the assembly so `uri=jdbc:sqlite:...` and
       // `jdbc:postgresql://...` work with nothing else on the class path.

@@ -125,7 +125,7 @@ def test_stored_options_are_implemented_harmless_or_refused_by_name(spark, wareh
     _as_paimon_wrote_it(warehouse, db, "t", {"scan.tag-name": "daily"})
     _refused(spark, f"SELECT * FROM {pk_table}", "a stored scan tag", "scan.tag-name")
     # a key of a newer Paimon, or a per-column setting Lamina lacks, refuses everything, naming it
-    for key, value in (("scan.some-newer-option", "1"), ("fields.v.nested-key", "id")):
+    for key, value in (("scan.some-newer-option", "1"), ("fields.v.default-value", "id")):
         others = [k for k in ("scan.tag-name", "scan.some-newer-option") if k != key]
         _as_paimon_wrote_it(warehouse, db, "t", {key: value}, remove_options=others)
         for statement in (f"SELECT * FROM {pk_table}", f"INSERT INTO {pk_table} VALUES (4, 'd')"):

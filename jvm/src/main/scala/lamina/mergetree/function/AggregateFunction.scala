@@ -4,11 +4,14 @@ package lamina.mergetree.function
  *  traits the rules of row-level DML ([[DmlRules]]) and retraction ask of it. The one place the
  *  functions' names are spelled; [[FieldAggregator.create]] builds each one's implementation.
  *
- *  - `retracts`: it applies -U and -D records (Paimon: sum, product, collect, merge_map and the two
- *    "last" functions); the others fail on them unless `fields.<f>.ignore-retract` is set.
+ *  - `retracts`: it applies -U and -D records (Paimon: sum, product, collect, merge_map, nested_update
+ *    and the two "last" functions); the others fail on them unless `fields.<f>.ignore-retract` is set.
  *  - `replaces`: folding a new value in replaces the old one, so an UPDATE may assign the column.
  *  - [[idempotent]]: folding the column's current value in again leaves it unchanged, so an UPDATE
- *    that rewrites the whole row does not count the column twice. */
+ *    that rewrites the whole row does not count the column twice.
+ *
+ *  Paimon 1.4 has no `count` function (it removed it in 0.9): a table naming it would not open in
+ *  Paimon, so Lamina does not define it either. */
 sealed abstract class AggregateFunction(val name: String, val retracts: Boolean, val replaces: Boolean,
     alwaysIdempotent: Boolean) {
 
@@ -34,6 +37,25 @@ object AggregateFunction {
   case object BoolOr extends AggregateFunction("bool_or", retracts = false, replaces = false, alwaysIdempotent = true)
   case object MergeMap extends AggregateFunction("merge_map", retracts = true, replaces = false, alwaysIdempotent = true)
 
+  /** Not idempotent: a NULL value of the first map fed is kept, and feeding it again removes its key. */
+  case object MergeMapWithKeyTime
+    extends AggregateFunction("merge_map_with_keytime", retracts = false, replaces = false, alwaysIdempotent = false)
+
+  /** The unions of serialized sets and sketches in BYTES columns. */
+  case object RoaringBitmap32 extends AggregateFunction("rbm32", retracts = false, replaces = false, alwaysIdempotent = true)
+  case object RoaringBitmap64 extends AggregateFunction("rbm64", retracts = false, replaces = false, alwaysIdempotent = true)
+  case object HllSketch extends AggregateFunction("hll_sketch", retracts = false, replaces = false, alwaysIdempotent = true)
+  case object ThetaSketch extends AggregateFunction("theta_sketch", retracts = false, replaces = false, alwaysIdempotent = true)
+
+  /** Not idempotent: without `nested-key` it appends the elements again; with it, the first array fed
+   *  is kept as it is, and feeding it again folds its elements of one key into one. */
+  case object NestedUpdate extends AggregateFunction("nested_update", retracts = true, replaces = false, alwaysIdempotent = false)
+
+  /** Not idempotent either: the first array fed is kept as it is, and feeding it again folds its rows of
+   *  one key into one. */
+  case object NestedPartialUpdate
+    extends AggregateFunction("nested_partial_update", retracts = false, replaces = false, alwaysIdempotent = false)
+
   case object ListAgg extends AggregateFunction("listagg", retracts = false, replaces = false, alwaysIdempotent = false) {
     override def idempotent(distinct: Boolean): Boolean = distinct
   }
@@ -47,11 +69,15 @@ object AggregateFunction {
 
   val All: Seq[AggregateFunction] =
     Seq(Sum, Min, Max, LastValue, LastNonNullValue, FirstValue, FirstNonNullValue, Product, BoolAnd, BoolOr, ListAgg,
-      Collect, MergeMap)
+      Collect, MergeMap, MergeMapWithKeyTime, NestedUpdate, NestedPartialUpdate, RoaringBitmap32, RoaringBitmap64, HllSketch,
+      ThetaSketch)
+
+  /** Names Paimon still accepts for a function it renamed. */
+  private val LegacyNames: Map[String, AggregateFunction] = Map("first_not_null_value" -> FirstNonNullValue)
 
   /** The function an option's text names (case and surrounding blanks ignored), if any. */
   def parse(text: String): Option[AggregateFunction] = {
     val t = text.trim.toLowerCase
-    All.find(_.name == t)
+    All.find(_.name == t).orElse(LegacyNames.get(t))
   }
 }

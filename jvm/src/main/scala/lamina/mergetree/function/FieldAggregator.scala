@@ -91,7 +91,58 @@ private[mergetree] object FieldAggregator {
           case MapType(k, v, _) => new MergeMapAgg(k, v)
           case _ => throw typeError("a MAP type")
         }
+      case MergeMapWithKeyTime =>
+        t match {
+          case MapType(k, v: RowType, _) if v.fields.size >= 2 =>
+            val setting = s"fields.${field.name}.ts-field"
+            val timeField = options.get(setting) match {
+              case None => v.fields.size - 1
+              case Some(name) => nestedField(v, name.trim, setting, field, table)
+            }
+            v.fields(timeField).dataType match {
+              case _: VarCharType | _: CharType => new MergeMapWithKeyTimeAgg(k, v, timeField)
+              case other => throw new BadInputException(s"Table $table: aggregate function '$fn' of column " +
+                  s"'${field.name}' compares the times of field '${v.fields(timeField).name}' as strings, but it has " +
+                  s"type ${other.asSQLString}")
+            }
+          case _ => throw typeError("a MAP type whose values are ROWs of at least two fields")
+        }
+      case NestedUpdate | NestedPartialUpdate =>
+        t match {
+          case ArrayType(row: RowType, _) =>
+            val keySetting = s"fields.${field.name}.nested-key"
+            val keys = options.get(keySetting).toSeq.flatMap(_.split(",").map(_.trim))
+              .map(nestedField(row, _, keySetting, field, table))
+            if (parsed == NestedPartialUpdate) {
+              if (keys.isEmpty) throw new BadInputException(s"Table $table: aggregate function '$fn' of column " +
+                s"'${field.name}' needs option '$keySetting', the fields that key the rows")
+              new NestedPartialUpdateAgg(row, keys)
+            } else {
+              val limitSetting = s"fields.${field.name}.count-limit"
+              val limit = options.get(limitSetting).map(v =>
+                v.trim.toIntOption.getOrElse(throw new BadInputException(
+                    s"Table $table: invalid value '$v' for option '$limitSetting': expected an integer"))).getOrElse(Int.MaxValue)
+              new NestedUpdateAgg(row, keys, limit)
+            }
+          case _ => throw typeError("an ARRAY<ROW> type")
+        }
+      case RoaringBitmap32 | RoaringBitmap64 | HllSketch | ThetaSketch =>
+        if (!t.isInstanceOf[VarBinaryType]) throw typeError("BYTES (VARBINARY)")
+        parsed match {
+          case RoaringBitmap32 => new RoaringBitmap32Agg
+          case RoaringBitmap64 => new RoaringBitmap64Agg
+          case HllSketch => new HllSketchAgg
+          case _ => new ThetaSketchAgg
+        }
     }
+  }
+
+  /** The index of field `name` of the nested row that option `setting` of column `field` names. */
+  private def nestedField(row: RowType, name: String, setting: String, field: DataField, table: String): Int = {
+    val i = row.fieldNames.indexOf(name)
+    if (i < 0) throw new BadInputException(s"Table $table: option '$setting' names field '$name', which the rows of " +
+      s"column '${field.name}' do not have; they have ${row.fieldNames.mkString(", ")}")
+    i
   }
 
   private def distinct(field: DataField, options: Map[String, String], table: String): Boolean = {
@@ -318,14 +369,12 @@ private[mergetree] final class CollectAgg(element: DataType, distinct: Boolean) 
     }
 }
 
-/** merge_map: union of the maps, the later value winning per key; retract removes the retracted
- *  map's keys. */
-private[mergetree] final class MergeMapAgg(keyType: DataType, valueType: DataType) extends FieldAggregator {
-  val name = "merge_map"
-  private val keyOf = new ValueKey(keyType)
+/** The entries of map values of one type, copied out of their map, and maps built from entries. */
+private[mergetree] final class MapEntries(keyType: DataType, valueType: DataType) {
+  val keyOf = new ValueKey(keyType)
   private val vType = new ValueKey(valueType).sparkDataType
 
-  private def entries(v: Any): Iterator[(Any, Any)] = {
+  def apply(v: Any): Iterator[(Any, Any)] = {
     val m = v.asInstanceOf[MapData]
     val ks = m.keyArray(); val vs = m.valueArray()
     Iterator.range(0, m.numElements()).map { i =>
@@ -334,8 +383,16 @@ private[mergetree] final class MergeMapAgg(keyType: DataType, valueType: DataTyp
     }
   }
 
-  private def build(kvs: Iterable[(Any, Any)]): MapData =
+  def build(kvs: Iterable[(Any, Any)]): MapData =
     new ArrayBasedMapData(new GenericArrayData(kvs.map(_._1).toArray), new GenericArrayData(kvs.map(_._2).toArray))
+}
+
+/** merge_map: union of the maps, the later value winning per key; retract removes the retracted
+ *  map's keys. */
+private[mergetree] final class MergeMapAgg(keyType: DataType, valueType: DataType) extends FieldAggregator {
+  val name = "merge_map"
+  private val entries = new MapEntries(keyType, valueType)
+  import entries.{build, keyOf}
 
   def agg(acc: Any, input: Any): Any =
     if (acc == null) input

@@ -13,7 +13,11 @@ object MergeFunctions {
   private[mergetree] val AggregateFunctionSuffix = "aggregate-function"
   private[mergetree] val IgnoreRetractSuffix = "ignore-retract"
   private[mergetree] val SequenceGroupSuffix = "sequence-group"
-  private val AggregationSuffixes = Seq(AggregateFunctionSuffix, IgnoreRetractSuffix, "list-agg-delimiter", "distinct")
+
+  /** The settings of a column's aggregate function, `fields.<column>.<suffix>`. */
+  private val FunctionSettingSuffixes =
+    Seq(IgnoreRetractSuffix, "list-agg-delimiter", "distinct", "nested-key", "count-limit", "ts-field")
+  private val AggregationSuffixes = AggregateFunctionSuffix +: FunctionSettingSuffixes
 
   /** The table's [[MergeFunctionFactory]], to ship to executors: it holds the schema and options only
    *  and runs [[create]] (which checks them) in the JVM that first makes a merge function. */
@@ -186,7 +190,7 @@ object MergeFunctions {
     val hasGroups = groupOf.exists(_.isDefined)
     if (hasGroups && removeOnDelete) throw new BadInputException(
       s"Table $table: options 'partial-update.remove-record-on-delete' and 'fields.<seq>.sequence-group' cannot be used together")
-    Seq(IgnoreRetractSuffix, "list-agg-delimiter", "distinct").foreach(s =>
+    FunctionSettingSuffixes.foreach(s =>
       columnOptions(options, s).foreach { case (c, k, _) => requireColumn(fields, c, k, table) })
     val explicit = columnOptions(options, AggregateFunctionSuffix).map { case (c, k, fn) =>
       val i = requireColumn(fields, c, k, table)

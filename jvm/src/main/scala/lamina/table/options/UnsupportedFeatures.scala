@@ -88,9 +88,10 @@ object UnsupportedFeatures {
   private val featureKeys: Set[String] = All.map(_.key).toSet
 
   /** The per-column settings (`fields.<column>.<setting>`) Lamina implements; Paimon's others
-   *  (`nested-key`, `count-limit`, `default-value`, ...) are refused by name. */
+   *  (`default-value`, ...) are refused by name. */
   val ColumnSettings: Set[String] =
-    Set("aggregate-function", "ignore-retract", "sequence-group", "list-agg-delimiter", "distinct", "stats-mode")
+    Set("aggregate-function", "ignore-retract", "sequence-group", "list-agg-delimiter", "distinct", "stats-mode",
+      "nested-key", "count-limit", "ts-field")
 
   /** How Lamina treats a key stored in a table's options. */
   sealed trait Support

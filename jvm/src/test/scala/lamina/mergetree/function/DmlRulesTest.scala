@@ -48,6 +48,10 @@ class DmlRulesTest extends AnyFunSuite {
     ("aggregation sum, name last_non_null_value", agg, "DELETE", Nil, false),
     ("aggregation sum", agg, "UPDATE", Seq("name"), false), ("aggregation sum", agg, "UPDATE", Seq("total"), false),
     ("aggregation max + last_value", aggLast, "DELETE", Nil, false),
+    // a union of sets counts nothing twice; nested_update would append the rows again
+    ("aggregation rbm32 + last_value", aggLast + ("fields.total.aggregate-function" -> "rbm32"), "UPDATE", Seq("name"), true),
+    ("aggregation nested_update + last_value", aggLast + ("fields.total.aggregate-function" -> "nested_update"), "UPDATE",
+      Seq("name"), false),
     ("aggregation max ignoring retract", aggLast + ("fields.total.ignore-retract" -> "true"), "DELETE", Nil, false),
     ("aggregation remove-record-on-delete", aggLast + ("aggregation.remove-record-on-delete" -> "true"), "DELETE", Nil, true),
     ("aggregation max + last_value", aggLast, "UPDATE", Seq("name"), true),

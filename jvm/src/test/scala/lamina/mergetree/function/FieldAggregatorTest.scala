@@ -37,6 +37,10 @@ class FieldAggregatorTest extends AnyFunSuite {
   private val P = "+"
   private val R = "-"
 
+  /** A nested row type (k INT, v STRING) and BYTES. */
+  private val Nested = RowType(Seq(DataField(10, "k", IntType()), DataField(11, "v", VarCharType(VarCharType.MaxLength))))
+  private val Bytes = VarBinaryType(VarBinaryType.MaxLength)
+
   // (name, function, type, steps, expected)
   private val scalarCases: Seq[(String, String, DataType, Seq[(String, Any)], Any)] = Seq(
     ("sum int", "sum", IntType(), Seq(P -> 1, P -> 2, P -> 3), 6),
@@ -129,7 +133,7 @@ class FieldAggregatorTest extends AnyFunSuite {
     }
     assert(!agg("bool_or", BooleanType()).supportsRetract)
     assert(AggregateFunction.All.filter(_.retracts).map(_.name).toSet ==
-      Set("sum", "product", "collect", "merge_map", "last_value", "last_non_null_value"))
+      Set("sum", "product", "collect", "merge_map", "nested_update", "last_value", "last_non_null_value"))
   }
 
   test("each function's implementation retracts exactly when its type says it does") {
@@ -139,13 +143,18 @@ class FieldAggregatorTest extends AnyFunSuite {
         case AggregateFunction.ListAgg => VarCharType(VarCharType.MaxLength)
         case AggregateFunction.Collect => ArrayType(IntType())
         case AggregateFunction.MergeMap => MapType(IntType(), IntType())
+        case AggregateFunction.MergeMapWithKeyTime => MapType(IntType(), Nested)
+        case AggregateFunction.NestedUpdate | AggregateFunction.NestedPartialUpdate => ArrayType(Nested)
+        case AggregateFunction.RoaringBitmap32 | AggregateFunction.RoaringBitmap64 | AggregateFunction.HllSketch |
+            AggregateFunction.ThetaSketch => Bytes
         case _ => IntType()
       }
-      val a = agg(s" ${fn.name.toUpperCase} ", t)
+      val a = agg(s" ${fn.name.toUpperCase} ", t, Map("fields.f.nested-key" -> "k"))
       assert(a.supportsRetract == fn.retracts, fn)
       assert(AggregateFunction.parse(a.name).contains(fn), fn)
     }
     assert(AggregateFunction.parse("median").isEmpty)
+    assert(AggregateFunction.parse("first_not_null_value").contains(AggregateFunction.FirstNonNullValue)) // Paimon's old name
   }
 
   test("unsupported types and unknown functions are rejected naming table, column and option") {

@@ -124,7 +124,7 @@ class PaimonOptionWalkTest extends AnyFunSuite {
       try { UnsupportedFeatures.check("db.t", o, primaryKeyTable = true, Read); None }
       catch { case e: BadInputException => Some(e.getMessage) }
     assert(refusal(Map("scan.some-newer-option" -> "1")).exists(_.contains("'scan.some-newer-option'")))
-    assert(refusal(Map("fields.v.nested-key" -> "k")).exists(_.contains("'fields.v.nested-key'")))
+    assert(refusal(Map("fields.v.default-value" -> "k")).exists(_.contains("'fields.v.default-value'")))
     assert(refusal(Map("fields.v.aggregate-function" -> "sum", "fields.v.ignore-retract" -> "true")).isEmpty)
     assert(refusal(Map("owner.team" -> "ads", "snapshot.time-retained" -> "2 h", "file-index.bloom-filter.columns" -> "v",
           "orc.bloom.filter.columns" -> "v", "parquet.block.size" -> "1024")).isEmpty)
