@@ -14,7 +14,7 @@ JAR_PKG := python/lamina/jars/lamina.jar
 VENV_STAMP := $(VENV)/.lamina-installed
 
 # Pinned so that a fresh machine gets what the tests were written against.
-PY_DEPS := "pyspark[connect]==4.0.4" grpcio==1.85.3 grpcio-status==1.85.3 googleapis-common-protos==1.76.0 pypaimon==2.1.0 pytest==9.2.0 pytest-timeout==2.4.0 pytest-xdist==3.8.0 pyarrow==19.0.1 pandas==2.3.3 "moto[server]==5.2.5" boto3==1.44.8
+PY_DEPS := "pyspark[connect]==4.0.4" grpcio==1.85.3 grpcio-status==1.85.3 googleapis-common-protos==1.76.0 pypaimon==2.1.0 pytest==9.2.0 pytest-timeout==2.4.0 pytest-xdist==3.8.0 pyarrow==19.0.1 pyroaring==1.2.0 pandas==2.3.3 "moto[server]==5.2.5" boto3==1.44.8
 
 # A test that runs longer than this fails, with the stacks of its threads, instead of stalling the run.
 TEST_TIMEOUT := 900
