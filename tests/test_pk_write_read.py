@@ -70,8 +70,9 @@ def test_bucket_key_defaults_to_primary_key_minus_partition_columns(spark, wareh
 @pytest.mark.parametrize("columns, props, partitioned_by, expected", [
     ("p STRING, a INT, v STRING", {"primary-key": "a", "bucket": "2"}, "p",
      "Partition column 'p' of table {t} must be part of the primary key (a)"),
-    ("a INT, v STRING", {"primary-key": "a", "bucket": "-2"}, None,
-     "Invalid value '-2' for option 'bucket' of table {t}: use -1 or a positive number"),
+    ("a INT, v STRING", {"primary-key": "a", "bucket": "-3"}, None,
+     "Invalid value '-3' for option 'bucket' of table {t}: use -1, a positive number, or -2 (postponed buckets) "
+     "on a table with a primary key"),
     ("a INT, v STRING", {"primary-key": "a,nope", "bucket": "2"}, None,
      "Primary-key column 'nope' of table {t} is not a column"),
     ("a INT, b INT, v STRING", {"primary-key": "a", "bucket": "2", "bucket-key": "b"}, None,

@@ -17,7 +17,8 @@ object Buckets {
 
   /** Rewrites the partitions `partitions` (`k=v[,k2=v2][;k=v...]`) of `table` into `bucketNum` buckets,
    *  in one commit. Without partitions, the whole table: its `bucket` option becomes `bucketNum` first
-   *  (the count of partitions written later), then every partition is rewritten. `tasks` is where the
+   *  (the count of partitions written later; a postpone-bucket table keeps -2), then every partition is
+   *  rewritten. `tasks` is where the
    *  rewrite runs. */
   def rescale(warehouse: Metastore, table: String, bucketNum: Int, partitions: String, tasks: RescaleTasks): Rescaled = {
     val loaded = warehouse.loadTable(table)
@@ -25,7 +26,7 @@ object Buckets {
     val specs = CompactRequest.parsePartitions(Option(partitions).getOrElse(""))
     val selected = if (specs.isEmpty) (_: InternalRow) => true else CompactRequest.matching(loaded, specs)
     val t =
-      if (specs.nonEmpty || loaded.numBuckets == bucketNum) loaded
+      if (specs.nonEmpty || loaded.numBuckets == bucketNum || loaded.hasPostponeBuckets) loaded
       else {
         warehouse.alterTable(loaded, Seq(SchemaChange.SetOption("bucket", bucketNum.toString)))
         warehouse.loadTable(table)

@@ -60,8 +60,9 @@ object CreateTableSpec {
         throw new BadInputException(
           s"Partition column '$p' of table $table must be part of the primary key (${primaryKeys.mkString(", ")})"))
     val bucket = CoreOptions.Bucket.getOrDefault(options)
-    if (bucket == 0 || bucket < -1)
-      throw BadInputException.invalidOption("bucket", bucket.toString, "use -1 or a positive number", Some(table))
+    if (bucket == 0 || bucket < -2 || (bucket == -2 && primaryKeys.isEmpty))
+      throw BadInputException.invalidOption("bucket", bucket.toString,
+        "use -1, a positive number, or -2 (postponed buckets) on a table with a primary key", Some(table))
     val bucketKeys = CoreOptions.BucketKey.get(options).getOrElse(Seq.empty)
     bucketKeys.foreach { b =>
       if (!names.contains(b)) throw new BadInputException(s"Bucket-key column '$b' of table $table is not a column")

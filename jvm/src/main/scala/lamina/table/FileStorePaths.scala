@@ -35,7 +35,8 @@ final class FileStorePaths(val tablePath: Path, partitionKeys: Seq[String], part
     }
 
   def bucketDir(partition: InternalRow, bucket: Int): Path =
-    PathNames.child(PathNames.descendant(tablePath, partitionSegments(partition), "partition directory"), s"bucket-$bucket")
+    PathNames.child(PathNames.descendant(tablePath, partitionSegments(partition), "partition directory"),
+      if (bucket == FileStorePaths.PostponeBucket) "bucket-postpone" else s"bucket-$bucket")
 
   /** An index file of `index/` by its name. */
   def indexFile(name: String): Path = PathNames.child(indexDir, name, "index file")
@@ -45,6 +46,10 @@ final class FileStorePaths(val tablePath: Path, partitionKeys: Seq[String], part
 }
 
 object FileStorePaths {
+
+  /** Paimon's postpone bucket: files of a `bucket` = -2 table that its streaming writers put in
+   *  `bucket-postpone`, unread until a compaction assigns their rows to buckets. */
+  val PostponeBucket: Int = -2
   def newDataFileName(prefix: String, uuid: String, count: Int, format: DataFileFormat): String =
     s"$prefix-$uuid-$count.${format.name}"
 

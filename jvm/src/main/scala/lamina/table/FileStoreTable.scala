@@ -75,6 +75,14 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
 
   /** A primary-key table with `bucket` = -1: its keys' buckets are assigned through its hash index. */
   def hasDynamicBuckets: Boolean = isPrimaryKeyTable && numBuckets == -1
+
+  /** Paimon's postpone bucket (`bucket` = -2): each partition has a fixed count of its own, the first
+   *  write's; files in `bucket-postpone` (Paimon's streaming writers) wait there, unread, until a
+   *  compaction of Paimon's assigns them to buckets. */
+  def hasPostponeBuckets: Boolean = isPrimaryKeyTable && numBuckets == -2
+
+  /** Whether each partition has a fixed bucket count (the table's, or its own after a rescale). */
+  def hasFixedBucketCounts: Boolean = numBuckets > 0 || hasPostponeBuckets
   def fileFormat: DataFileFormat = CoreOptions.FileFormat.getOrDefault(options)
 
   /** Every format the table writes data files in ([[CoreOptions.fileFormats]]). */

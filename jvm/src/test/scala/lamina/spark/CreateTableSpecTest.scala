@@ -46,7 +46,8 @@ class CreateTableSpecTest extends AnyFunSuite {
     assert(refused(Nil, Map("bucket" -> "4")) ===
       "Table db.t has 'bucket'='4' but no 'bucket-key': a fixed-bucket table without primary key needs 'bucket-key'")
     assert(refused(Nil, Map("bucket" -> "0")) ===
-      "Invalid value '0' for option 'bucket' of table db.t: use -1 or a positive number")
+      "Invalid value '0' for option 'bucket' of table db.t: use -1, a positive number, or -2 (postponed buckets) " +
+      "on a table with a primary key")
     assert(refused(Nil, Map("location" -> "/x")) ===
       "Table db.t: LOCATION '/x' is not supported: a table of this catalog lives in its database's directory of the warehouse")
     assert(refused(Nil, Map("provider" -> "delta")) ===

@@ -16,7 +16,7 @@ import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.bucket.{BucketRescale, RescaleTasks}
 import lamina.table.commit.CommitMessage
 import lamina.table.options.CoreOptions
-import lamina.table.sink.AppendTableWrite
+import lamina.table.sink.{AppendTableWrite, WriteBuckets}
 import lamina.types.SparkTypes
 
 /** A rescale's rewrite as one Spark job of the active session: each old bucket is read by one task
@@ -90,7 +90,7 @@ final class SparkRescale(progress: Option[String => Unit]) extends RescaleTasks 
           }
         }
         keyed.partitionBy(partitioner).mapPartitionsWithIndex { (task, rows) =>
-          val sink = new AppendTableWrite(table, writers, task, counts)
+          val sink = new AppendTableWrite(table, writers, task, WriteBuckets(counts))
           try {
             rows.foreach { case (_, r) => sink.write(r) }
             Iterator.single(sink.prepareCommit().toArray)

@@ -15,7 +15,7 @@ import lamina.spark.MirrorColumns
 import lamina.table.FileStoreTable
 import lamina.table.bucket.DynamicBucketPlan
 import lamina.table.scan.SequenceBases
-import lamina.table.sink.{KeyValueTableWrite, PrimaryKeyWrites}
+import lamina.table.sink.{KeyValueTableWrite, PrimaryKeyWrites, WriteBuckets}
 import lamina.types.SparkTypes
 
 /** Spark's data writer of one task into a primary-key table: translates Spark's rows and row-level
@@ -27,15 +27,16 @@ import lamina.types.SparkTypes
  *  the ordinal, past the table's columns, of the byte giving each row's kind
  *  ([[lamina.spark.MergeShapes.RowKindColumnOption]]). `metadataColumns`: the names of the metadata
  *  columns row-level DML hands to deletes and updates, in order ([[lamina.spark.MirrorColumns]]).
- *  `dynamic`: how a dynamic-bucket table's keys get their buckets. */
+ *  `dynamic`: how a dynamic-bucket table's keys get their buckets. `buckets`: the bucket counts of
+ *  partitions. */
 class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false,
     rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty,
-    dynamic: Option[DynamicBucketPlan] = None, bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty)
+    dynamic: Option[DynamicBucketPlan] = None, buckets: WriteBuckets = WriteBuckets())
   extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
-  private val sink = new KeyValueTableWrite(table, writers, sequenceBases, taskId, uniqueKeys, dynamic, bucketCounts)
+  private val sink = new KeyValueTableWrite(table, writers, sequenceBases, taskId, uniqueKeys, dynamic, buckets)
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
 
   /** (data ordinal, row id ordinal) of each row id column. */

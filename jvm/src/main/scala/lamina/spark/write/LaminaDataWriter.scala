@@ -12,20 +12,20 @@ import lamina.table.FileStoreTable
 import lamina.table.bucket.DynamicBucketPlan
 import lamina.table.commit.DeletedPositions
 import lamina.table.scan.SequenceBases
-import lamina.table.sink.AppendTableWrite
+import lamina.table.sink.{AppendTableWrite, WriteBuckets}
 import lamina.types.SparkTypes
 
 class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false,
     rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty,
     replaceData: Boolean = false, marksDeleted: Boolean = false, dynamic: Option[DynamicBucketPlan] = None,
-    bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty)
+    buckets: WriteBuckets = WriteBuckets())
   extends DataWriterFactory with DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): DeltaWriter[InternalRow] =
     if (table.isPrimaryKeyTable)
       new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn, metadataColumns,
-        dynamic, bucketCounts)
-    else new LaminaDataWriter(table, writers, partitionId, replaceData, marksDeleted, bucketCounts)
+        dynamic, buckets)
+    else new LaminaDataWriter(table, writers, partitionId, replaceData, marksDeleted, buckets)
 }
 
 /** Spark's data writer of one task of an append table, over the engine's [[AppendTableWrite]]. Files
@@ -36,7 +36,7 @@ class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
  *  (`__row_operation`) before the table's columns (later Spark versions project it away): a row wider
  *  than the table is written without its leading columns. */
 class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: Int, replaceData: Boolean = false,
-    marksDeleted: Boolean = false, bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty)
+    marksDeleted: Boolean = false, buckets: WriteBuckets = WriteBuckets())
   extends DeltaWriter[InternalRow] {
   override def insert(row: InternalRow): Unit = write(row)
 
@@ -73,7 +73,7 @@ class LaminaDataWriter(table: FileStoreTable, writers: DataFileWriters, taskId: 
     deleted.add(lastName, id.getLong(1))
   }
 
-  private val sink = new AppendTableWrite(table, writers, taskId, bucketCounts)
+  private val sink = new AppendTableWrite(table, writers, taskId, buckets)
 
   private val columns = SparkTypes.toSparkStruct(table.schema.fields)
 

@@ -19,7 +19,7 @@ import lamina.table.FileStoreTable
 import lamina.table.bucket.DynamicBucketPlan
 import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts}
 import lamina.table.scan.{BucketCounts, SequenceBases}
-import lamina.table.sink.TableWriter
+import lamina.table.sink.{TableWriter, WriteBuckets}
 import lamina.types.SparkTypes
 
 /** The batch write of one query: executors write data files, the driver commits them in one
@@ -87,7 +87,14 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       metadataColumns = if (info.metadataSchema().isPresent) info.metadataSchema().get.fieldNames.toSeq else Seq.empty,
       replaceData = mode.isInstanceOf[WriteMode.CopyOnWrite], marksDeleted = mode.isInstanceOf[WriteMode.MarkDeleted],
       dynamic = if (!table.hasDynamicBuckets) None else Some(dynamicPlan),
-      bucketCounts = if (overwrites) Map.empty else BucketCounts.differing(table))
+      buckets = WriteBuckets(if (overwrites) Map.empty else BucketCounts.differing(table),
+        Some(postponeBuckets).filter(_ => table.hasPostponeBuckets)))
+
+  /** A postpone-bucket table's count for partitions written first: Spark's default parallelism (as
+   *  Paimon's batch writes take their input's parallelism), at most
+   *  `postpone.batch-write-fixed-bucket.max-parallelism`. */
+  private def postponeBuckets: Int = math.min(SparkSession.active.sparkContext.defaultParallelism,
+    CoreOptions.PostponeBatchWriteFixedBucketMaxParallelism.getOrDefault(table.options))
 
   /** Whether this write replaces whole partitions, which it writes in the table's bucket count. */
   private def overwrites: Boolean = mode match {

@@ -48,7 +48,7 @@ object BucketRescale {
 
   /** A rescale is for fixed-bucket tables, into a count above 0. */
   def requireFixed(table: FileStoreTable, bucketNum: Int): Unit = {
-    if (table.numBuckets <= 0)
+    if (!table.hasFixedBucketCounts)
       throw new BadInputException(s"Rescale of table ${table.name}: only tables with a fixed bucket count can be " +
         s"rescaled; its 'bucket' is ${table.numBuckets}" +
         (if (table.numBuckets == -1) " (its buckets size themselves)" else ""))

@@ -242,7 +242,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
         else
           try Some {
               checkDeletesAreLive(latest, entries)
-              if (!overwrite && !rescale && latest.isDefined && table.numBuckets > 0)
+              if (!overwrite && !rescale && latest.isDefined && table.hasFixedBucketCounts)
                 requireBucketCounts(entries, BucketCounts.counts(table))
               val (indexManifest, newIndexManifest) = index(latest, entries, indexChanges, hashes, overwrite)
               if (newIndexManifest) written ++= indexManifest
@@ -342,8 +342,9 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
    *  the partition's (`counts`) means a rescale of the partition committed after the write read its
    *  count, and the rows would be in the wrong buckets. */
   private def requireBucketCounts(entries: Seq[ManifestEntry], counts: Map[ArraySeq[Byte], Int]): Unit =
-    if (table.numBuckets > 0)
-      entries.iterator.filter(_.isAdd).find(e => counts.get(ArraySeq.unsafeWrapArray(e.partition)).exists(_ != e.totalBuckets))
+    if (table.hasFixedBucketCounts)
+      entries.iterator.filter(e => e.isAdd && e.totalBuckets > 0).find(e =>
+        counts.get(ArraySeq.unsafeWrapArray(e.partition)).exists(_ != e.totalBuckets))
         .foreach { e =>
           val partition = if (table.schema.partitionKeys.isEmpty) "the table"
           else "partition " + table.paths.partitionPath(store.decodePartition(e.partition)).replace('/', ',')

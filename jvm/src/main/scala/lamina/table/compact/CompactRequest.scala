@@ -3,10 +3,11 @@ package lamina.table.compact
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.BadInputException
-import lamina.table.{FileStoreTable, PartitionValues}
+import lamina.table.{FileStorePaths, FileStoreTable, PartitionValues}
 import lamina.table.catalog.Metastore
 import lamina.table.commit.FileStoreCommit
 import lamina.table.options.{CoreOptions, TableOperation}
+import lamina.table.scan.FileStoreScan
 import lamina.table.sort.{OrderStrategy, SortKey}
 
 /** A compaction asked for by `CALL sys.compact`, `lamina.jobs.Compact` or the Python API: the
@@ -28,6 +29,7 @@ final case class CompactRequest(table: String, partitions: Seq[Map[String, Strin
       if (where.nonEmpty) Some(tasks.partitionsWhere(t, where.get))
       else if (partitions.isEmpty) None
       else Some(CompactRequest.matching(t, partitions))
+    if (t.hasPostponeBuckets) CompactRequest.refusePostponeFiles(t, filter)
     sortKey match {
       case Some(key) => SortCompaction.sort(t, key, filter, appendTasks)
       case None => Compactor.compactBuckets(t, None, full, FileStoreCommit.newUser(), tasks, filter)
@@ -36,6 +38,20 @@ final case class CompactRequest(table: String, partitions: Seq[Map[String, Strin
 }
 
 object CompactRequest {
+
+  /** Files in bucket-postpone (Paimon's streaming writers) wait for a compaction to assign their rows
+   *  to buckets, which Lamina's does not do: compacting only the buckets would leave them unread
+   *  without a word, so the compaction is refused, naming them. */
+  private def refusePostponeFiles(t: FileStoreTable, partitions: Option[InternalRow => Boolean]): Unit =
+    t.snapshotManager.latest().foreach { s =>
+      val store = t.manifestStore
+      val waiting = new FileStoreScan(t, s).liveEntries().filter(e =>
+        e.bucket == FileStorePaths.PostponeBucket && partitions.forall(_(store.decodePartition(e.partition))))
+      if (waiting.nonEmpty)
+        throw new BadInputException(s"Compaction of table ${t.name}: ${waiting.size} data files wait in bucket-postpone " +
+          s"(for example ${waiting.head.file.fileName}), written by Paimon's streaming writers; Lamina does not assign " +
+          "them to buckets: compact the table with Paimon first")
+    }
 
   /** Whether a partition (its internal row) matches one of `specs`: each value given equals the text
    *  of the partition's value in its directory name. A column that is not a partition column of `t`

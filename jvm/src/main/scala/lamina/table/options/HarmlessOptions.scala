@@ -54,12 +54,11 @@ object HarmlessOptions {
         "metadata.stats-keep-first-n-columns", "manifest.delete-file-drop-stats"),
       Seq("file-index.", "global-index.", "orc.", "parquet.", "avro.")),
     Group(
-      "Settings of a feature that Lamina refuses on its own key (cross-partition upsert, postponed buckets, " +
+      "Settings of a feature that Lamina refuses on its own key (cross-partition upsert, " +
         "deletion vectors, changelog producers, external paths, record-level expiration, chain tables, " +
         "blob, vector and variant columns): alone they do nothing.",
       Seq("cross-partition-upsert.index-ttl",
-        "cross-partition-upsert.bootstrap-parallelism", "postpone.batch-write-fixed-bucket",
-        "postpone.batch-write-fixed-bucket.max-parallelism", "postpone.default-bucket-num", "deletion-vectors.modifiable",
+        "cross-partition-upsert.bootstrap-parallelism", "deletion-vectors.modifiable",
         "delete.force-produce-changelog",
         "data-file.external-paths.strategy", "data-file.external-paths.specific-fs", "data-file.external-paths.weights",
         "record-level.time-field", "chain-table.chain-partition-keys", "scan.fallback-snapshot-branch",

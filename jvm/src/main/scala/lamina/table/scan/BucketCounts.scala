@@ -29,10 +29,11 @@ object BucketCounts extends AddedFilesFold[Map[ArraySeq[Byte], PartitionFileCoun
   /** The count of each partition with live files at the table's latest snapshot. */
   def counts(table: FileStoreTable): Map[ArraySeq[Byte], Int] = of(table).map { case (k, l) => k -> l.buckets }
 
-  /** The partitions of a fixed-bucket table whose count is not the table's `bucket` (empty for other
-   *  tables): what a writer needs beside the table to put each row in its partition's bucket. */
+  /** The partitions of a fixed-bucket table whose count is not the table's `bucket`, every partition
+   *  of a postpone-bucket table (files in `bucket-postpone` aside), nothing for other tables: what a
+   *  writer needs beside the table to put each row in its partition's bucket. */
   def differing(table: FileStoreTable): Map[ArraySeq[Byte], Int] =
-    if (table.numBuckets <= 0) Map.empty
+    if (!table.hasFixedBucketCounts) Map.empty
     else counts(table).filter { case (_, n) => n != table.numBuckets && n > 0 }
 }
 

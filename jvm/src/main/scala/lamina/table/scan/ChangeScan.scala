@@ -1,6 +1,6 @@
 package lamina.table.scan
 
-import lamina.table.FileStoreTable
+import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.manifest.ManifestEntry
 import lamina.table.snapshot.Snapshot
 
@@ -23,12 +23,14 @@ final class ChangeScan(table: FileStoreTable) {
       case _ => Seq.empty
     }
     FileLayoutCheck.check(table, entries)
-    entries.groupBy(e => (java.nio.ByteBuffer.wrap(e.partition), e.bucket)).toSeq.map { case (_, es) =>
-      val e = es.head
-      val dir = table.paths.bucketDir(store.decodePartition(e.partition), e.bucket)
-      DataSplit(s.id, e.partition, e.bucket, e.totalBuckets, dir.toString,
-        es.map(_.file).sortBy(f => (f.minSequenceNumber, f.fileName)))
-    }.sortBy(_.bucketPath)
+    // as in batch reads, rows waiting in bucket-postpone are read once a compaction assigned them
+    entries.filter(_.bucket != FileStorePaths.PostponeBucket).groupBy(e => (java.nio.ByteBuffer.wrap(e.partition), e.bucket))
+      .toSeq.map { case (_, es) =>
+        val e = es.head
+        val dir = table.paths.bucketDir(store.decodePartition(e.partition), e.bucket)
+        DataSplit(s.id, e.partition, e.bucket, e.totalBuckets, dir.toString,
+          es.map(_.file).sortBy(f => (f.minSequenceNumber, f.fileName)))
+      }.sortBy(_.bucketPath)
   }
 
   /** The splits of the changes of snapshots `startExclusive` + 1 to `endInclusive`, oldest first;

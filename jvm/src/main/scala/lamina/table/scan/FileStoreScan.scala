@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.dv.DeletionFile
 import lamina.format.BinaryRowCodec
-import lamina.table.FileStoreTable
+import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats}
 import lamina.table.predicate.{Predicate, PredicateEval}
 import lamina.table.schema.TableSchema
@@ -48,7 +48,8 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     val schemas = scala.collection.mutable.HashMap.empty[Long, TableSchema]
     def schemaOf(id: Long): TableSchema =
       if (id == schema.id) schema else schemas.getOrElseUpdate(id, table.schemaManager.schema(id))
-    val live = liveEntries(filters)
+    // the files waiting in bucket-postpone are read by no one until a compaction assigns their rows
+    val live = liveEntries(filters).filter(_.bucket != FileStorePaths.PostponeBucket)
     val entries = live.filter(e => valueFilters.isEmpty || fileMightMatch(e.file, valueFilters, schemaOf(e.file.schemaId)))
     // a table with deletion vectors: each split carries the vectors of its files (the snapshot's own)
     val deletionFiles =

@@ -13,12 +13,11 @@ import lamina.table.options.CoreOptions
 
 /** The writes of one task to an append table: each row goes to the [[RollingFileWriter]] of its
  *  (partition, bucket). Invariant: every file written is either in the commit messages of
- *  [[prepareCommit]] or removed by [[abort]]. `bucketCounts`: the partitions of other bucket counts than
- *  the table's ([[RowRouting]]). */
+ *  [[prepareCommit]] or removed by [[abort]]. `buckets`: the bucket counts of partitions ([[WriteBuckets]]). */
 final class AppendTableWrite(table: FileStoreTable, writers: DataFileWriters, taskId: Int,
-    bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty) {
+    buckets: WriteBuckets = WriteBuckets()) {
   private val schema = table.schema
-  private val routing = new RowRouting(table, bucketCounts)
+  private val routing = new RowRouting(table, buckets)
   private val targetFileSize = CoreOptions.TargetFileSize.getOrDefault(table.options)
   private val open = mutable.LinkedHashMap.empty[(UnsafeRow, Int), RollingFileWriter]
   private val counts = mutable.HashMap.empty[RollingFileWriter, Int]

@@ -24,14 +24,14 @@ import lamina.table.scan.SequenceBases
  *  also goes, with the same sequence number, to a changelog file of its bucket (Paimon's input
  *  producer). A dynamic-bucket table's keys get their buckets from the `dynamic` plan's assigner, which
  *  also writes the hash index of every bucket given new keys. Invariant: every file written is
- *  either in the commit messages of [[prepareCommit]] or removed by [[abort]]. `bucketCounts`: the
- *  partitions of other bucket counts than the table's ([[RowRouting]]). */
+ *  either in the commit messages of [[prepareCommit]] or removed by [[abort]]. `buckets`: the bucket
+ *  counts of partitions ([[WriteBuckets]]). */
 final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean,
-    dynamic: Option[DynamicBucketPlan] = None, bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty) {
+    dynamic: Option[DynamicBucketPlan] = None, buckets: WriteBuckets = WriteBuckets()) {
 
   private val schema = table.schema
-  private val routing = new RowRouting(table, bucketCounts)
+  private val routing = new RowRouting(table, buckets)
   private val numBuckets = routing.numBuckets
   private var cachedCount = numBuckets
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray

@@ -12,9 +12,10 @@ import lamina.types.SparkTypes
 
 /** Where a written row goes (its partition values and bucket) and the checks every written row
  *  passes first (NOT NULL columns, CHAR/VARCHAR lengths). One per writer task. A fixed-bucket
- *  partition in `bucketCounts` (serialized partition to count, [[lamina.table.scan.BucketCounts]])
- *  has that many buckets, the others the table's `bucket`. */
-final class RowRouting(table: FileStoreTable, bucketCounts: Map[ArraySeq[Byte], Int] = Map.empty) {
+ *  partition in `buckets.counts` has that many buckets, the others `buckets.default` or the table's
+ *  `bucket` ([[WriteBuckets]]). */
+final class RowRouting(table: FileStoreTable, buckets: WriteBuckets = WriteBuckets()) {
+  private val bucketCounts = buckets.counts
   private val schema = table.schema
   private val partitionOrdinals = schema.partitionKeys.map(schema.indexOf).toArray
   private val partitionProjection: Option[UnsafeProjection] =
@@ -26,8 +27,8 @@ final class RowRouting(table: FileStoreTable, bucketCounts: Map[ArraySeq[Byte], 
   private val nonNullOrdinals: Array[Int] = schema.fields.indices.filter(i => !schema.fields(i).dataType.nullable).toArray
   private val charRules = new CharVarcharRules(schema, table.name)
 
-  /** The table's bucket count: that of a partition not in `bucketCounts`. */
-  val numBuckets: Int = schema.numBuckets
+  /** The bucket count of a partition not in `buckets.counts`. */
+  val numBuckets: Int = buckets.default.getOrElse(schema.numBuckets)
   private val hashFunction = if (numBuckets > 0) Some(keyHash) else None
   private var lastPartition: UnsafeRow = _
   private var lastCount = numBuckets
