@@ -56,16 +56,11 @@ object SparkAppendRewrite {
       }
     }
     val ranges = written.getNumPartitions
-    val results = new Array[Array[CommitMessage]](ranges)
     var done = 0
-    // on the driver, one task's result at a time
-    def finished(task: Int, messages: Array[Array[CommitMessage]]): Unit = {
-      results(task) = messages.flatten
+    TaskResults.collect(written) { (_, _) =>
       done += 1
       progress.foreach(say => say(s"lamina: compact ${table.name}, sorted: $done/$ranges key ranges written"))
     }
-    spark.sparkContext.runJob(written, (it: Iterator[Array[CommitMessage]]) => it.toArray, finished _)
-    results.toSeq.flatten
   }
 
   /** The partitions of the latest snapshot whose values satisfy the SQL condition `where`, evaluated

@@ -65,22 +65,17 @@ class SparkCompactTasks(progress: Option[String => Unit]) extends CompactTasks w
    *  each task finishes. */
   private def collect(table: FileStoreTable, buckets: Int, metrics: CompactionMetrics,
       rdd: RDD[CommitMessage]): Seq[CommitMessage] = {
-    val results = new Array[Array[CommitMessage]](rdd.getNumPartitions)
     var done = 0
-    // called on the driver, one task at a time, as each task's result arrives
-    def finished(task: Int, messages: Array[CommitMessage]): Unit = {
-      results(task) = messages
+    // runs in the tasks: captures nothing but the metrics
+    val compacted = rdd.mapPartitions { it =>
+      val messages = it.toArray(ClassTag(classOf[CommitMessage]))
+      metrics.add(messages)
+      Iterator.single(messages)
+    }
+    TaskResults.collect(compacted) { (_, messages) =>
       done += messages.length
       progress.foreach(say => say(s"lamina: compact ${table.name}: $done/$buckets buckets done"))
     }
-    // runs in the tasks: captures nothing but the metrics
-    val compacted = (it: Iterator[CommitMessage]) => {
-      val messages = it.toArray(ClassTag(classOf[CommitMessage]))
-      metrics.add(messages)
-      messages
-    }
-    rdd.sparkContext.runJob(rdd, compacted, finished _)
-    results.toSeq.flatten
   }
 
   override def partitionsWhere(table: FileStoreTable, where: String): InternalRow => Boolean =

@@ -97,16 +97,12 @@ final class SparkRescale(progress: Option[String => Unit]) extends RescaleTasks 
           } catch { case e: Throwable => sink.abort(); throw e }
         }
       }
-    val results = new Array[Array[CommitMessage]](written.getNumPartitions)
+    val tasksRun = written.getNumPartitions
     var done = 0
-    // on the driver, one task's result at a time
-    def finished(task: Int, messages: Array[CommitMessage]): Unit = {
-      results(task) = messages
+    TaskResults.collect(written) { (_, _) =>
       done += 1
-      progress.foreach(say => say(s"lamina: rescale ${table.name} to $n buckets: $done/${results.length} tasks done"))
+      progress.foreach(say => say(s"lamina: rescale ${table.name} to $n buckets: $done/$tasksRun tasks done"))
     }
-    sc.runJob(written, (it: Iterator[Array[CommitMessage]]) => it.toArray.flatten, finished _)
-    results.toSeq.flatten
   }
 }
 
