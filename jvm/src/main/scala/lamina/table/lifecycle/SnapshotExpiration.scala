@@ -46,10 +46,14 @@ final class SnapshotExpiration(table: FileStoreTable) {
     expireUntil(earliest, math.min(end, consumedFrom(now)))
   }
 
+  /** The oldest snapshot a consumer still needs, after removing the idle ones; none with
+   *  `consumer.changelog-only` on a table that keeps changelogs longer (consumers then hold back only
+   *  changelog expiration, as in Paimon). */
   private def consumedFrom(now: Long): Long = {
     val consumers = ConsumerManager.of(table)
     CoreOptions.ConsumerExpirationTime.get(table.options).foreach(t => consumers.expire(now - t))
-    consumers.minNextSnapshot().getOrElse(Long.MaxValue)
+    if (keepChangelogs && CoreOptions.ConsumerChangelogOnly.getOrDefault(table.options)) Long.MaxValue
+    else consumers.minNextSnapshot().getOrElse(Long.MaxValue)
   }
 
   /** Expires snapshots from `earliest` until `endExclusive`; returns how many were expired. */

@@ -168,6 +168,9 @@ object CoreOptions {
     "Whether a new stream of consumer-id starts where scan.mode says rather than at the consumer's progress.")
   val ConsumerExpirationTime: OptionDef[Long] = define("consumer.expiration-time", DurationKind, null, Table,
     "How long a consumer that stopped recording progress keeps snapshots from expiring; without it, for ever.")
+  val ConsumerChangelogOnly: OptionDef[Boolean] = define("consumer.changelog-only", BooleanKind, "false", Table,
+    "Whether consumers keep only changelogs from expiring, not snapshots; counts only when changelogs are kept " +
+      "longer than snapshots (see changelog.num-retained.min), as in Paimon.")
 
   // Changelog retention: a changelog expires with its snapshot unless these keep it longer (Paimon's
   // decoupled changelog, kept in the table's changelog/ directory and expired after each commit and by

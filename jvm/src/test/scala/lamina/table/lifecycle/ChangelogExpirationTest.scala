@@ -8,6 +8,7 @@ import lamina.errors.{BadInputException, CorruptFileException}
 import lamina.table.{FileStoreTable, TestTables}
 import lamina.table.TestTables.{file, message}
 import lamina.table.commit.FileStoreCommit
+import lamina.table.consumer.{Consumer, ConsumerManager}
 import lamina.table.scan.{ChangeScan, ChangeSource}
 import lamina.table.snapshot.Changelog
 
@@ -93,6 +94,20 @@ class ChangelogExpirationTest extends AnyFunSuite with BeforeAndAfterAll {
       id => Some(400L + id * 100)) === 1)
   }
 
+  test("a consumer holds back snapshot and changelog expiration; with consumer.changelog-only only the latter") {
+    val policy = RetentionPolicy(1, 2, 0L, 50)
+    val t = table()
+    ConsumerManager.of(t).reset("c", Consumer(nextSnapshot = 2))
+    new SnapshotExpiration(t).expire(policy, later)
+    assert(t.snapshotManager.listIds() === (2L to 6L) && t.changelogManager.listIds() === Seq(1L))
+    val only = table(Options + ("consumer.changelog-only" -> "true"))
+    ConsumerManager.of(only).reset("c", Consumer(nextSnapshot = 2))
+    new SnapshotExpiration(only).expire(policy, later)
+    assert(only.snapshotManager.listIds() === Seq(6L))
+    new ChangelogExpiration(only).expire(RetentionPolicy(1, 1, 0L, 50), later)
+    assert(only.changelogManager.listIds() === (2L to 5L))
+  }
+
   test("a damaged or misnamed changelog file is reported naming it") {
     val t = table()
     new SnapshotExpiration(t).expire(keepLast(2), later)
@@ -104,6 +119,11 @@ class ChangelogExpirationTest extends AnyFunSuite with BeforeAndAfterAll {
     val e2 = intercept[CorruptFileException](cl.read(3))
     assert(e2.getMessage.contains(cl.path(3).toString) && e2.getMessage.contains("changelog id 3, as its name says"))
     assert(Changelog.fromJson(cl.read(4).get.toJson, "x", 4) === cl.read(4).get)
+    // a kept changelog whose changelog manifest list is gone: the read names that file
+    val list = cl.read(4).get.snapshot.changelogManifestList.get
+    t.fileIO.delete(t.manifestStore.manifestPath(list), false)
+    val e3 = intercept[Exception](new ChangeScan(t).between(3, 4, ChangeSource.Changelog))
+    assert(e3.getMessage.contains(list))
   }
 
   test("orphan-file removal, tag deletion and rollback keep what kept changelogs use; delete_all removes them") {
