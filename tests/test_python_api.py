@@ -166,6 +166,10 @@ def test_cli_calls_the_procedure_with_quoted_arguments():
         "CALL `lamina`.sys.create_tag(table => 'db.my-table', tag => 'it\\'s', snapshot_id => 3)")
     args = parser().parse_args(["remove-orphan-files", "--warehouse", "/w", "--table", "db.t", "--dry-run"])
     assert statement(args, "c", "db", "t") == "CALL `c`.sys.remove_orphan_files(table => 'db.t', dry_run => true)"
+    args = parser().parse_args(["expire-changelogs", "--warehouse", "/w", "--table", "db.t", "--retain-max", "5",
+                                "--delete-all"])
+    assert statement(args, "c", "db", "t") == \
+        "CALL `c`.sys.expire_changelogs(table => 'db.t', retain_max => 5, delete_all => true)"
 
 
 @pytest.mark.parametrize("args, needle", [
@@ -199,7 +203,7 @@ def test_cli_rejects_bad_arguments(args, needle):
 def test_cli_help_lists_every_command_with_examples():
     result = subprocess.run([sys.executable, "-m", "lamina", "--help"], capture_output=True, text=True)
     assert result.returncode == 0
-    for command in ("compact", "expire-snapshots", "remove-orphan-files", "expire-partitions", "create-tag",
+    for command in ("compact", "expire-snapshots", "expire-changelogs", "remove-orphan-files", "expire-partitions", "create-tag",
                     "delete-tag", "rollback", "show-snapshots"):
         assert command in result.stdout
     assert "examples:" in result.stdout

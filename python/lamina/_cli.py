@@ -100,6 +100,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 _COMMANDS = {
     "compact": "compact a table's data files (all partitions, or those of --partition / --where)",
     "expire-snapshots": "expire old snapshots and delete the files only they use",
+    "expire-changelogs": "expire the changelogs kept longer than snapshots and delete the files only they use",
     "remove-orphan-files": "delete files no snapshot, tag or branch uses",
     "expire-partitions": "drop partitions whose time value is older than --expiration-time",
     "create-tag": "tag a snapshot (the latest by default)",
@@ -132,12 +133,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="print a line as each batch of buckets finishes (default: when stderr is a terminal)")
 
-    p = command("expire-snapshots", "lamina expire-snapshots --warehouse /data/wh --table shop.orders --retain-max 20")
-    p.add_argument("--retain-max", type=_positive, help="keep at most this many snapshots")
-    p.add_argument("--retain-min", type=_positive, help="keep at least this many snapshots")
-    p.add_argument("--older-than", metavar="TIMESTAMP", help="expire only snapshots older than this "
-                                                            "('2024-05-01 12:00:00', the session's time zone)")
-    p.add_argument("--max-deletes", type=_positive, help="expire at most this many snapshots")
+    for what in ("snapshots", "changelogs"):
+        p = command(f"expire-{what}", f"lamina expire-{what} --warehouse /data/wh --table shop.orders --retain-max 20")
+        p.add_argument("--retain-max", type=_positive, help=f"keep at most this many {what}")
+        p.add_argument("--retain-min", type=_positive, help=f"keep at least this many {what}")
+        p.add_argument("--older-than", metavar="TIMESTAMP", help=f"expire only {what} older than this "
+                                                                "('2024-05-01 12:00:00', the session's time zone)")
+        p.add_argument("--max-deletes", type=_positive, help=f"expire at most this many {what}")
+    p.add_argument("--delete-all", action="store_true", help="delete every kept changelog")
 
     p = command("remove-orphan-files", "lamina remove-orphan-files --warehouse /data/wh --table shop.orders --dry-run")
     p.add_argument("--older-than", metavar="TIMESTAMP", help="only files older than this (default: a day ago)")
@@ -179,9 +182,10 @@ def statement(args, catalog: str, database: str, table: str) -> Optional[str]:
     c = args.command
     if c == "compact":
         return None
-    if c == "expire-snapshots":
-        return call("expire_snapshots", retain_max=args.retain_max, retain_min=args.retain_min,
-                    older_than=args.older_than, max_deletes=args.max_deletes)
+    if c in ("expire-snapshots", "expire-changelogs"):
+        more = {"delete_all": args.delete_all} if c == "expire-changelogs" else {}
+        return call(c.replace("-", "_"), retain_max=args.retain_max, retain_min=args.retain_min,
+                    older_than=args.older_than, max_deletes=args.max_deletes, **more)
     if c == "remove-orphan-files":
         return call("remove_orphan_files", older_than=args.older_than, dry_run=args.dry_run)
     if c == "expire-partitions":

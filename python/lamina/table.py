@@ -621,12 +621,30 @@ class LaminaTable:
 
         >>> LaminaTable.for_name(spark, "shop.orders").expire_snapshots(retain_max=10)
         """
+        return self._expire("expire_snapshots", retain_max, retain_min, older_than, max_deletes)
+
+    def expire_changelogs(self, retain_max: Optional[int] = None, retain_min: Optional[int] = None,
+                          older_than: Union[None, str, datetime.datetime] = None,
+                          max_deletes: Optional[int] = None, delete_all: bool = False) -> int:
+        """Expires the changelogs kept longer than snapshots (`changelog/changelog-<id>`) as
+        `CALL sys.expire_changelogs` does (the table's `changelog.*` options, each given argument
+        replacing its option); `delete_all=True` removes every kept changelog. Returns how many
+        changelogs expired.
+
+        >>> LaminaTable.for_name(spark, "shop.orders").expire_changelogs(retain_max=100)
+        """
+        if not isinstance(delete_all, bool):
+            raise ValueError(f"delete_all must be True or False, got {delete_all!r}")
+        return self._expire("expire_changelogs", retain_max, retain_min, older_than, max_deletes,
+                            delete_all=delete_all)
+
+    def _expire(self, procedure: str, retain_max, retain_min, older_than, max_deletes, **more) -> int:
         for argument, value in (("retain_max", retain_max), ("retain_min", retain_min), ("max_deletes", max_deletes)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise ValueError(f"{argument} must be a positive int, got {value!r}")
         older_than = _time_text(self._spark, older_than, "older_than")
-        return int(self._procedure("expire_snapshots", retain_max=retain_max, retain_min=retain_min,
-                                   older_than=older_than, max_deletes=max_deletes)[0][0])
+        return int(self._procedure(procedure, retain_max=retain_max, retain_min=retain_min,
+                                   older_than=older_than, max_deletes=max_deletes, **more)[0][0])
 
     def remove_orphan_files(self, older_than: Union[None, str, datetime.datetime] = None,
                             dry_run: bool = False) -> Dict[str, int]:

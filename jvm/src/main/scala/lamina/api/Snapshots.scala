@@ -6,9 +6,9 @@ import java.time.format.DateTimeParseException
 import lamina.errors.BadInputException
 import lamina.table.catalog.Metastore
 import lamina.table.commit.{CommitOperation, FileStoreCommit}
-import lamina.table.lifecycle.{OrphanFiles, Rollback, RetentionPolicy, SnapshotExpiration}
+import lamina.table.lifecycle.{ChangelogExpiration, OrphanFiles, Rollback, RetentionPolicy, SnapshotExpiration}
 
-/** Snapshot expiration and rollback for `CALL sys.expire_snapshots`, `sys.rollback` and
+/** Snapshot and changelog expiration and rollback for `CALL sys.expire_snapshots`, `sys.expire_changelogs`, `sys.rollback` and
  *  `sys.rollback_to_timestamp`: plain values in (a `db.t` name, numbers, text), plain values out. */
 object Snapshots {
 
@@ -19,11 +19,28 @@ object Snapshots {
       olderThan: Option[String], maxDeletes: Option[Int], now: Long = System.currentTimeMillis(),
       zone: ZoneId = ZoneId.systemDefault()): Int = {
     val t = warehouse.loadTable(table)
-    val olderThanMillis = olderThan.map(_.trim).filter(_.nonEmpty).map(parseTimestamp(_, "older_than", zone))
-    val policy = RetentionPolicy.of(t.options, retainMax, retainMin, olderThanMillis.map(t => math.max(0L, now - t)),
-      maxDeletes)
+    val policy = RetentionPolicy.of(t.options, retainMax, retainMin, retainedFor(olderThan, now, zone), maxDeletes)
     new SnapshotExpiration(t).expire(policy, now)
   }
+
+  /** Expires the changelogs kept longer than snapshots under the table's `changelog.*` options, each
+   *  given argument replacing its option (`olderThan`, a timestamp, replaces `changelog.time-retained`:
+   *  changelogs committed before it may go); `deleteAll` removes every kept changelog. Returns how many
+   *  changelogs expired. */
+  def expireChangelogs(warehouse: Metastore, table: String, retainMax: Option[Int], retainMin: Option[Int],
+      olderThan: Option[String], maxDeletes: Option[Int], deleteAll: Boolean, now: Long = System.currentTimeMillis(),
+      zone: ZoneId = ZoneId.systemDefault()): Int = {
+    val t = warehouse.loadTable(table)
+    val expiration = new ChangelogExpiration(t)
+    if (deleteAll) expiration.expireAll()
+    else
+      expiration.expire(
+        RetentionPolicy.ofChangelog(t.options, retainMax, retainMin, retainedFor(olderThan, now, zone), maxDeletes), now)
+  }
+
+  /** `older_than` as a time retained before `now` (a time in the future counts as now). */
+  private def retainedFor(olderThan: Option[String], now: Long, zone: ZoneId): Option[Long] =
+    olderThan.map(_.trim).filter(_.nonEmpty).map(parseTimestamp(_, "older_than", zone)).map(t => math.max(0L, now - t))
 
   /** Removes the files no snapshot or tag refers to, last modified before `olderThan` (a timestamp;
    *  default: a day ago); with `dryRun` only lists them. Returns (how many, their total bytes). */

@@ -13,7 +13,7 @@ import lamina.table.lease.LeaseManager
 import lamina.table.manifest.{ManifestStore, SnapshotEntries}
 import lamina.table.options.{CoreOptions, TableCapabilities, TableOperation, UnsupportedFeatures}
 import lamina.table.schema.{SchemaManager, TableSchema}
-import lamina.table.snapshot.{Snapshot, SnapshotManager}
+import lamina.table.snapshot.{ChangelogManager, Snapshot, SnapshotManager}
 
 /** A table on storage at one schema: its path, schema, managers and paths. Cheap to create;
  *  serializable so executors can write and read its files. `dynamicOptions` are the options one read
@@ -31,6 +31,7 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   /** The directory of this branch's metadata: the table's for main, `branch/branch-<name>` otherwise. */
   def branchPath: Path = BranchManager.branchPath(path, branch)
   def snapshotManager: SnapshotManager = new SnapshotManager(fileIO, branchPath, name)
+  def changelogManager: ChangelogManager = new ChangelogManager(fileIO, branchPath)
   def schemaManager: SchemaManager = new SchemaManager(fileIO, branchPath, name)
   def branchManager: BranchManager = new BranchManager(fileIO, path, baseName)
   def leaseManager: LeaseManager = new LeaseManager(fileIO, branchPath)

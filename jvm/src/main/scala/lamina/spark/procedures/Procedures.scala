@@ -11,6 +11,7 @@ object Procedures {
   private val registry: Map[String, LaminaCatalog => UnboundProcedure] = Map(
     "compact" -> (c => new CompactProcedure(c)),
     "expire_snapshots" -> (c => new ExpireSnapshotsProcedure(c)),
+    "expire_changelogs" -> (c => new ExpireChangelogsProcedure(c)),
     "create_tag" -> (c => new CreateTagProcedure(c, replace = false)),
     "replace_tag" -> (c => new CreateTagProcedure(c, replace = true)),
     "create_tag_from_timestamp" -> (c => new CreateTagFromTimestampProcedure(c)),

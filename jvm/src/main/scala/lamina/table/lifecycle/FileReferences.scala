@@ -8,7 +8,7 @@ import lamina.errors.CorruptFileException
 import lamina.io.PathNames
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{AvroFiles, ManifestEntry}
-import lamina.table.snapshot.Snapshot
+import lamina.table.snapshot.{Changelog, Snapshot}
 import lamina.table.stats.StatisticsFile
 
 /** Which files a snapshot (or a tag's snapshot) refers to, as paths: its data files (with their extra
@@ -43,16 +43,30 @@ final class FileReferences(table: FileStoreTable) {
       .filter(_.isAdd).flatMap(dataPaths)
   }
 
-  /** The metadata files of `s`. */
-  def metadataFiles(s: Snapshot, strict: Boolean): Set[Path] = {
-    def read[T](body: => Seq[T]): Seq[T] = if (strict) body else lenient(body).getOrElse(Seq.empty)
-    val lists = Seq(s.baseManifestList, s.deltaManifestList) ++ s.changelogManifestList
-    val manifests = lists.flatMap(l => read(store.readList(l).map(_.fileName)))
+  /** The metadata files of `s`; without `withChangelog`, not its changelog manifest list and manifests
+   *  (which a kept [[lamina.table.snapshot.Changelog]] still uses once `s` expired). */
+  def metadataFiles(s: Snapshot, strict: Boolean, withChangelog: Boolean = true): Set[Path] = {
+    val lists = Seq(s.baseManifestList, s.deltaManifestList) ++ s.changelogManifestList.filter(_ => withChangelog)
+    val manifests = lists.flatMap(l => read(strict)(store.readList(l).map(_.fileName)))
     val index = s.indexManifest.toSeq.flatMap { im =>
-      store.manifestPath(im) +: read(indexFileNames(im)).map(PathNames.child(indexDir, _, "index file"))
+      store.manifestPath(im) +: read(strict)(indexFileNames(im)).map(PathNames.child(indexDir, _, "index file"))
     }
     ((lists ++ manifests).map(store.manifestPath) ++ index ++ s.statistics.map(new StatisticsFile(table).path)).toSet
   }
+
+  /** The files a kept changelog `c` uses: its changelog manifest list, manifests and changelog data
+   *  files (what snapshot expiration left of its snapshot), data files first. */
+  def changelogReferences(c: Changelog, strict: Boolean): Seq[Path] = c.snapshot.changelogManifestList.toSeq.flatMap { l =>
+    val manifests = read(strict)(store.readList(l).map(_.fileName))
+    val data = read(strict)(manifests.flatMap(store.readManifest)).filter(_.isAdd).flatMap(dataPaths)
+    data ++ (l +: manifests).map(store.manifestPath)
+  }
+
+  /** Every file the kept changelogs of this table's branch use ([[changelogReferences]]). */
+  def keptChangelogFiles(strict: Boolean): Set[Path] =
+    table.changelogManager.all().flatMap(changelogReferences(_, strict)).toSet
+
+  private def read[T](strict: Boolean)(body: => Seq[T]): Seq[T] = if (strict) body else lenient(body).getOrElse(Seq.empty)
 
   private def indexDir = table.paths.indexDir
 

@@ -8,11 +8,12 @@ import org.slf4j.LoggerFactory
 import lamina.table.FileStoreTable
 import lamina.table.branch.BranchManager
 
-/** Files under a table's directory that no snapshot and no tag of any branch refers to (left by a write or a
+/** Files under a table's directory that no snapshot, kept changelog and no tag of any branch refers to (left by a write or a
  *  compaction that failed before its commit, or by a crash of an expiration): found by walking the
  *  table's data, manifest and index directories, and removed when last modified before a safety
  *  margin, so that the files of a write still running are never touched. The table's own metadata
- *  (`snapshot/`, `schema/`, `tag/`, `consumer/`, `branch/`, `lease/`) is not walked. Every live snapshot and tag is
+ *  (`snapshot/`, `changelog/`, `schema/`, `tag/`, `consumer/`, `branch/`, `lease/`) is not walked. Every live
+ *  snapshot, kept changelog and tag is
  *  read strictly: a damaged or missing metadata file stops the clean-up, naming the file, before
  *  anything is deleted. */
 final class OrphanFiles(table: FileStoreTable) {
@@ -28,7 +29,7 @@ final class OrphanFiles(table: FileStoreTable) {
       val snapshots = t.snapshotManager.all() ++ t.snapshotManager.tags.all().map(_._2.snapshot)
       snapshots.distinctBy(_.id).flatMap { s =>
         references.liveDataFiles(s) ++ references.metadataFiles(s, strict = true) ++ references.changelogFiles(s)
-      }
+      } ++ references.keptChangelogFiles(strict = true)
     }.map(normal).toSet
   }
 
@@ -75,7 +76,7 @@ final class OrphanFiles(table: FileStoreTable) {
 object OrphanFiles {
 
   /** The table's own metadata directories: never walked. */
-  val Protected: Set[String] = Set("snapshot", "schema", "tag", "consumer", "branch", "lease")
+  val Protected: Set[String] = Set("snapshot", "changelog", "schema", "tag", "consumer", "branch", "lease")
 
   /** Paimon's safety margin: files younger than a day may belong to a write still running. */
   val DefaultMarginMillis: Long = 24L * 60 * 60 * 1000

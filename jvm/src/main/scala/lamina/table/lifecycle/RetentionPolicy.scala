@@ -43,6 +43,17 @@ object RetentionPolicy {
       timeRetainedMillis = timeRetainedMillis.getOrElse(CoreOptions.SnapshotTimeRetained.getOrDefault(options)),
       maxDeletes = maxDeletes.getOrElse(CoreOptions.SnapshotExpireLimit.getOrDefault(options)))
 
+  /** The table's changelog policy: each `changelog.*` option, defaulting to its `snapshot.*`
+   *  counterpart (`snapshot.expire.limit` bounds both), with a procedure's arguments on top. */
+  def ofChangelog(options: Map[String, String], retainMax: Option[Int] = None, retainMin: Option[Int] = None,
+      timeRetainedMillis: Option[Long] = None, maxDeletes: Option[Int] = None): RetentionPolicy = {
+    import CoreOptions._
+    of(options,
+      retainMax.orElse(ChangelogNumRetainedMax.get(options)).orElse(Some(SnapshotNumRetainedMax.getOrDefault(options))),
+      retainMin.orElse(ChangelogNumRetainedMin.get(options)).orElse(Some(SnapshotNumRetainedMin.getOrDefault(options))),
+      timeRetainedMillis.orElse(ChangelogTimeRetained.get(options)), maxDeletes)
+  }
+
   /** The tags whose files may include files of snapshots `beginInclusive` until `endExclusive`: those
    *  in the range and the last one before it (a file live at an earlier tag and at a snapshot of the
    *  range is live at that last one too, as a file is live over one contiguous span of snapshots).

@@ -5,7 +5,8 @@ import lamina.table.FileStoreTable
 import lamina.table.snapshot.Snapshot
 
 /** Rolls a table back to an earlier snapshot or a tag, as Paimon's `rollback` does: every later
- *  snapshot and every tag of a later snapshot is removed, with the files only they used, and the
+ *  snapshot, every kept changelog ([[lamina.table.snapshot.Changelog]]) and every tag of a later snapshot is
+ *  removed, with the files only they used, and the
  *  LATEST hint points at the snapshot rolled back to. Order: the later snapshot files first, newest
  *  first (at every moment the table is a prefix of its history, never a snapshot whose files are
  *  gone), then the hint and the later tags, then their files; a crash leaves unreferenced files
@@ -77,10 +78,23 @@ object Rollback {
     val keptMetadata = (target +: keptTags).flatMap(refs.metadataFiles(_, strict = true)).toSet ++ branches.metadata
     val laterMetadata = (later ++ laterTags.map(_._2.snapshot)).flatMap(refs.metadataFiles(_, strict = false))
 
+    // kept changelogs after the target (a tag's expired snapshot) go too, as in Paimon
+    val changelogs = table.changelogManager
+    val laterChangelogs = changelogs.all().filter(_.id > target.id)
+    val changelogFiles = laterChangelogs.flatMap(refs.changelogReferences(_, strict = false))
+    val keptChangelogs = changelogs.all().filter(_.id <= target.id).flatMap(refs.changelogReferences(_, strict = true))
+
     later.reverse.foreach(s => snapshots.delete(s.id))
     snapshots.commitLatestHint(target.id)
+    laterChangelogs.reverse.foreach(c => changelogs.delete(c.id))
+    if (laterChangelogs.nonEmpty) {
+      val left = changelogs.listIds()
+      if (left.isEmpty) changelogs.deleteHints() else changelogs.commitLatestHint(left.last)
+    }
     laterTags.foreach { case (n, _) => snapshots.tags.deleteFile(n) }
-    candidates.distinct.filterNot(keptData.contains).foreach(table.fileIO.deleteQuietly)
+    (candidates ++ changelogFiles).distinct.filterNot(f =>
+      keptData.contains(f) || keptChangelogs.contains(f) ||
+        keptMetadata.contains(f)).foreach(table.fileIO.deleteQuietly)
     laterMetadata.distinct.filterNot(keptMetadata.contains).foreach(table.fileIO.deleteQuietly)
     Result(latest, target.id)
   }

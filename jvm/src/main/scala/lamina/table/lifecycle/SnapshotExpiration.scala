@@ -8,6 +8,7 @@ import lamina.table.FileStoreTable
 import lamina.table.consumer.ConsumerManager
 import lamina.table.lease.LeaseKeeper
 import lamina.table.options.CoreOptions
+import lamina.table.snapshot.Changelog
 
 /** Expires the oldest snapshots of one table (of one branch), with the files no kept snapshot, tag or
  *  other branch ([[OtherBranches]]) uses, in the
@@ -18,11 +19,15 @@ import lamina.table.options.CoreOptions
  *  2. manifest lists, manifests, index manifests and index files of the expired snapshots that
  *     neither the first kept snapshot nor a tag refers to;
  *  3. the snapshot files, oldest first, then the EARLIEST hint.
+ *  When the table keeps changelogs longer than snapshots ([[ChangelogExpiration.decoupled]]), an
+ *  expiring snapshot's changelog files, changelog manifest list and manifests stay, and its JSON is
+ *  written to `changelog/changelog-<id>` just before its snapshot file goes (Paimon's order).
  *  A concurrent commit only ever builds on the latest snapshot, which is always kept (retain_min >= 1),
  *  so it never refers to a file this removes. */
 final class SnapshotExpiration(table: FileStoreTable) {
   private val snapshots = table.snapshotManager
   private val refs = new FileReferences(table)
+  private val keepChangelogs = ChangelogExpiration.decoupled(table.options)
 
   /** Expires what `policy` allows at time `now`, keeping every snapshot a consumer still needs (after
    *  removing the consumers idle past `consumer.expiration-time`), and never a snapshot from the oldest
@@ -41,10 +46,14 @@ final class SnapshotExpiration(table: FileStoreTable) {
     expireUntil(earliest, math.min(end, consumedFrom(now)))
   }
 
+  /** The oldest snapshot a consumer still needs, after removing the idle ones; none with
+   *  `consumer.changelog-only` on a table that keeps changelogs longer (consumers then hold back only
+   *  changelog expiration, as in Paimon). */
   private def consumedFrom(now: Long): Long = {
     val consumers = ConsumerManager.of(table)
     CoreOptions.ConsumerExpirationTime.get(table.options).foreach(t => consumers.expire(now - t))
-    consumers.minNextSnapshot().getOrElse(Long.MaxValue)
+    if (keepChangelogs && CoreOptions.ConsumerChangelogOnly.getOrDefault(table.options)) Long.MaxValue
+    else consumers.minNextSnapshot().getOrElse(Long.MaxValue)
   }
 
   /** Expires snapshots from `earliest` until `endExclusive`; returns how many were expired. */
@@ -66,14 +75,21 @@ final class SnapshotExpiration(table: FileStoreTable) {
       refs.deltaEntries(s).foreach(delta =>
         FileReferences.removedBy(delta).flatMap(refs.dataPaths).filterNot(tagFiles.contains).foreach(table.fileIO.deleteQuietly))
     }
-    expiring.foreach(s => refs.changelogFiles(s).filterNot(branches.data.contains).foreach(table.fileIO.deleteQuietly))
+    if (!keepChangelogs)
+      expiring.foreach(s => refs.changelogFiles(s).filterNot(branches.data.contains).foreach(table.fileIO.deleteQuietly))
 
     // 2. metadata that the first kept snapshot, the tags and the other branches do not refer to
     val keptMetadata = (end +: keptTags).flatMap(refs.metadataFiles(_, strict = true)).toSet ++ branches.metadata
-    expiring.foreach(s => (refs.metadataFiles(s, strict = false) -- keptMetadata).foreach(table.fileIO.deleteQuietly))
+    expiring.foreach(s =>
+      (refs.metadataFiles(s, strict = false, withChangelog = !keepChangelogs) -- keptMetadata).foreach(
+        table.fileIO.deleteQuietly))
 
-    // 3. snapshot files last
-    expiring.foreach(s => snapshots.delete(s.id))
+    // 3. snapshot files last (each first kept as a changelog, when changelogs outlive snapshots)
+    val changelogs = table.changelogManager
+    expiring.foreach { s =>
+      if (keepChangelogs) changelogs.commit(Changelog(s))
+      snapshots.delete(s.id)
+    }
     snapshots.commitEarliestHint(endExclusive)
     expiring.size
   }
@@ -86,7 +102,8 @@ object SnapshotExpiration {
   val LapsedLeaseGraceMillis: Long = 60L * 60 * 1000
 
   /** The maintenance a commit runs once it landed, with the table's options, unless `write-only` is
-   *  set (as Paimon's writers do): partition expiration, automatic tags, snapshot expiration, tags past
+   *  set (as Paimon's writers do): partition expiration, automatic tags, snapshot expiration, changelog
+ *  expiration (when changelogs outlive snapshots), tags past
    *  their retention. The commit stands whatever happens here: a failure is logged and the next commit
    *  tries again. */
   def afterCommit(table: FileStoreTable): Unit = {
@@ -95,6 +112,8 @@ object SnapshotExpiration {
       PartitionExpiration.afterCommit(table)
       AutomaticTags.afterCommit(table)
       new SnapshotExpiration(table).expire(RetentionPolicy.of(table.options))
+      if (ChangelogExpiration.decoupled(table.options))
+        new ChangelogExpiration(table).expire(RetentionPolicy.ofChangelog(table.options))
       Tags.expireRetained(table, java.time.LocalDateTime.now())
     } catch {
       case NonFatal(e) => log.warn(s"Snapshot expiration of table ${table.name} failed; the commit stands", e)

@@ -93,7 +93,7 @@ object Tags {
    *  its snapshot file is gone (expired) and no other tag holds it, its files minus those of its
    *  neighbours (the previous tag, and the earliest snapshot or the next tag, whichever comes first;
    *  a file used by any other kept snapshot or tag is used by one of them) and minus what other
-   *  branches hold. Data first, then metadata. */
+   *  branches and the kept changelogs hold. Data first, then metadata. */
   private def cleanAfterRemoval(table: FileStoreTable, gone: Snapshot, ignoring: Option[String] = None): Unit = {
     val snapshots = table.snapshotManager
     if (snapshots.exists(gone.id)) return
@@ -105,9 +105,10 @@ object Tags {
     val neighbours = previous.toSeq ++ next
     val refs = new FileReferences(table)
     val branches = OtherBranches.of(table)
-    val keptData = neighbours.flatMap(refs.liveDataFiles).toSet ++ branches.data
+    val changelogs = refs.keptChangelogFiles(strict = true)
+    val keptData = neighbours.flatMap(refs.liveDataFiles).toSet ++ branches.data ++ changelogs
     refs.liveDataFilesIfReadable(gone).foreach(files => (files -- keptData).foreach(table.fileIO.deleteQuietly))
-    val keptMetadata = neighbours.flatMap(refs.metadataFiles(_, strict = true)).toSet ++ branches.metadata
+    val keptMetadata = neighbours.flatMap(refs.metadataFiles(_, strict = true)).toSet ++ branches.metadata ++ changelogs
     (refs.metadataFiles(gone, strict = false) -- keptMetadata).foreach(table.fileIO.deleteQuietly)
   }
 

@@ -1,8 +1,9 @@
 package lamina.table.options
 
 /** How long a table keeps its changelog: `changelog.num-retained.min/max` and
- *  `changelog.time-retained`, each defaulting to its snapshot counterpart. Lamina keeps a changelog
- *  exactly as long as the snapshot that lists it (Paimon's coupled lifecycle). */
+ *  `changelog.time-retained`, each defaulting to its snapshot counterpart. Unless they outlive the
+ *  snapshot options, a changelog expires with the snapshot that lists it (Paimon's coupled lifecycle);
+ *  otherwise snapshot expiration keeps it in `changelog/` ([[lamina.table.snapshot.Changelog]]). */
 object ChangelogRetention {
 
   /** Whether the options ask to keep changelogs longer than snapshots (Paimon's decoupled

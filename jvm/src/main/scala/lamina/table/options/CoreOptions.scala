@@ -180,16 +180,25 @@ object CoreOptions {
     "Whether a new stream of consumer-id starts where scan.mode says rather than at the consumer's progress.")
   val ConsumerExpirationTime: OptionDef[Long] = define("consumer.expiration-time", DurationKind, null, Table,
     "How long a consumer that stopped recording progress keeps snapshots from expiring; without it, for ever.")
+  val ConsumerChangelogOnly: OptionDef[Boolean] = define("consumer.changelog-only", BooleanKind, "false", Table,
+    "Whether consumers keep only changelogs from expiring, not snapshots; counts only when changelogs are kept " +
+      "longer than snapshots (see changelog.num-retained.min), as in Paimon.")
 
-  // Changelog: kept with the snapshots that list it.
+  // Changelog retention: a changelog expires with its snapshot unless these keep it longer (Paimon's
+  // decoupled changelog, kept in the table's changelog/ directory and expired after each commit and by
+  // CALL sys.expire_changelogs).
 
   val ChangelogNumRetainedMin: OptionDef[Int] = define("changelog.num-retained.min", intAtLeast(1), null, Table,
-    "The fewest changelogs kept. Defaults to snapshot.num-retained.min; a changelog expires with its snapshot, so " +
-      "a value that would keep changelogs longer than snapshots (Paimon's decoupled changelog) is refused.")
+    "The fewest changelogs kept. Defaults to snapshot.num-retained.min. When any changelog.* retention keeps more " +
+      "or longer than its snapshot.* counterpart, snapshot expiration keeps an expiring snapshot's changelog " +
+      "(changelog/changelog-<id> and its changelog files) for streaming and incremental reads, until changelog " +
+      "expiration removes it; only with a changelog-producer (Lamina refuses it on a table without one).")
   val ChangelogNumRetainedMax: OptionDef[Int] = define("changelog.num-retained.max", intAtLeast(1), null, Table,
-    "The most changelogs kept. Defaults to snapshot.num-retained.max; see changelog.num-retained.min.")
+    "The most changelogs kept, counted back from the latest snapshot. Defaults to snapshot.num-retained.max; see " +
+      "changelog.num-retained.min.")
   val ChangelogTimeRetained: OptionDef[Long] = define("changelog.time-retained", DurationKind, null, Table,
-    "How long changelogs are kept. Defaults to snapshot.time-retained; see changelog.num-retained.min.")
+    "How long a changelog is kept after its commit. Defaults to snapshot.time-retained; see " +
+      "changelog.num-retained.min.")
   val ChangelogRowDeduplicate: OptionDef[Boolean] = define("changelog-producer.row-deduplicate", BooleanKind, "false",
     Table,
     "Whether an update that leaves a row unchanged produces no -U/+U changelog records. As in Paimon it " +

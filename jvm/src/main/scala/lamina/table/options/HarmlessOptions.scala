@@ -16,7 +16,7 @@ object HarmlessOptions {
         "changelogs than asked is never wrong for a reader.",
       Seq("snapshot.expire.execution-mode", "snapshot.clean-empty-directories",
         "partition.expiration-batch-size", "partition.timestamp-format.strict", "end-input.check-partition-expire",
-        "consumer.mode", "consumer.changelog-only"),
+        "consumer.mode"),
       Seq("tag.")),
     Group(
       "Tuning of Paimon's writers, compactions, caches and split planning: they change how Paimon works, " +

@@ -13,7 +13,7 @@ object TableOperation {
 
 /** Features of Apache Paimon's tables that Lamina does not implement, recognised by the options a
  *  table stores (tables that Paimon's own writers created). Each names the operations it would make
- *  wrong: a write into a table that keeps changelogs longer than snapshots would lose them. Such an operation is refused, naming the feature and the option,
+ *  wrong. Such an operation is refused, naming the feature and the option,
  *  before anything is read or written. */
 object UnsupportedFeatures {
   import TableOperation._
@@ -54,9 +54,11 @@ object UnsupportedFeatures {
     Feature("a changelog producer on a table without a primary key", CoreOptions.ChangelogProducer.key,
       TableOperation.All, (o, pk) => !pk && CoreOptions.ChangelogProducer.getOrDefault(o) != ChangelogProducer.None,
       "which Paimon does not allow either (an append table's files are its changelog)"),
-    Feature("changelogs kept longer than snapshots", CoreOptions.ChangelogNumRetainedMin.key, TableOperation.All,
-      (o, _) => ChangelogRetention.outlivesSnapshots(o),
-      "which Lamina does not implement (a changelog expires with its snapshot)"),
+    Feature("changelogs kept longer than snapshots on a table without a changelog producer",
+      CoreOptions.ChangelogNumRetainedMin.key, TableOperation.All,
+      (o, _) =>
+        ChangelogRetention.outlivesSnapshots(o) && CoreOptions.ChangelogProducer.getOrDefault(o) == ChangelogProducer.None,
+      "which Lamina does not implement (it keeps the changelog files of a changelog-producer only)"),
     whenSet("a fallback branch", "scan.fallback-branch"),
     whenSet("a primary branch other than main", "scan.primary-branch"),
     whenTrue("chain tables", "chain-table.enabled"),

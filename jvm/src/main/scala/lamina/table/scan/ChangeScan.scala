@@ -34,7 +34,14 @@ final class ChangeScan(table: FileStoreTable) {
   }
 
   /** The splits of the changes of snapshots `startExclusive` + 1 to `endInclusive`, oldest first;
-   *  each snapshot of the range must still exist. */
+   *  each snapshot of the range must still exist, as a snapshot, a kept changelog or a tag. */
   def between(startExclusive: Long, endInclusive: Long, source: ChangeSource): Seq[DataSplit] =
-    (startExclusive + 1 to endInclusive).flatMap(id => changesOf(table.snapshotManager.snapshot(id), source))
+    (startExclusive + 1 to endInclusive).flatMap(id =>
+      changesOf(changes(id).getOrElse(table.snapshotManager.snapshot(id)), source))
+
+  /** Snapshot `id` as far as its changes go: its snapshot file, or once it expired its kept changelog
+   *  (Paimon's streaming and incremental scans read `changelog/changelog-<id>` below the earliest
+   *  snapshot). Only its changelog manifests are left to read in the latter. */
+  def changes(id: Long): Option[Snapshot] =
+    table.snapshotManager.read(id).orElse(table.changelogManager.read(id).map(_.snapshot))
 }

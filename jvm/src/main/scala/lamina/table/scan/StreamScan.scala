@@ -43,14 +43,16 @@ final class StreamScan(table: FileStoreTable, source: ChangeSource) {
     }
   }
 
-  /** The units of the position's snapshot, in their fixed order; a snapshot that expired fails,
-   *  naming it and how to go on. */
+  /** The units of the position's snapshot, in their fixed order (of its kept changelog once it
+   *  expired); a snapshot that expired without one fails, naming it and how to go on. */
   def units(p: StreamPosition): IndexedSeq[DataSplit] =
     cache.getOrElse((p.snapshotId, p.full), {
-        val s = snapshots.read(p.snapshotId).getOrElse(throw expired(p.snapshotId))
         val us =
-          if (p.full) new FileStoreScan(table, s).plan().flatMap(perUnit).toIndexedSeq
-          else changes.changesOf(s, source).flatMap(perUnit).toIndexedSeq
+          if (p.full)
+            new FileStoreScan(table, snapshots.read(p.snapshotId).getOrElse(throw expired(p.snapshotId))).plan()
+              .flatMap(perUnit).toIndexedSeq
+          else changes.changesOf(changes.changes(p.snapshotId).getOrElse(throw expired(p.snapshotId)), source)
+            .flatMap(perUnit).toIndexedSeq
         if (cache.size >= 16) cache.remove(cache.head._1)
         cache.put((p.snapshotId, p.full), us)
         us
@@ -97,10 +99,11 @@ final class StreamScan(table: FileStoreTable, source: ChangeSource) {
     if (earliest.exists(id < _))
       new SnapshotExpiredException(id,
         s"Streaming read of table ${table.name} needs snapshot $id, which has expired (the earliest kept snapshot is " +
-          s"${earliest.get}): the changes in between are lost to this stream. Restart the query with a new checkpoint " +
+          s"${earliest.get}) and whose changelog was not kept: the changes in between are lost to this stream. Restart the query with a new checkpoint " +
           s"location (scan.mode 'latest-full' reads the table afresh, or 'from-snapshot' with scan.snapshot-id = " +
           s"${earliest.get} continues from the earliest kept changes), and keep snapshots longer " +
-          "(snapshot.time-retained, snapshot.num-retained.min) than a stream may stay stopped")
+          "(snapshot.time-retained, snapshot.num-retained.min) or changelogs longer (changelog.time-retained, " +
+          "changelog.num-retained.min) than a stream may stay stopped")
     else new BadInputException(s"Streaming read of table ${table.name}: snapshot $id does not exist")
   }
 }

@@ -10,30 +10,17 @@ import lamina.table.tag.TagManager
  *  Hints are only hints: the listing is the truth when they lag. A snapshot that expired but that a
  *  tag keeps is read from its tag ([[snapshot]]). */
 final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) extends Serializable {
-  val dir: Path = PathNames.child(tablePath, "snapshot")
-  def snapshotPath(id: Long): Path = PathNames.child(dir, s"snapshot-$id")
-  private def latestHint = PathNames.child(dir, "LATEST")
-  private def earliestHint = PathNames.child(dir, "EARLIEST")
+  private val files = new VersionedFiles(fileIO, PathNames.child(tablePath, "snapshot"), "snapshot-")
+  val dir: Path = files.dir
+  def snapshotPath(id: Long): Path = files.path(id)
+  private def latestHint = files.latestHint
+  private def earliestHint = files.earliestHint
 
-  def listIds(): Seq[Long] =
-    fileIO.list(dir).map(_.getPath.getName).collect {
-      case n if n.startsWith("snapshot-") && n.length > 9 && n.drop(9).forall(_.isDigit) => n.drop(9).toLong
-    }.sorted
+  def listIds(): Seq[Long] = files.listIds()
 
-  def latestId(): Option[Long] = {
-    val hinted = readHint(latestHint).filter(id => fileIO.fileExists(snapshotPath(id)))
-    hinted match {
-      case Some(id) =>
-        var cur = id
-        while (fileIO.fileExists(snapshotPath(cur + 1))) cur += 1
-        Some(cur)
-      case None => listIds().lastOption
-    }
-  }
+  def latestId(): Option[Long] = files.latestId()
 
-  def earliestId(): Option[Long] = {
-    readHint(earliestHint).filter(id => fileIO.fileExists(snapshotPath(id))).orElse(listIds().headOption)
-  }
+  def earliestId(): Option[Long] = files.earliestId()
 
   def latest(): Option[Snapshot] = latestId().map(snapshot)
 
@@ -60,10 +47,7 @@ final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) 
   /** The file of snapshot `id`, if it exists. */
   def read(id: Long): Option[Snapshot] = {
     val p = snapshotPath(id)
-    val text =
-      try Some(fileIO.readUtf8(p))
-      catch { case _: java.io.FileNotFoundException => None }
-    text.map { t =>
+    files.readText(id).map { t =>
       val s = Snapshot.fromJson(t, p.toString)
       if (s.id != id) throw new CorruptFileException(p.toString, 0, s"snapshot id $id, as its name says", s.id.toString)
       s
@@ -104,8 +88,4 @@ final class SnapshotManager(fileIO: FileIO, tablePath: Path, tableName: String) 
     ok
   }
 
-  private def readHint(p: Path): Option[Long] =
-    // read at once: a missing hint is a FileNotFoundException, one request fewer than asking first
-    try fileIO.readUtf8(p).trim.toLongOption
-    catch { case _: java.io.IOException => None }
 }

@@ -74,7 +74,7 @@ class StreamScanTest extends AnyFunSuite with TempTables {
       new StreamScan(t, ChangeSource.Delta).advance(StreamPosition(2, 0, full = false), StreamLimit.None, 4))
     assert(e.snapshotId === 2L)
     assert(e.getMessage.startsWith(s"Streaming read of table ${t.name} needs snapshot 2, which has expired (the " +
-        "earliest kept snapshot is 3): the changes in between are lost to this stream. Restart the query with a new " +
+        "earliest kept snapshot is 3) and whose changelog was not kept: the changes in between are lost to this stream. Restart the query with a new " +
         "checkpoint location"))
   }
 
