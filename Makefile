@@ -26,7 +26,7 @@ PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
 # Suites that only `make stress` runs (each takes minutes; `make test` covers their subject with shorter tests).
 STRESS_ONLY := tests/test_concurrency_s3.py
 
-.PHONY: help venv jar wheel test pytest stress demo bench bench-jars s3-jars docs clean distclean servers
+.PHONY: help venv jar wheel test pytest stress demo bench bench-large bench-jars s3-jars docs clean distclean servers
 
 help:
 	@echo "make demo   install everything, build the jar, run examples/quickstart.py on a temp warehouse"
@@ -36,6 +36,7 @@ help:
 	@echo "make wheel  build dist/lamina-<version>-py3-none-any.whl, the Python package with the jar inside"
 	@echo "make stress the long concurrency suite: more writer processes and operations against the model"
 	@echo "make bench  run the benchmarks (results under bench/results)"
+	@echo "make bench-large  100 M rows and five rounds of 10 M in a 4 GB JVM: time, peak heap and spill per phase"
 	@echo "make clean  remove build outputs (distclean also removes $(VENV) and .cache)"
 
 venv: $(VENV_STAMP)
@@ -128,6 +129,11 @@ bench: venv servers s3-jars jar
 	  echo "== $$f"; $(PY) "$$f"; \
 	done
 	$(SBT) "bench/runMain lamina.bench.LookupBench --out bench/results"
+
+# The primary-key table at scale in a bounded heap (long: about half an hour on two cores).
+bench-large: venv jar
+	@mkdir -p bench/results
+	$(PY) bench/large/pk_large.py
 
 # Regenerates docs/options.md from the option registry (a JVM test checks it is current). Run on the
 # test classpath, which holds the libraries Spark provides (the registry's lookup codecs among them).

@@ -16,6 +16,10 @@ final case class FileBatches(batches: Iterator[ColumnarBatch], columnOf: Array[I
  *  key and value are views over the batch's current row, so a value column is decoded only when the
  *  merge function or the query asks for it.
  *
+ *  With a key `range` (a single integral key only), each batch is cut to its rows inside the range,
+ *  found by binary search (a file's keys ascend), and the run ends at its first key above the range:
+ *  its later batches and files are never read.
+ *
  *  @param valueFromLayout for each table column, its position in the key-value layout (a primary-key
  *                         column is read from its key column) */
 final class KeyValueBatchCursor(
@@ -24,8 +28,10 @@ final class KeyValueBatchCursor(
     keySchema: StructType,
     valueSchema: StructType,
     valueFromLayout: Array[Int],
-    longKey: Option[KeyOrder.LongKey])
+    longKey: Option[KeyOrder.LongKey],
+    range: Option[KeyRange] = None)
   extends RunCursor {
+  require(range.isEmpty || longKey.isDefined, "a key range needs a single integral key")
 
   private val kv = new KeyValue(null, 0L, 0, null)
   private var batch: ColumnarBatch = _
@@ -43,6 +49,12 @@ final class KeyValueBatchCursor(
   private var kindBatchColumn = -1
   private var fileSequence = -1L
   private var keyBatchColumn = -1
+  private val ranged = range.isDefined
+  private val lower = range.fold(Long.MinValue)(_.lower)
+  private val upper = range.fold(Long.MaxValue)(_.upper)
+
+  /** The run holds no key of the range after the current batch. */
+  private var pastRange = false
 
   override def advance(): Boolean = {
     rowId += 1
@@ -58,19 +70,42 @@ final class KeyValueBatchCursor(
   }
 
   private def nextBatch(): Boolean = {
-    while (!batches.hasNext) {
-      if (!files.hasNext) return false
-      open(files.next()())
+    while (true) {
+      while (!batches.hasNext) {
+        if (pastRange || !files.hasNext) return false
+        open(files.next()())
+      }
+      batch = batches.next()
+      numRows = batch.numRows()
+      rowId = 0
+      // the batch's vectors are looked up once per batch
+      seqVec = if (seqBatchColumn >= 0) batch.column(seqBatchColumn) else null
+      kindVec = batch.column(kindBatchColumn)
+      keyVec = batch.column(keyBatchColumn)
+      allAddsKnown = false
+      if (!ranged) return true
+      val from = if (lower == Long.MinValue) 0 else firstAbove(lower - 1L)
+      val to = if (upper == Long.MaxValue) numRows else firstAbove(upper)
+      if (to < numRows) { pastRange = true; batches = Iterator.empty }
+      if (from < to) {
+        rowId = from
+        numRows = to
+        return true
+      }
+      if (pastRange) return false
     }
-    batch = batches.next()
-    numRows = batch.numRows()
-    rowId = 0
-    // the batch's vectors are looked up once per batch
-    seqVec = if (seqBatchColumn >= 0) batch.column(seqBatchColumn) else null
-    kindVec = batch.column(kindBatchColumn)
-    keyVec = batch.column(keyBatchColumn)
-    allAddsKnown = false
-    true
+    false
+  }
+
+  /** The first row of the batch whose key is above `bound` (the batch's size if none). */
+  private def firstAbove(bound: Long): Int = {
+    var lo = 0
+    var hi = numRows
+    while (lo < hi) {
+      val mid = (lo + hi) >>> 1
+      if (keyFromVector(keyVec, mid) <= bound) lo = mid + 1 else hi = mid
+    }
+    lo
   }
 
   private def open(f: FileBatches): Unit = {
@@ -99,7 +134,8 @@ final class KeyValueBatchCursor(
   /** Where table column `column` is among the current batch's columns (-1: not in the batch). */
   def batchColumnOfTableColumn(column: Int): Int = valueColumns(column)
 
-  override def atBlockStart: Boolean = rowId == 0 && numRows > 0
+  /** A batch cut by the key range is no block: only whole batches are handed on as they are. */
+  override def atBlockStart: Boolean = rowId == 0 && numRows > 0 && (!ranged || numRows == batch.numRows())
 
   override def blockLastKeyAsLong: Long = keyFromVector(keyVec, numRows - 1)
 

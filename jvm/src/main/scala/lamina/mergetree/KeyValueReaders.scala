@@ -13,13 +13,15 @@ import lamina.types.SparkTypes
  *  and merging the sorted runs of a split into rows with a fresh merge function of `mergeFunctions`
  *  (the table's factory, built and checked once). `table` is the merge tree's view of the table
  *  ([[MergeTreeTable]]). Serializable: built on the driver, used in
- *  executors (and by compaction). */
+ *  executors (and by compaction). With a `keyRange` (a single integral key), the merges read each
+ *  run's records inside the range only ([[KeyRange]]): for scans, never for compaction. */
 final case class KeyValueReaders(
     readers: Map[Long, FileSchemaReader],
     batchReaders: Map[Long, FileSchemaReader],
     table: MergeTreeTable,
     mergeFunctions: MergeFunctionFactory,
-    batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty)
+    batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty,
+    keyRange: Option[KeyRange] = None)
   extends Serializable {
 
   private def layout = table.layout
@@ -73,6 +75,7 @@ final case class KeyValueReaders(
   private def cursor(split: BucketFiles, run: Seq[DataFileMeta], order: KeyOrder,
       runSequence: Option[Long] = None): RunCursor = {
     val bucketPath = split.bucketPath
+    val range = keyRange.filter(_ => order.asLong.isDefined)
     // batches carry no row positions: a file with a deletion vector is read row by row
     if (run.forall(f => batchReaders.contains(f.schemaId) && !split.deletionFiles.contains(f.fileName))) {
       val l = layout
@@ -80,8 +83,11 @@ final case class KeyValueReaders(
         val r = runSequence.flatMap(_ => batchReadersWithoutSequence.get(f.schemaId)).getOrElse(batchReaders(f.schemaId))
         FileBatches(r.openBatches(bucketPath, KeyValueReaders.refOf(f), table.name), r.outputFromFile, runSequence.getOrElse(-1L))
       }
-      new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong)
-    } else RunCursor.of(run.iterator.flatMap(f => readFile(bucketPath, f, split.deletionFiles)), order)
+      new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong, range)
+    } else {
+      val records = run.iterator.flatMap(f => readFile(bucketPath, f, split.deletionFiles))
+      RunCursor.of(range.fold(records)(r => KeyRange.within(records, r, kv => order.asLong.get(kv.key))), order)
+    }
   }
 
   /** Whether every file of these schemas is read as columnar batches. */

@@ -2,16 +2,30 @@ package lamina.spark
 
 import java.lang.reflect.{Field, Method}
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.mapreduce.{Job, TaskAttemptID, TaskID, TaskType}
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl
 import org.apache.orc.mapred.OrcStruct
+import org.apache.parquet.hadoop.ParquetInputFormat
+import org.apache.spark.TaskContext
 import org.apache.spark.paths.SparkPath
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.execution.datasources.{FileFormat, OutputWriter, OutputWriterFactory, PartitionedFile}
 import org.apache.spark.sql.execution.datasources.orc.{OrcDeserializer, OrcFileFormat, OrcSerializer}
-import org.apache.spark.sql.execution.datasources.parquet.{ParquetFileFormat, ParquetOutputWriter}
+import org.apache.spark.sql.execution.datasources.parquet.{
+  ParquetFileFormat,
+  ParquetOptions,
+  ParquetOutputWriter,
+  ParquetReadSupport,
+  ParquetUtils,
+  ParquetWriteSupport
+}
+import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetPartitionReaderFactory
+import org.apache.spark.sql.connector.read.PartitionReader
+import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.sources.Filter
 import org.apache.spark.sql.types.{ArrayType, DataType, Decimal, DecimalType, LongType, MapType, StructField, StructType}
 
@@ -239,11 +253,81 @@ object DataFileFormats {
 
   private def read(spark: SparkSession, storage: FileIO, format: DataFileFormat, fileStruct: StructType,
       readColumns: StructType, filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
+    if (format == DataFileFormat.Parquet && ParquetUtils.isBatchReadSupportedForSchema(spark.sessionState.conf, readColumns))
+      return readParquetBatches(spark, storage, fileStruct, readColumns, filters, returningBatch)
     val read = forName(format).get.buildReaderWithPartitionValues(spark, fileStruct, new StructType(), readColumns,
       filters, Map("returning_batch" -> returningBatch.toString), readConf(spark, storage))
-    (path, length) =>
-      read(PartitionedFile(InternalRow.empty, SparkPath.fromPath(PathNames.of(path)), 0, length, Array.empty[String], 0L, length,
-          Map.empty))
+    (path, length) => read(partitionedFile(path, length))
+  }
+
+  private def partitionedFile(path: String, length: Long): PartitionedFile =
+    PartitionedFile(InternalRow.empty, SparkPath.fromPath(PathNames.of(path)), 0, length, Array.empty[String], 0L, length,
+      Map.empty)
+
+  /** Spark's vectorized Parquet reader, as its ParquetFileFormat builds it, but on a configuration
+   *  broadcast once per distinct content ([[ConfBroadcasts]]) instead of once per reader built: the
+   *  settings Spark's Parquet readers take from the configuration are set here as that format sets
+   *  them. Batches (typed as rows) with `returningBatch`, else their rows. */
+  private def readParquetBatches(spark: SparkSession, storage: FileIO, fileStruct: StructType, readColumns: StructType,
+      filters: Seq[Filter], returningBatch: Boolean): (String, Long) => Iterator[InternalRow] = {
+    val sql = spark.sessionState.conf
+    val conf = readConf(spark, storage)
+    conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, classOf[ParquetReadSupport].getName)
+    conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA, readColumns.json)
+    conf.set(ParquetWriteSupport.SPARK_ROW_SCHEMA, readColumns.json)
+    conf.set(SQLConf.SESSION_LOCAL_TIMEZONE.key, sql.sessionLocalTimeZone)
+    conf.setBoolean(SQLConf.NESTED_SCHEMA_PRUNING_ENABLED.key, sql.nestedSchemaPruningEnabled)
+    conf.setBoolean(SQLConf.CASE_SENSITIVE.key, sql.caseSensitiveAnalysis)
+    conf.setBoolean(SQLConf.PARQUET_BINARY_AS_STRING.key, sql.isParquetBinaryAsString)
+    conf.setBoolean(SQLConf.PARQUET_INT96_AS_TIMESTAMP.key, sql.isParquetINT96AsTimestamp)
+    conf.setBoolean(SQLConf.PARQUET_INFER_TIMESTAMP_NTZ_ENABLED.key, sql.parquetInferTimestampNTZEnabled)
+    conf.setBoolean(SQLConf.LEGACY_PARQUET_NANOS_AS_LONG.key, sql.legacyParquetNanosAsLong)
+    val factory = ParquetPartitionReaderFactory(sql, ConfBroadcasts.of(spark.sparkContext, conf), fileStruct, readColumns,
+      new StructType(), filters.toArray, None, new ParquetOptions(Map.empty[String, String], sql))
+    (path, length) => {
+      val batches = readerIterator(factory.buildColumnarReader(partitionedFile(path, length)))
+      // the factory closes the file it opened last when it opens the next; a merge reads several files
+      // of one factory at once, and each reader here closes its own file
+      forgetLastFile(factory)
+      if (returningBatch) batches.asInstanceOf[Iterator[InternalRow]]
+      else batches.flatMap(_.rowIterator().asScala)
+    }
+  }
+
+  private lazy val (readerCallback, callbackReader): (Field, Field) = {
+    val callback = classOf[ParquetPartitionReaderFactory].getDeclaredField("parquetReaderCallback")
+    callback.setAccessible(true)
+    val reader = callback.getType.getDeclaredField("iter")
+    reader.setAccessible(true)
+    (callback, reader)
+  }
+
+  private def forgetLastFile(factory: ParquetPartitionReaderFactory): Unit =
+    callbackReader.set(readerCallback.get(factory), null)
+
+  /** The values of `reader`, which is closed at their end, or when the task ends (a reader left
+   *  before its end, as a key range does). */
+  private def readerIterator[T](reader: PartitionReader[T]): Iterator[T] = {
+    var closed = false
+    def close(): Unit = if (!closed) { closed = true; reader.close() }
+    Option(TaskContext.get()).foreach(_.addTaskCompletionListener[Unit](_ => close()))
+    new Iterator[T] {
+      private var ready = false
+      private var more = true
+      override def hasNext: Boolean = {
+        if (!ready && more) {
+          more = reader.next()
+          ready = true
+          if (!more) close()
+        }
+        more
+      }
+      override def next(): T = {
+        if (!hasNext) throw new NoSuchElementException("the file has no more rows")
+        ready = false
+        reader.get()
+      }
+    }
   }
 
   /** Hadoop settings of data-file reads: Parquet pages are checked against the CRC their header

@@ -70,4 +70,38 @@ class KeyValueBatchCursorTest extends AnyFunSuite {
       }.toList
     assert(got == List((41L, RowKind.Delete, 70L), (41L, RowKind.UpdateAfter, 80L)))
   }
+
+  private def rangedCursor(contents: Seq[Seq[Long]], range: KeyRange, opened: () => Unit = () => ()) = {
+    val files = contents.iterator.map { keys => () =>
+      opened()
+      FileBatches(keys.grouped(4).map(g => fill(g.map(_ -> RowKind.Insert))), Array(0, 1, 2, 3, 4))
+    }
+    new KeyValueBatchCursor(files, 1, StructType(Seq(StructField("id", LongType))),
+      StructType(Seq(StructField("id", LongType), StructField("v", LongType))), Array(0, 4),
+      KeyOrder.longKeyOf(Seq(LongType)), Some(range))
+  }
+
+  private def keys(c: KeyValueBatchCursor): List[Long] =
+    Iterator.continually(c.advance()).takeWhile(identity).map(_ => c.keyAsLong).toList
+
+  test("a key range yields the run's keys inside it, and no file after the first key above it is opened") {
+    // a run of three files, each read in batches of four
+    val run = Seq(Seq(1L, 3, 5, 7, 9, 11), Seq(13L, 15, 17, 19), Seq(21L, 23))
+    var opened = 0
+    val c = rangedCursor(run, KeyRange(6, 14), () => opened += 1)
+    assert(keys(c) == List(7L, 9, 11, 13))
+    assert(opened == 2)
+    for ((lo, hi) <- Seq((0L, 100L), (1L, 1L), (2L, 2L), (23L, 30L), (24L, 30L), (-5L, 0L), (8L, 21L), (5L, 4L))) {
+      val want = run.flatten.filter(k => k >= lo && k <= hi).toList
+      assert(keys(rangedCursor(run, KeyRange(lo, hi))) == want, s"range [$lo, $hi]")
+    }
+  }
+
+  test("a batch cut by a key range is no block; a whole batch inside the range still is") {
+    val c = rangedCursor(Seq(Seq(1L, 2, 3, 4, 5, 6, 7, 8, 9)), KeyRange(3, 8))
+    assert(c.advance() && c.keyAsLong == 3L && !c.atBlockStart)
+    assert(c.advance() && c.advance() && c.keyAsLong == 5L && c.atBlockStart)
+    assert(c.blockLastKeyAsLong == 8L)
+    assert(!c.skipBlock())
+  }
 }

@@ -10,6 +10,7 @@ import lamina.mergetree.function.MergeFunctions
 import lamina.spark.SparkFilters
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.options.CoreOptions
+import lamina.table.scan.KeyRanges
 import lamina.types.SparkTypes
 
 /** Builds the engine's [[KeyValueReaders]] of a primary-key table from Spark's readers of its format. */
@@ -65,8 +66,13 @@ object KeyValueReaderBuilder {
       if (needed.isEmpty) Map.empty[Long, FileSchemaReader]
       else readersOf(unread(current, _ == KeyValueLayout.SequenceNumber), batchable, batch = true)
     val s = table.schema
+    // a single integral key: each run is read inside the range the key filters leave
+    val keyRange = s.trimmedPrimaryKeys match {
+      case Seq(k) => KeyRanges.of(SparkFilters.toPredicates(keyFilters), k)
+      case _ => None
+    }
     KeyValueReaders(readers, batchReaders, table.mergeTree,
       MergeFunctions.factory(s.fields, s.primaryKeys, table.options, table.name),
-      withoutSequence)
+      withoutSequence, keyRange)
   }
 }

@@ -2,6 +2,7 @@ package lamina.table.manifest
 
 import scala.collection.mutable.ArrayBuffer
 
+import org.apache.avro.generic.GenericRecord
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
@@ -18,15 +19,20 @@ final class ManifestStore(fileIO: FileIO, paths: FileStorePaths, compression: Ma
 
   def manifestPath(name: String): Path = paths.manifestPath(name)
 
-  def readList(name: String): Seq[ManifestFileMeta] =
-    AvroFiles.read(fileIO, paths.manifestPath(name), ManifestFileMeta.fromAvro)
+  // each read goes through the JVM's cache of decoded manifests (ManifestCache)
 
-  def readManifest(name: String): Seq[ManifestEntry] =
-    AvroFiles.read(fileIO, paths.manifestPath(name), ManifestEntry.fromAvro)
+  def readList(name: String): Seq[ManifestFileMeta] = cached(name, "manifest list", ManifestFileMeta.fromAvro)
+
+  def readManifest(name: String): Seq[ManifestEntry] = cached(name, "manifest", ManifestEntry.fromAvro)
 
   /** The entries of an index manifest (in the manifest directory, as Paimon keeps it). */
   def readIndexManifest(name: String): Seq[IndexManifestEntry] =
-    AvroFiles.read(fileIO, paths.manifestPath(name), IndexManifestEntry.fromAvro)
+    cached(name, "index manifest", IndexManifestEntry.fromAvro)
+
+  private def cached[T](name: String, kind: String, decode: GenericRecord => T): Seq[T] = {
+    val path = paths.manifestPath(name)
+    ManifestCache.read(fileIO, path, kind)(AvroFiles.read(fileIO, path, decode))
+  }
 
   def writeIndexManifest(name: String, entries: Seq[IndexManifestEntry]): Long = {
     val schema = IndexManifestEntry.AvroSchema
