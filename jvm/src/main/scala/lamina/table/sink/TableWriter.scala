@@ -50,9 +50,9 @@ object TableWriter {
   /** A rescale: replaces every file of the partitions `read` holds with the files of `msgs`
    *  ([[FileStoreCommit.rescale]]); a commit that does not land removes them. */
   def commitRescale(table: FileStoreTable, read: Seq[DataSplit], msgs: Seq[CommitMessage],
-      operation: CommitOperation): Option[Long] = {
+      operation: CommitOperation, what: String = "rescale", kept: Set[String] = Set.empty): Option[Long] = {
     val committed =
-      try commit(table, FileStoreCommit.newUser(), operation, RowCounts.Unknown).rescale(read, msgs)
+      try commit(table, FileStoreCommit.newUser(), operation, RowCounts.Unknown).rescale(read, msgs, what = what, kept = kept)
       catch {
         case e: CommitConflictException => deleteFiles(table, msgs); throw e
       }
