@@ -125,3 +125,23 @@ def test_paimon_writes_into_bucket_postpone_and_lamina_compacts(spark, warehouse
     out = run_sql(warehouse, [f"SELECT k, p, v FROM paimon.{db}.t"])
     assert sorted(tuple(r) for r in out[0]) == expected
 
+
+
+def test_target_bucket_rows_sizes_new_partitions_by_their_waiting_records(spark, warehouse, db):
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (k INT NOT NULL, p STRING NOT NULL, v STRING) PARTITIONED BY (p) "
+              "TBLPROPERTIES ('primary-key' = 'k,p', 'bucket' = '-2', 'postpone.default-bucket-num' = '7', "
+              "'postpone.batch-write-fixed-bucket.max-parallelism' = '1')")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), 'fixed', 'v' FROM range(50)")  # 1 bucket, kept
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('postpone.batch-write-fixed-bucket' = 'false', "
+              "'postpone.target-bucket-rows' = '10', 'postpone.batch-write-fixed-bucket.max-parallelism' = '5')")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), IF(id < 25, 'small', IF(id < 55, 'mid', 'big')), 'w' "
+              "FROM range(200)")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), 'fixed', 'w' FROM range(40, 60)")
+    compact(spark, db)
+    # 25 records: 3 buckets; 30: 3; 145: 15, capped at 5; a partition with fixed buckets keeps its count
+    counts = {"{p=small}": 3, "{p=mid}": 3, "{p=big}": 5, "{p=fixed}": 1}
+    assert_keys_in_their_buckets(spark, warehouse, db, "t", counts)
+    buckets = sql_rows(spark, f"SELECT partition, count(DISTINCT bucket) FROM {CAT}.{db}.`t$files` GROUP BY partition")
+    assert dict(buckets) == counts
+    assert sql_rows(spark, f"SELECT count(*) FROM {t}") == [(260,)]

@@ -14,7 +14,7 @@ import lamina.table.sink.TableWriter
 /** The compaction of a postpone-bucket table (`bucket` = -2) assigns the rows waiting in
  *  `bucket-postpone` to fixed buckets, as Paimon's does: a partition that has fixed buckets keeps its
  *  count, one with only waiting files gets `postpone.default-bucket-num` (not set: the engine's
- *  default parallelism). The waiting records are
+ *  default parallelism), or a count by its size ([[newCount]]). The waiting records are
  *  taken as written (each file's records with their row kinds, files in the order they were created)
  *  and written like a new write into each partition's buckets: level-0 files whose sequence numbers
  *  follow the bucket's, so a waiting record beats the rows already in its bucket and the merge engine
@@ -45,13 +45,25 @@ object PostponeAssignment {
           .filter(e => partitions(store.decodePartition(e.partition)))
         val (waiting, fixed) = live.partition(_.bucket == FileStorePaths.PostponeBucket)
         val known = fixed.map(e => ArraySeq.unsafeWrapArray(e.partition) -> e.totalBuckets).toMap
-        val default = CoreOptions.PostponeDefaultBucketNum.get(table.options).getOrElse(math.max(1, parallelism))
-        val counts = waiting.map(e => ArraySeq.unsafeWrapArray(e.partition)).distinct
-          .map(p => p -> known.getOrElse(p, default)).toMap
+        val records = waiting.groupMapReduce(e => ArraySeq.unsafeWrapArray(e.partition))(_.file.rowCount)(_ + _)
+        val counts = records.map { case (p, n) => p -> known.getOrElse(p, newCount(table.options, n, parallelism)) }
         val splits =
           waiting.sortBy(e => (e.file.creationTimeMillis.getOrElse(0L), e.file.fileName)).map(splitOf(table, latest.id, _))
         val kept = fixed.filter(e => counts.contains(ArraySeq.unsafeWrapArray(e.partition))).map(_.file.fileName).toSet
         Plan(table, Some(latest.id), splits, counts, if (waiting.isEmpty) Map.empty else SequenceBases.of(table), kept)
+    }
+
+  /** The bucket count of a partition whose `records` all wait in bucket-postpone: with
+   *  `postpone.target-bucket-rows`, one bucket per that many records (rounded up, at most
+   *  `postpone.batch-write-fixed-bucket.max-parallelism`); else `postpone.default-bucket-num`, unset
+   *  `parallelism`. Pure. */
+  def newCount(options: Map[String, String], records: Long, parallelism: Int): Int =
+    CoreOptions.PostponeTargetBucketRows.get(options) match {
+      case Some(target) =>
+        val cap = CoreOptions.PostponeBatchWriteFixedBucketMaxParallelism.getOrDefault(options)
+        val buckets = records / target + (if (records % target == 0) 0 else 1)
+        math.max(1L, math.min(cap.toLong, buckets)).toInt
+      case None => CoreOptions.PostponeDefaultBucketNum.get(options).getOrElse(math.max(1, parallelism))
     }
 
   private def splitOf(table: FileStoreTable, snapshotId: Long, e: ManifestEntry): DataSplit = {
