@@ -21,7 +21,9 @@ import lamina.table.sink.TableWriter
  *  merges them on read and in compaction; a key's several waiting records are merged first, in
  *  their order. The waiting files go and the new ones come in one COMPACT snapshot
  *  ([[lamina.table.commit.FileStoreCommit.rescale]]): a waiting file that a concurrent commit removed,
- *  or any file added meanwhile to a partition being assigned, is a conflict. */
+ *  or a file added meanwhile to the fixed buckets of a partition being assigned (whose sequence numbers
+ *  the new files' may repeat), is a conflict; files that arrive in bucket-postpone meanwhile wait for
+ *  the next compaction, so a streaming writer never starves it. */
 object PostponeAssignment {
 
   /** What one assignment rewrites, at snapshot `snapshotId`: `splits`, one per waiting file, in the
@@ -78,7 +80,7 @@ object PostponeAssignment {
     if (plan.isEmpty) None
     else TableWriter.commitRescale(plan.table, plan.splits, messages, CommitOperation.Compact,
       "postpone compaction",
-      plan.kept)
+      plan.kept, _.bucket == FileStorePaths.PostponeBucket)
 }
 
 /** Writes the records of a postpone assignment where the engine it runs in places it (Spark jobs,

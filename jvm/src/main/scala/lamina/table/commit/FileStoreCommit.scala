@@ -112,9 +112,11 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
  *  commit removed, or whose rows it marked deleted since, is a conflict, and so is any other file in
  *  those partitions now (a write committed meanwhile, whose rows the new files lack). A postpone
  *  assignment ([[lamina.table.bucket.PostponeAssignment]]) commits the same way, `what` naming it, with
- *  `kept`, the files of its partitions that it leaves in place (no file may be added beside them). */
+ *  `kept`, the files of its partitions that it leaves in place, and `mayArrive`, the files that may be
+ *  added meanwhile (new files in bucket-postpone, which the next assignment takes). */
   def rescale(read: Seq[DataSplit], messages: Seq[CommitMessage], identifier: Long = System.currentTimeMillis(),
-      what: String = "rescale", kept: Set[String] = Set.empty): Option[Long] = {
+      what: String = "rescale", kept: Set[String] = Set.empty,
+      mayArrive: ManifestEntry => Boolean = _ => false): Option[Long] = {
     val since = new VectorsSinceRead(table, read)
     val inputs = read.flatMap(_.files.map(_.fileName))
     val readNames = inputs.toSet ++ kept
@@ -123,7 +125,8 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     tryAttempts(latest => {
         latest.foreach { s =>
           val (live, _) = since.check(s, inputs, s"a $what rewrote")
-          live.values.find(e => partitions(ArraySeq.unsafeWrapArray(e.partition)) && !readNames(e.file.fileName))
+          live.values.find(e =>
+            partitions(ArraySeq.unsafeWrapArray(e.partition)) && !readNames(e.file.fileName) && !mayArrive(e))
             .foreach { e =>
               throw new CommitConflictException(s"${what.capitalize} of table ${table.name} conflicts with a concurrent " +
                 s"commit: file ${e.file.fileName} (bucket ${e.bucket}) was added to a partition being " +
