@@ -10,6 +10,8 @@ import re
 
 import pytest
 
+from lamina import LaminaTable
+
 from _pk_history import ENGINES, create_table, run_history
 from _support import run_concurrently, sql_rows
 from paimon_connector import run_sql
@@ -138,6 +140,10 @@ def test_target_bucket_rows_sizes_new_partitions_by_their_waiting_records(spark,
     spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), IF(id < 25, 'small', IF(id < 55, 'mid', 'big')), 'w' "
               "FROM range(200)")
     spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), 'fixed', 'w' FROM range(40, 60)")
+    # the Python API, one partition: the others keep waiting
+    LaminaTable.for_name(spark, t).compact(partitions={"p": "small"})
+    assert {f[0] for f in files(spark, db) if f[1] == -2} == {"{p=mid}", "{p=big}", "{p=fixed}"}
+    assert sql_rows(spark, f"SELECT count(*) FROM {t} WHERE p = 'small'") == [(25,)]
     compact(spark, db)
     # 25 records: 3 buckets; 30: 3; 145: 15, capped at 5; a partition with fixed buckets keeps its count
     counts = {"{p=small}": 3, "{p=mid}": 3, "{p=big}": 5, "{p=fixed}": 1}
