@@ -1,7 +1,8 @@
 """Postponed buckets (`bucket` = -2 on a primary-key table), as Paimon's Spark writers use them: a batch
 write puts each partition's rows straight into fixed buckets, a partition's first write choosing its
 count (the write's tasks), later writes keeping it; files that Paimon's streaming writers leave in
-`bucket-postpone` are read by no one until Paimon's compaction assigns them. Each check reads the data
+`bucket-postpone` are read by no one until a compaction (Paimon's or Lamina's,
+tests/test_postpone_compact.py) assigns them. Each check reads the data
 files: every key in the bucket Paimon's hash gives it for its partition's count."""
 
 import pytest
@@ -57,16 +58,23 @@ def test_postponed_buckets_need_a_primary_key(spark, db):
     assert "-2 (postponed buckets) on a table with a primary key" in error_text(e)
 
 
-def test_shared_with_paimon_both_ways(spark, warehouse, db):
+def create_in_paimon(warehouse, db, statements, options=""):
+    """Creates t (k, p, v), keyed by (k, p), partitioned by p, with postponed buckets and `options`, through
+    Paimon's connector, and runs `statements` there."""
     require_paimon()
-    t = f"{CAT}.{db}.t"
-    # Paimon's batch writes into fixed buckets; Lamina reads, writes, rescales
     run_sql(warehouse, [
         f"CREATE DATABASE IF NOT EXISTS paimon.{db}",
         f"CREATE TABLE paimon.{db}.t (k INT NOT NULL, p STRING NOT NULL, v STRING) PARTITIONED BY (p) "
-        "TBLPROPERTIES ('primary-key' = 'k,p', 'bucket' = '-2', 'file.format' = 'parquet')",
-        f"INSERT INTO paimon.{db}.t SELECT CAST(id AS INT), IF(id % 2 = 0, 'a', 'b'), 'paimon' FROM range(30)",
+        f"TBLPROPERTIES ('primary-key' = 'k,p', 'bucket' = '-2', 'file.format' = 'parquet'{options})",
+        *statements,
     ])
+
+
+def test_shared_with_paimon_both_ways(spark, warehouse, db):
+    t = f"{CAT}.{db}.t"
+    # Paimon's batch writes into fixed buckets; Lamina reads, writes, rescales
+    create_in_paimon(warehouse, db,
+                     [f"INSERT INTO paimon.{db}.t SELECT CAST(id AS INT), IF(id % 2 = 0, 'a', 'b'), 'paimon' FROM range(30)"])
     assert sql_rows(spark, f"SELECT count(*) FROM {t}") == [(30,)]
     counts = {p: count_of(spark, warehouse, db, p) for p in ("{p=a}", "{p=b}")}
     spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), IF(id % 2 = 0, 'a', 'c'), 'lamina' FROM range(20, 40)")
@@ -84,13 +92,10 @@ def test_shared_with_paimon_both_ways(spark, warehouse, db):
     waiting = sql_rows(spark, f"SELECT bucket FROM {CAT}.{db}.`t$files` WHERE bucket = -2")
     assert waiting, "Paimon's write should have left a file in bucket-postpone"
     assert rows(spark, f"SELECT * FROM {t}") == expected
-    with pytest.raises(Exception) as e:
-        spark.sql(f"CALL {CAT}.sys.compact(table => '{db}.t')")
-    assert "bucket-postpone" in error_text(e) and f"{db}.t" in error_text(e)
-    with pytest.raises(Exception) as e:
-        spark.sql(f"INSERT INTO {t} VALUES (101, 'a', 'x')")
-    assert "postpone.batch-write-fixed-bucket" in error_text(e)
-    # Paimon's compaction assigns the waiting rows; Lamina reads them in the partition's count
+    # Lamina's writes wait there too (the option is the table's now); Paimon's compaction assigns both,
+    # and Lamina reads them in the partition's count
+    spark.sql(f"INSERT INTO {t} VALUES (101, 'a', 'lamina waiting')")
+    assert len(sql_rows(spark, f"SELECT bucket FROM {CAT}.{db}.`t$files` WHERE bucket = -2")) == len(waiting) + 1
     run_sql(warehouse, [f"CALL paimon.sys.compact(table => '{db}.t')"])
-    assert sql_rows(spark, f"SELECT v FROM {t} WHERE k = 100") == [("waiting",)]
+    assert rows(spark, f"SELECT * FROM {t} WHERE k >= 100") == [(100, "a", "waiting"), (101, "a", "lamina waiting")]
     assert_keys_in_their_buckets(spark, warehouse, db, "t", {**counts, "{p=c}": 2})

@@ -577,7 +577,8 @@ class LaminaTable:
         """Compacts the table as `CALL sys.compact` does: a primary-key table's buckets (`full=True`:
         each into one sorted run), an append table's small files packed into `target-file-size` files,
         or, with `order_strategy` ("order", "zorder", "hilbert") and `order_by` columns, an append
-        table's partitions rewritten sorted by them, so that filters on those columns skip files.
+        table's partitions rewritten sorted by them, so that filters on those columns skip files. A
+        postponed-bucket table's rows waiting in `bucket-postpone` are first assigned to buckets.
         `partitions` (mappings of partition column to value) or `where` (a SQL condition on partition
         columns) pick the partitions. Returns the COMMIT_METRICS of what it committed (`num_snapshots`
         0 when nothing needed compacting).

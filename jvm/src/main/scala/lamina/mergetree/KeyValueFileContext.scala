@@ -21,11 +21,13 @@ final case class KeyValueFileContext(
     targetFileSize: Long)
   extends Serializable {
 
-  /** A writer of one (partition, bucket)'s files in `dir` (see [[KeyValueFileWriter]]). */
+  /** A writer of one (partition, bucket)'s files in `dir` (see [[KeyValueFileWriter]]); data files are
+   *  named `<dataPrefix>-<uuid>-<count>.<format>`. */
   def writer(partition: Array[Byte], dir: Path, bucket: Int, firstSequence: Long = 0L, taskId: Int = 0, level: Int = 0,
       fileSource: Int = DataFileMeta.FileSourceAppend, uniqueKeys: Boolean = false,
-      changelog: Boolean = false): KeyValueFileWriter =
-    new KeyValueFileWriter(this, partition, dir, bucket, firstSequence, taskId, level, fileSource, uniqueKeys, changelog)
+      changelog: Boolean = false, dataPrefix: String = KeyValueFileWriter.DataPrefix): KeyValueFileWriter =
+    new KeyValueFileWriter(this, partition, dir, bucket, firstSequence, taskId, level, fileSource, uniqueKeys, changelog,
+      dataPrefix)
 }
 
 object KeyValueFileContext {

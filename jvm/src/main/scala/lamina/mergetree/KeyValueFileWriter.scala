@@ -30,7 +30,8 @@ final class KeyValueFileWriter private[mergetree] (
     level: Int,
     fileSource: Int,
     uniqueKeys: Boolean,
-    changelog: Boolean) {
+    changelog: Boolean,
+    dataPrefix: String) {
 
   private val layout = files.layout
   // changelog files take file.format whatever their level, as Paimon's do
@@ -52,7 +53,7 @@ final class KeyValueFileWriter private[mergetree] (
    *  strictly ascend), -1 for changelog files (keys never descend, and repeat within a key's records). */
   private val rollAtOrBelow = if (changelog) -1 else 0
   private val roll = new DataFileRoll(files.fileIO, dir, writers, taskId,
-    if (changelog) KeyValueFileWriter.ChangelogPrefix else KeyValueFileWriter.DataPrefix, valueStatsOf,
+    if (changelog) KeyValueFileWriter.ChangelogPrefix else dataPrefix, valueStatsOf,
     files.targetFileSize, types.size)
   private val done = ArrayBuffer.empty[DataFileMeta]
   private val record = new KeyValueRow(layout.keyArity, writers.fileSchema)

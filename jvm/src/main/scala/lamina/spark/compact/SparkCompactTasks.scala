@@ -14,6 +14,7 @@ import lamina.table.compact.{AppendCompaction, BucketCompaction, CompactTasks, C
 import lamina.spark.{DataFileFormats, JobDescription}
 import lamina.spark.read.{DataFileReaders, KeyValueReaderBuilder}
 import lamina.table.FileStoreTable
+import lamina.table.bucket.PostponeAssignment
 import lamina.table.compact.AppendCompactTasks
 import lamina.table.commit.CommitMessage
 import lamina.table.scan.DataSplit
@@ -31,6 +32,12 @@ class SparkCompactTasks(progress: Option[String => Unit]) extends CompactTasks w
 
   /** The lookup cache's hits and misses of the compaction jobs this instance ran. */
   def lookupCache: (Long, Long) = lookupTotals
+
+  private lazy val postponed = new SparkRescale(progress)
+
+  override def assign(plan: PostponeAssignment.Plan): Seq[CommitMessage] = postponed.assign(plan)
+
+  override def parallelism: Int = postponed.parallelism
 
   override def run(table: FileStoreTable, work: Seq[BucketCompaction]): Seq[CommitMessage] = {
     val spark = SparkSession.active

@@ -14,7 +14,7 @@ import lamina.format.{DataFileFormat, FileSchemaReader}
 import lamina.mergetree.KeyValueReaders
 import lamina.spark.{DataFileFormats, OrcFiles, RowPositionColumns}
 import lamina.io.FileIO
-import lamina.table.FileStoreTable
+import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.options.CoreOptions
 import lamina.table.schema.TableSchema
 import lamina.table.scan.DataSplit
@@ -65,7 +65,12 @@ object DataFileReaders {
     val readNames = fileColumns.fieldNames.toSet
     val pushable = filters.filter(_.references.forall(readNames.contains))
     val rowIndex = if (withRowIndex) Seq(DataFileFormats.RowIndexColumn) else Seq.empty
-    val read = DataFileFormats.reader(spark, storage, CoreOptions.fileFormats(fileSchema.options), fileStruct,
+    // Paimon writes the files waiting in a postpone-bucket table's bucket-postpone in Avro (only rows
+    // are read from them: a postpone compaction reads them one by one)
+    val postponeFiles =
+      if (!returningBatch && fileSchema.numBuckets == FileStorePaths.PostponeBucket) Seq(DataFileFormat.Avro) else Seq.empty
+    val formats = (CoreOptions.fileFormats(fileSchema.options) ++ postponeFiles).distinct
+    val read = DataFileFormats.reader(spark, storage, formats, fileStruct,
       StructType(fileCols.map(n => fileStruct(n)) ++ rowIndex), pushable, returningBatch)
     FileSchemaReader(read, fileColumns, outputFromFile, plain(output), filtered = pushable.nonEmpty,
       fileColumnsWithIds = StructType(fileCols.map(n => fileStruct(n))), outputWithIds = output)

@@ -15,7 +15,7 @@ import lamina.table.options.CoreOptions
 import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReferences, DataFileFormats, MergeShapes, OptionScopes}
 import lamina.spark.compact.SparkCompactTasks
 import lamina.spark.stream.LaminaStreamingWrite
-import lamina.table.FileStoreTable
+import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.bucket.DynamicBucketPlan
 import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts}
 import lamina.table.scan.{BucketCounts, SequenceBases}
@@ -87,8 +87,15 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       metadataColumns = if (info.metadataSchema().isPresent) info.metadataSchema().get.fieldNames.toSeq else Seq.empty,
       replaceData = mode.isInstanceOf[WriteMode.CopyOnWrite], marksDeleted = mode.isInstanceOf[WriteMode.MarkDeleted],
       dynamic = if (!table.hasDynamicBuckets) None else Some(dynamicPlan),
-      buckets = WriteBuckets(if (overwrites) Map.empty else BucketCounts.differing(table),
-        Some(postponeBuckets).filter(_ => table.hasPostponeBuckets)))
+      buckets =
+        if (writesPostponeFiles) WriteBuckets(Map.empty, Some(FileStorePaths.PostponeBucket))
+        else WriteBuckets(if (overwrites) Map.empty else BucketCounts.differing(table),
+          Some(postponeBuckets).filter(_ => table.hasPostponeBuckets)))
+
+  /** A postpone-bucket table with `postpone.batch-write-fixed-bucket` = false: rows go into each
+   *  partition's bucket-postpone, unread until a compaction assigns them to buckets. */
+  private def writesPostponeFiles: Boolean =
+    table.hasPostponeBuckets && !CoreOptions.PostponeBatchWriteFixedBucket.getOrDefault(table.options)
 
   /** A postpone-bucket table's count for partitions written first: Spark's default parallelism (as
    *  Paimon's batch writes take their input's parallelism), at most

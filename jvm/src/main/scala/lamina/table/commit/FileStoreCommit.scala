@@ -110,22 +110,27 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
  *  partitions, and adds the same rows in the new bucket count, in one COMPACT snapshot (the rows are
  *  unchanged, so streaming readers skip it, as they skip compactions). A file read that a concurrent
  *  commit removed, or whose rows it marked deleted since, is a conflict, and so is any other file in
- *  those partitions now (a write committed meanwhile, whose rows the new files lack). */
-  def rescale(read: Seq[DataSplit], messages: Seq[CommitMessage],
-      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+ *  those partitions now (a write committed meanwhile, whose rows the new files lack). A postpone
+ *  assignment ([[lamina.table.bucket.PostponeAssignment]]) commits the same way, `what` naming it, with
+ *  `kept`, the files of its partitions that it leaves in place, and `mayArrive`, the files that may be
+ *  added meanwhile (new files in bucket-postpone, which the next assignment takes). */
+  def rescale(read: Seq[DataSplit], messages: Seq[CommitMessage], identifier: Long = System.currentTimeMillis(),
+      what: String = "rescale", kept: Set[String] = Set.empty,
+      mayArrive: ManifestEntry => Boolean = _ => false): Option[Long] = {
     val since = new VectorsSinceRead(table, read)
     val inputs = read.flatMap(_.files.map(_.fileName))
-    val readNames = inputs.toSet
+    val readNames = inputs.toSet ++ kept
     val partitions = (read.map(_.partition) ++ messages.map(_.partition)).map(ArraySeq.unsafeWrapArray(_)).toSet
     val entries = removes(read) ++ adds(messages)
     tryAttempts(latest => {
         latest.foreach { s =>
-          val (live, _) = since.check(s, inputs, "a rescale rewrote")
-          live.values.find(e => partitions(ArraySeq.unsafeWrapArray(e.partition)) && !readNames(e.file.fileName))
+          val (live, _) = since.check(s, inputs, s"a $what rewrote")
+          live.values.find(e =>
+            partitions(ArraySeq.unsafeWrapArray(e.partition)) && !readNames(e.file.fileName) && !mayArrive(e))
             .foreach { e =>
-              throw new CommitConflictException(s"Rescale of table ${table.name} conflicts with a concurrent commit: " +
-                s"file ${e.file.fileName} (bucket ${e.bucket}) was added to a partition being rescaled. Nothing was " +
-                "committed; run the rescale again.")
+              throw new CommitConflictException(s"${what.capitalize} of table ${table.name} conflicts with a concurrent " +
+                s"commit: file ${e.file.fileName} (bucket ${e.bucket}) was added to a partition being " +
+                s"${if (what == "rescale") "rescaled" else "rewritten"}. Nothing was committed; run the $what again.")
             }
         }
         Attempt(entries, Snapshot.Kind.Compact, rescale = true)

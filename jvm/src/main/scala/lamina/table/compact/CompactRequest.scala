@@ -3,18 +3,19 @@ package lamina.table.compact
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.errors.BadInputException
-import lamina.table.{FileStorePaths, FileStoreTable, PartitionValues}
+import lamina.table.{FileStoreTable, PartitionValues}
+import lamina.table.bucket.PostponeAssignment
 import lamina.table.catalog.Metastore
 import lamina.table.commit.FileStoreCommit
 import lamina.table.options.{CoreOptions, TableOperation}
-import lamina.table.scan.FileStoreScan
 import lamina.table.sort.{OrderStrategy, SortKey}
 
 /** A compaction asked for by `CALL sys.compact`, `lamina.jobs.Compact` or the Python API: the
  *  table (`db.t`), the partitions (each a map of column to value text; empty = all) or a `where`
  *  condition on partition columns (evaluated by the tasks' engine), whether to compact fully, and for
  *  append tables how to order the rewritten rows (`order_strategy` over `order_by`). A table is
- *  compacted by [[Compactor]] (an append table's files by [[lamina.table.compact.AppendCompaction]]);
+ *  compacted by [[Compactor]] (an append table's files by [[lamina.table.compact.AppendCompaction]]),
+ *  a postpone-bucket table's waiting rows first assigned to buckets ([[PostponeAssignment]]);
  *  an order sorts an append table by [[SortCompaction]]. */
 final case class CompactRequest(table: String, partitions: Seq[Map[String, String]], full: Boolean,
     orderStrategy: OrderStrategy = OrderStrategy.NoOrder, orderBy: String = "", where: Option[String] = None) {
@@ -29,29 +30,29 @@ final case class CompactRequest(table: String, partitions: Seq[Map[String, Strin
       if (where.nonEmpty) Some(tasks.partitionsWhere(t, where.get))
       else if (partitions.isEmpty) None
       else Some(CompactRequest.matching(t, partitions))
-    if (t.hasPostponeBuckets) CompactRequest.refusePostponeFiles(t, filter)
-    sortKey match {
+    // rows waiting in bucket-postpone go to their buckets first, as a write's would (with the
+    // compaction a write gets: first-row and deletion-vector readers skip level 0), then the buckets compact
+    val assigned =
+      if (!t.hasPostponeBuckets) None
+      else {
+        val plan = PostponeAssignment.plan(t, filter.getOrElse(_ => true), tasks.parallelism)
+        if (plan.isEmpty) None
+        else {
+          val written = tasks.assign(plan)
+          val committed = PostponeAssignment.commit(plan, written)
+          committed.foreach(id => CompactAfterWrite.afterCommit(t, written, FileStoreCommit.newUser(), id, tasks))
+          committed
+        }
+      }
+    val compacted = sortKey match {
       case Some(key) => SortCompaction.sort(t, key, filter, appendTasks)
       case None => Compactor.compactBuckets(t, None, full, FileStoreCommit.newUser(), tasks, filter)
     }
+    compacted.orElse(assigned)
   }
 }
 
 object CompactRequest {
-
-  /** Files in bucket-postpone (Paimon's streaming writers) wait for a compaction to assign their rows
-   *  to buckets, which Lamina's does not do: compacting only the buckets would leave them unread
-   *  without a word, so the compaction is refused, naming them. */
-  private def refusePostponeFiles(t: FileStoreTable, partitions: Option[InternalRow => Boolean]): Unit =
-    t.snapshotManager.latest().foreach { s =>
-      val store = t.manifestStore
-      val waiting = new FileStoreScan(t, s).liveEntries().filter(e =>
-        e.bucket == FileStorePaths.PostponeBucket && partitions.forall(_(store.decodePartition(e.partition))))
-      if (waiting.nonEmpty)
-        throw new BadInputException(s"Compaction of table ${t.name}: ${waiting.size} data files wait in bucket-postpone " +
-          s"(for example ${waiting.head.file.fileName}), written by Paimon's streaming writers; Lamina does not assign " +
-          "them to buckets: compact the table with Paimon first")
-    }
 
   /** Whether a partition (its internal row) matches one of `specs`: each value given equals the text
    *  of the partition's value in its directory name. A column that is not a partition column of `t`

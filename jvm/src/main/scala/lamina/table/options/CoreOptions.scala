@@ -68,15 +68,19 @@ object CoreOptions {
   val PostponeBatchWriteFixedBucket: OptionDef[Boolean] = define("postpone.batch-write-fixed-bucket", BooleanKind,
     "true", Table,
     "Postpone buckets (bucket = -2): batch writes (and Lamina's streaming sink) put rows straight into fixed " +
-      "buckets, each partition in its own count (false, writes into bucket-postpone to be assigned at " +
-      "compaction, is not supported).")
+      "buckets, each partition in its own count; false: into bucket-postpone, unread until a compaction " +
+      "assigns them to buckets.")
   val PostponeBatchWriteFixedBucketMaxParallelism: OptionDef[Int] = define(
     "postpone.batch-write-fixed-bucket.max-parallelism", intAtLeast(1), "2048", Table,
     "Postpone buckets: the bucket count of a partition's first write is Spark's default parallelism, at most " +
       "this.")
-  val PostponeDefaultBucketNum: OptionDef[Int] = define("postpone.default-bucket-num", intAtLeast(1), "1", Table,
-    "Postpone buckets: the bucket count Paimon's compaction gives a partition whose rows were all written into " +
-      "bucket-postpone.")
+  val PostponeDefaultBucketNum: OptionDef[Int] = define("postpone.default-bucket-num", intAtLeast(1), null, Table,
+    "Postpone buckets: the bucket count a compaction gives a partition whose rows were all written into " +
+      "bucket-postpone; not set, Spark's default parallelism (as Paimon's compaction on Spark).")
+  val PostponeTargetBucketRows: OptionDef[Long] = define("postpone.target-bucket-rows", longAtLeast(1), null, Table,
+    "Postpone buckets (Lamina's own): a compaction gives a partition whose rows were all written into " +
+      "bucket-postpone one bucket per this many of its waiting records (rounded up, at most " +
+      "postpone.batch-write-fixed-bucket.max-parallelism), instead of postpone.default-bucket-num.")
   val DynamicBucketAssignerParallelism: OptionDef[Int] = define("dynamic-bucket.assigner-parallelism",
     intAtLeast(1), null, PerQuery,
     "Dynamic buckets: how many groups of key hashes a write assigns buckets to, each in one task; unset, " +

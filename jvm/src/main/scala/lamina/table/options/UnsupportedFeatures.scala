@@ -45,12 +45,6 @@ object UnsupportedFeatures {
     Feature("postponed buckets on a table without a primary key", CoreOptions.Bucket.key, TableOperation.All,
       (o, pk) => !pk && o.get(CoreOptions.Bucket.key).exists(_.trim == "-2"),
       "which Paimon does not allow either"),
-    Feature("postponed buckets written into bucket-postpone", CoreOptions.PostponeBatchWriteFixedBucket.key,
-      Set(TableOperation.Write),
-      (o, pk) =>
-        pk && o.get(CoreOptions.Bucket.key).exists(_.trim == "-2") &&
-          !CoreOptions.PostponeBatchWriteFixedBucket.getOrDefault(o),
-      "which Lamina does not implement (its writes go into each partition's fixed buckets)"),
     Feature("a changelog producer on a table without a primary key", CoreOptions.ChangelogProducer.key,
       TableOperation.All, (o, pk) => !pk && CoreOptions.ChangelogProducer.getOrDefault(o) != ChangelogProducer.None,
       "which Paimon does not allow either (an append table's files are its changelog)"),

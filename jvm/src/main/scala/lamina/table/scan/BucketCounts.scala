@@ -2,7 +2,7 @@ package lamina.table.scan
 
 import scala.collection.immutable.ArraySeq
 
-import lamina.table.FileStoreTable
+import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.manifest.ManifestEntry
 
 /** The bucket count of each partition of a fixed-bucket table that has live files, by serialized
@@ -18,7 +18,8 @@ object BucketCounts extends AddedFilesFold[Map[ArraySeq[Byte], PartitionFileCoun
   override protected def empty: Map[ArraySeq[Byte], Live] = Map.empty
 
   override protected def add(state: Map[ArraySeq[Byte], Live], changes: IterableOnce[ManifestEntry]): Map[ArraySeq[Byte], Live] =
-    changes.iterator.foldLeft(state) { (m, e) =>
+    // files waiting in bucket-postpone have no count of their partition's
+    changes.iterator.filter(_.bucket != FileStorePaths.PostponeBucket).foldLeft(state) { (m, e) =>
       val k = ArraySeq.unsafeWrapArray(e.partition)
       val files = m.get(k).map(_.files).getOrElse(0)
       if (e.isAdd) m.updated(k, Live(e.totalBuckets, files + 1))

@@ -10,7 +10,7 @@ import lamina.errors.BadInputException
 import lamina.format.{BinaryRowCodec, DataFileWriters}
 import lamina.mergetree.KeyValueFileWriter
 import lamina.mergetree.function.MergeFunctions
-import lamina.table.FileStoreTable
+import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.bucket.{DynamicBucketAssigner, DynamicBucketPlan, PartitionBuckets}
 import lamina.table.commit.CommitMessage
 import lamina.table.options.{ChangelogProducer, CoreOptions}
@@ -50,6 +50,11 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
   private var cachedWriters: Array[KeyValueFileWriter] = _
 
   private val assigner = dynamic.map(new DynamicBucketAssigner(table, _))
+
+  /** The names of this task's files in bucket-postpone start as Paimon's do, with a writer id (the
+   *  task) that its compaction reads each writer's files in order by: `data--u-<user>-s-<id>-w` (Paimon
+   *  puts its `-u-...` after the prefix `data-`). */
+  private lazy val postponePrefix = s"${KeyValueFileWriter.DataPrefix}--u-${FileStorePaths.newUuid()}-s-$taskId-w"
   private val keyHash = assigner.map(_ => routing.keyHash)
   private var cachedPartitionBytes: Array[Byte] = _
   private var cachedGroups: Array[PartitionBuckets] = _
@@ -81,12 +86,13 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
       case None => routing.bucket(row, cachedPartition)
       case Some(a) => a.assign(cachedPartitionBytes, cachedGroups, keyHash.get(row))
     }
-    if (bucket >= cachedWriters.length)
-      cachedWriters = java.util.Arrays.copyOf(cachedWriters, math.max(bucket + 1, cachedWriters.length * 2))
-    var w = cachedWriters(bucket)
+    val slot = math.max(bucket, 0) // bucket-postpone is a partition's only bucket
+    if (slot >= cachedWriters.length)
+      cachedWriters = java.util.Arrays.copyOf(cachedWriters, math.max(slot + 1, cachedWriters.length * 2))
+    var w = cachedWriters(slot)
     if (w == null) {
       w = writerOf(partition, bucket)
-      cachedWriters(bucket) = w
+      cachedWriters(slot) = w
     }
     if (uniqueKeys) {
       if (inputChangelog) changelogs(w).write(row, kind, w.sequence)
@@ -104,9 +110,12 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
       case None =>
         val key = partition.copy()
         val bytes = BinaryRowCodec.serialize(key, schema.partitionTypes)
-        val base = sequenceBases.getOrElse((ArraySeq.unsafeWrapArray(bytes), bucket), -1L)
+        val postpone = bucket == FileStorePaths.PostponeBucket
+        // bucket-postpone's files are read one by one, not merged: Paimon numbers each writer's from 0
+        val base = if (postpone) -1L else sequenceBases.getOrElse((ArraySeq.unsafeWrapArray(bytes), bucket), -1L)
         val dir = table.paths.bucketDir(key, bucket)
-        val w = files.writer(bytes, dir, bucket, base + 1, taskId, uniqueKeys = uniqueKeys)
+        val w = files.writer(bytes, dir, bucket, base + 1, taskId, uniqueKeys = uniqueKeys,
+          dataPrefix = if (postpone) postponePrefix else KeyValueFileWriter.DataPrefix)
         open.put((key, bucket), w)
         counts.put(w, cachedCount)
         if (!uniqueKeys) merges.put(w, new RepeatedKeyMerge(table, w, newMergeFunction()))

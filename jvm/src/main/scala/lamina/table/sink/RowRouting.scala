@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjecti
 
 import lamina.errors.BadInputException
 import lamina.format.{BinaryRowCodec, Bucket, KeyHashFunction}
-import lamina.table.FileStoreTable
+import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.types.SparkTypes
 
 /** Where a written row goes (its partition values and bucket) and the checks every written row
@@ -29,7 +29,7 @@ final class RowRouting(table: FileStoreTable, buckets: WriteBuckets = WriteBucke
 
   /** The bucket count of a partition not in `buckets.counts`. */
   val numBuckets: Int = buckets.default.getOrElse(schema.numBuckets)
-  private val hashFunction = if (numBuckets > 0) Some(keyHash) else None
+  private val hashFunction = if (numBuckets > 0 || bucketCounts.nonEmpty) Some(keyHash) else None
   private var lastPartition: UnsafeRow = _
   private var lastCount = numBuckets
 
@@ -67,9 +67,10 @@ final class RowRouting(table: FileStoreTable, buckets: WriteBuckets = WriteBucke
       lastCount
     }
 
-  /** Paimon's bucket of the row in its `partition`; 0 for bucket-unaware tables. */
+  /** Paimon's bucket of the row in its `partition`; 0 for bucket-unaware tables; bucket-postpone for a
+   *  write into it (`buckets.default` is [[FileStorePaths.PostponeBucket]], no partition counted). */
   def bucket(row: InternalRow, partition: UnsafeRow): Int = hashFunction match {
     case Some(f) => Bucket.bucketOfHash(f(row), bucketsOf(partition))
-    case None => 0
+    case None => if (numBuckets == FileStorePaths.PostponeBucket) numBuckets else 0
   }
 }

@@ -6,6 +6,7 @@ import lamina.errors.CommitConflictException
 import lamina.table.FileStoreTable
 import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts, UncommittedFiles}
 import lamina.table.lifecycle.SnapshotExpiration
+import lamina.table.manifest.ManifestEntry
 import lamina.table.scan.DataSplit
 
 /** Driver-side commits of written files, shared by SQL writes, TRUNCATE and the Python API. A commit
@@ -50,9 +51,11 @@ object TableWriter {
   /** A rescale: replaces every file of the partitions `read` holds with the files of `msgs`
    *  ([[FileStoreCommit.rescale]]); a commit that does not land removes them. */
   def commitRescale(table: FileStoreTable, read: Seq[DataSplit], msgs: Seq[CommitMessage],
-      operation: CommitOperation): Option[Long] = {
+      operation: CommitOperation, what: String = "rescale", kept: Set[String] = Set.empty,
+      mayArrive: ManifestEntry => Boolean = _ => false): Option[Long] = {
     val committed =
-      try commit(table, FileStoreCommit.newUser(), operation, RowCounts.Unknown).rescale(read, msgs)
+      try commit(table, FileStoreCommit.newUser(), operation, RowCounts.Unknown).rescale(read, msgs, what = what, kept = kept,
+          mayArrive = mayArrive)
       catch {
         case e: CommitConflictException => deleteFiles(table, msgs); throw e
       }

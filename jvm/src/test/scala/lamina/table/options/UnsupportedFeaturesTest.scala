@@ -92,7 +92,6 @@ class PaimonOptionWalkTest extends AnyFunSuite {
   /** A value that asks for the feature: the opposite of a boolean default, else something else. */
   private def asking(key: String, default: String): String = key match {
     case "bucket" => "-2"
-    case "postpone.batch-write-fixed-bucket" => "false"
     case "changelog-producer" => "input"
     case "scan.mode" => "compacted-full"
     case _ if default.equalsIgnoreCase("false") => "true"
@@ -108,10 +107,8 @@ class PaimonOptionWalkTest extends AnyFunSuite {
         for (op <- TableOperation.All; pk <- Seq(true, false))
           assert(UnsupportedFeatures.blocking(Map(f.key -> default, "bucket" -> "1"), pk, op).isEmpty, s"${f.key} = $default")
       val options =
-        Map(f.key -> asking(f.key, default), "bucket" -> "1") ++
-          (if (f.key == "bucket" || f.key.startsWith("postpone.")) Map("bucket" -> "-2") else Map())
-      // a postpone setting matters on a primary-key table only (without one, -2 is refused on its own key)
-      val kinds = if (f.key.startsWith("postpone.")) Seq(true) else Seq(true, false)
+        Map(f.key -> asking(f.key, default), "bucket" -> "1") ++ (if (f.key == "bucket") Map("bucket" -> "-2") else Map())
+      val kinds = Seq(true, false)
       val refused = TableOperation.All.toSeq.flatMap { op =>
         kinds.flatMap { pk =>
           try { UnsupportedFeatures.check("db.t", options, pk, op); None }
