@@ -52,6 +52,15 @@ def test_bloom_filters_skip_append_files_for_equal_and_in(spark, db):
         spark.conf.unset("spark.lamina.file-index.read.enabled")
 
 
+def test_a_bloom_filter_on_a_column_it_cannot_index_is_refused_by_create_and_alter(spark, db):
+    with pytest.raises(Exception, match="names column 'b' of type BOOLEAN, which bloom filters do not index"):
+        spark.sql(f"CREATE TABLE {CAT}.{db}.bad (k BIGINT, b BOOLEAN) "
+                  "TBLPROPERTIES ('file-index.bloom-filter.columns' = 'b')")
+    spark.sql(f"CREATE TABLE {CAT}.{db}.ok (k BIGINT, b BOOLEAN)")
+    with pytest.raises(Exception, match="names column 'nope', which the table does not have"):
+        spark.sql(f"ALTER TABLE {CAT}.{db}.ok SET TBLPROPERTIES ('file-index.bloom-filter.columns' = 'nope')")
+
+
 def test_index_files_beyond_the_threshold_are_read_checked_and_expired_with_their_data_files(spark, warehouse, db):
     t = f"{CAT}.{db}.t"
     spark.sql(f"CREATE TABLE {t} (k BIGINT, s STRING) TBLPROPERTIES ({BLOOM}, "
