@@ -5,6 +5,7 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
+import lamina.format.fileindex.{DataFileIndexWriter, FileIndexSpec}
 import lamina.io.{FileIO, PathNames}
 import lamina.table.FileStorePaths
 import lamina.table.manifest.SimpleStats
@@ -12,8 +13,10 @@ import lamina.table.manifest.SimpleStats
 /** The data files one task writes into one directory, one open at a time: each named
  *  `<prefix>-<uuid>-<n>.<format>` ([[FileStorePaths.newDataFileName]]), written through the format's
  *  writers with its value statistics collected per row, and closed into its name, size and statistics
- *  ([[DataFileRoll.Closed]]), from which the caller builds the file's metadata. `abort` removes every file
- *  this roll wrote, open or closed. Not thread-safe: one per writer. */
+ *  ([[DataFileRoll.Closed]]), from which the caller builds the file's metadata. With a `fileIndex`, each
+ *  file's indexes are collected from the same rows and embedded in its metadata, or written beside it as
+ *  `<file>.index` when larger than the spec's threshold. `abort` removes every file this roll wrote,
+ *  open or closed, index files included. Not thread-safe: one per writer. */
 final class DataFileRoll(
     fileIO: FileIO,
     dir: Path,
@@ -22,7 +25,8 @@ final class DataFileRoll(
     prefix: String,
     valueStatsOf: ValueStats,
     targetFileSize: Long,
-    columns: Int) {
+    columns: Int,
+    fileIndex: Option[FileIndexSpec] = None) {
 
   private val uuid = FileStorePaths.newUuid()
   private val sizeCheck = new TargetSizeCheck(targetFileSize, columns)
@@ -31,6 +35,7 @@ final class DataFileRoll(
   private var fileName: String = _
   private var writer: DataFileWriter = _
   private var values: StatsCollector = _
+  private var index: DataFileIndexWriter = _
 
   def isOpen: Boolean = writer != null
 
@@ -41,6 +46,7 @@ final class DataFileRoll(
     writer = writers.open(PathNames.child(dir, fileName, "data file").toString, taskId)
     sizeCheck.reset()
     values = valueStatsOf.newCollector()
+    index = fileIndex.filterNot(_.isEmpty).map(_.newWriter()).orNull
   }
 
   /** Writes `fileRow` to the open file, `row` (the table's columns) to its value statistics; true when
@@ -48,6 +54,7 @@ final class DataFileRoll(
   def write(fileRow: InternalRow, row: InternalRow): Boolean = {
     writer.write(fileRow)
     values.update(row)
+    if (index != null) index.update(row)
     sizeCheck.reached(writer, row)
   }
 
@@ -58,7 +65,19 @@ final class DataFileRoll(
     val path = PathNames.child(dir, fileName, "data file")
     val (stats, statsCols) = SimpleStats.ofFile(valueStatsOf, values, path)
     closed += fileName
-    DataFileRoll.Closed(fileName, fileIO.fileSize(path), stats, statsCols)
+    val (embedded, extra) = if (index == null) (None, Nil)
+    else {
+      val (bytes, inManifest) = index.result()
+      index = null
+      if (inManifest) (Some(bytes), Nil)
+      else {
+        val name = DataFileIndexWriter.indexFileName(fileName)
+        fileIO.writeBytes(PathNames.child(dir, name, "file index"), bytes)
+        closed += name
+        (None, Seq(name))
+      }
+    }
+    DataFileRoll.Closed(fileName, fileIO.fileSize(path), stats, statsCols, embedded, extra)
   }
 
   /** Removes every file this roll wrote: the open one (closed first) and the closed ones. */
@@ -71,7 +90,8 @@ final class DataFileRoll(
 
 object DataFileRoll {
 
-  /** A closed file: its name, size in bytes, and value statistics with the columns they cover (None:
-   *  every column). */
-  final case class Closed(fileName: String, fileSize: Long, valueStats: SimpleStats, valueStatsCols: Option[Seq[String]])
+  /** A closed file: its name, size in bytes, value statistics with the columns they cover (None: every
+   *  column), its embedded file index and its extra files (the index file written beside it). */
+  final case class Closed(fileName: String, fileSize: Long, valueStats: SimpleStats, valueStatsCols: Option[Seq[String]],
+      embeddedIndex: Option[Array[Byte]] = None, extraFiles: Seq[String] = Nil)
 }

@@ -3,22 +3,24 @@ package lamina.mergetree
 import org.apache.hadoop.fs.Path
 
 import lamina.format.DataFileWriters
+import lamina.format.fileindex.FileIndexSpec
 import lamina.io.FileIO
 import lamina.table.KeyValueLayout
 import lamina.table.manifest.DataFileMeta
-import lamina.table.options.CoreOptions
+import lamina.table.options.{CoreOptions, FileIndexOptions}
 
 /** What writing one table version's key-value files needs, resolved once (on the driver, from the
  *  table: `FileStoreTable.keyValueFiles`) and carried to the executors: the table's name for
  *  messages, its file IO, its key layout (schema and key columns), the data-file writers of its format,
- *  and the option values the writer uses. The merge tree gets these, never the table. */
+ *  the option values the writer uses, and the file indexes its data files carry. The merge tree gets these, never the table. */
 final case class KeyValueFileContext(
     tableName: String,
     fileIO: FileIO,
     layout: KeyValueLayout,
     writers: DataFileWriters,
     statsMode: String,
-    targetFileSize: Long)
+    targetFileSize: Long,
+    fileIndex: Option[FileIndexSpec] = None)
   extends Serializable {
 
   /** A writer of one (partition, bucket)'s files in `dir` (see [[KeyValueFileWriter]]); data files are
@@ -36,5 +38,5 @@ object KeyValueFileContext {
   def of(tableName: String, fileIO: FileIO, layout: KeyValueLayout, options: Map[String, String],
       writers: DataFileWriters): KeyValueFileContext =
     KeyValueFileContext(tableName, fileIO, layout, writers, CoreOptions.StatsMode.getOrDefault(options),
-      CoreOptions.TargetFileSize.getOrDefault(options))
+      CoreOptions.TargetFileSize.getOrDefault(options), FileIndexOptions.spec(options, layout.schema.fields, tableName))
 }

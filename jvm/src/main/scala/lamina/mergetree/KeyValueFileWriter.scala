@@ -54,7 +54,7 @@ final class KeyValueFileWriter private[mergetree] (
   private val rollAtOrBelow = if (changelog) -1 else 0
   private val roll = new DataFileRoll(files.fileIO, dir, writers, taskId,
     if (changelog) KeyValueFileWriter.ChangelogPrefix else dataPrefix, valueStatsOf,
-    files.targetFileSize, types.size)
+    files.targetFileSize, types.size, if (changelog) None else files.fileIndex)
   private val done = ArrayBuffer.empty[DataFileMeta]
   private val record = new KeyValueRow(layout.keyArity, writers.fileSchema)
 
@@ -157,7 +157,9 @@ final class KeyValueFileWriter private[mergetree] (
       creationTimeMillis = Some(System.currentTimeMillis()),
       deleteRowCount = Some(deletes),
       fileSource = Some(fileSource),
-      valueStatsCols = f.valueStatsCols)
+      valueStatsCols = f.valueStatsCols,
+      embeddedIndex = f.embeddedIndex,
+      extraFiles = f.extraFiles)
     lastKey = null
   }
 

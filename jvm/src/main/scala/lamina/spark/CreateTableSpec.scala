@@ -13,7 +13,7 @@ import lamina.errors.BadInputException
 import lamina.mergetree.function.MergeFunctions
 import lamina.table.bucket.DynamicBucketRules
 import lamina.table.{ChangelogProducerRules, DeletionVectorRules}
-import lamina.table.options.{CoreOptions, UnsupportedFeatures}
+import lamina.table.options.{CoreOptions, FileIndexOptions, UnsupportedFeatures}
 import lamina.table.schema.TableSchema
 import lamina.types.{DataField, SparkTypes}
 
@@ -113,12 +113,14 @@ object CreateTableSpec {
           s"$role column '$c' of table $table has type ${t.sql}, which cannot be a key: use a column of an atomic type")
     }
 
-  /** The merge engine's options must make sense for the columns: checked before any file is written. */
+  /** The merge engine's and the file indexes' options must make sense for the columns: checked before
+   *  any file is written. */
   def checkMergeEngine(s: TableSchema, table: String): Unit = {
     UnsupportedFeatures.checkDefinition(table, s.options, s.primaryKeys.nonEmpty)
     DeletionVectorRules.check(s, table)
     ChangelogProducerRules.check(s, table)
     DynamicBucketRules.check(s, table)
+    FileIndexOptions.spec(s.options, s.fields, table)
     if (s.primaryKeys.nonEmpty) MergeFunctions.create(s.fields, s.primaryKeys, s.options, table)
   }
 }

@@ -147,6 +147,7 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
         val (all, skippedByKeys) =
           if (pointKeys.isEmpty) (planned.splits, 0) else KeySetPruning.prune(table, planned.splits, pointKeys)
         skippedByStatistics = planned.skippedByStatistics + skippedByKeys
+        skippedByIndex = planned.skippedByIndex
         if (mode == ScanMode.ReadOptimized && table.isPrimaryKeyTable) {
           val top = CoreOptions.numLevels(table.options) - 1
           all.map(sp => sp.copy(files = sp.files.filter(_.level == top))).filter(_.files.nonEmpty)
@@ -191,10 +192,14 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
   /** Files of the snapshot read that its filters skipped by their statistics (0 for reads of changes). */
   @volatile private var skippedByStatistics = 0
 
+  /** Files of the snapshot read that file indexes skipped, beyond those skipped by statistics. */
+  @volatile private var skippedByIndex = 0
+
   override def supportedCustomMetrics(): Array[CustomMetric] = ScanMetrics.supported
 
   override def reportDriverMetrics(): Array[CustomTaskMetric] =
     Array(SumMetric.value(ScanMetrics.FilesSkippedByStatistics, skippedByStatistics),
+      SumMetric.value(ScanMetrics.FilesSkippedByIndex, skippedByIndex),
       SumMetric.value(ScanMetrics.FilesSkippedByKeys, keyPruned.map(_._2.toLong).getOrElse(0L)))
 
   /** The statistics of the table's last `ANALYZE TABLE` that the snapshot read names ([[ScanStatistics]]);

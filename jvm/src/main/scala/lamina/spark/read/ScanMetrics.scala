@@ -13,6 +13,7 @@ object ScanMetrics {
   final val BytesRead = "laminaBytesRead"
   final val RowsDeletedByVectors = "laminaRowsDeletedByVectors"
   final val FilesSkippedByStatistics = "laminaFilesSkippedByStatistics"
+  final val FilesSkippedByIndex = "laminaFilesSkippedByIndex"
   final val FilesSkippedByKeys = "laminaFilesSkippedByKeys"
   final val RowsSkippedByKeys = "laminaRowsSkippedByKeys"
 
@@ -20,12 +21,13 @@ object ScanMetrics {
   class BytesReadMetric extends SumMetric(BytesRead, "lamina data file bytes read")
   class RowsDeletedByVectorsMetric extends SumMetric(RowsDeletedByVectors, "lamina rows removed by deletion vectors")
   class FilesSkippedByStatisticsMetric extends SumMetric(FilesSkippedByStatistics, "lamina data files skipped by statistics")
+  class FilesSkippedByIndexMetric extends SumMetric(FilesSkippedByIndex, "lamina data files skipped by file index")
   class FilesSkippedByKeysMetric extends SumMetric(FilesSkippedByKeys, "lamina data files skipped by join keys")
   class RowsSkippedByKeysMetric extends SumMetric(RowsSkippedByKeys, "lamina rows skipped by join keys")
 
   def supported: Array[CustomMetric] =
     Array(new FilesReadMetric, new BytesReadMetric, new RowsDeletedByVectorsMetric, new FilesSkippedByStatisticsMetric,
-      new FilesSkippedByKeysMetric, new RowsSkippedByKeysMetric)
+      new FilesSkippedByIndexMetric, new FilesSkippedByKeysMetric, new RowsSkippedByKeysMetric)
 }
 
 /** What one partition reader read so far: the data files it opened, their bytes (the files' sizes as

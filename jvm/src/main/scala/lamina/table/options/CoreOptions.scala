@@ -140,6 +140,24 @@ object CoreOptions {
       "text (p=2024-01-01, 2024-01-01 12%3A30%3A00). Other types read the same either way. Tables written " +
       "by Lamina versions before this option existed used false for DATE and TIMESTAMP partitions.")
 
+  // File indexes (Paimon's file-index format, see docs/format/file-index.md). Per-column sizing
+  // (`file-index.bloom-filter.<column>.fpp`, `.items`) is a pattern accepted by [[validate]];
+  // `FileIndexOptions.spec` checks it against the schema.
+
+  val FileIndexBloomFilterColumns: OptionDef[Seq[String]] = define("file-index.bloom-filter.columns", ListKind, null,
+    Table,
+    "Comma-separated columns each data file written gets a bloom filter of (its index type bloom-filter), sized " +
+      "by file-index.bloom-filter.<column>.items (default 1000000) and .fpp (false-positive probability, default " +
+      "0.1). Reads skip a file whose filter proves that no row holds the value of an = or IN condition. Types: " +
+      "tinyint, smallint, int, bigint, float, double, date, timestamp, string and binary.")
+  val FileIndexInManifestThreshold: OptionDef[Long] = define("file-index.in-manifest-threshold", MemorySizeKind,
+    "500 b", Table,
+    "A data file's index up to this size is kept in its manifest entry; a larger one is written beside the " +
+      "file as <file>.index and listed in the entry's extra files.")
+  val FileIndexReadEnabled: OptionDef[Boolean] = define("file-index.read.enabled", BooleanKind, "true", PerQuery,
+    "Whether reads consult file indexes to skip data files (on a primary-key table only where no merge reads " +
+      "the file: with deletion vectors, or for conditions on key columns).")
+
   // Commits and reads.
 
   val CommitMaxRetries: OptionDef[Int] = define("commit.max-retries", intAtLeast(0), "10", PerQuery,
@@ -485,7 +503,7 @@ object CoreOptions {
 
   /** Keys accepted beside the registry: reserved names Spark passes through, and patterns. */
   private val patternKeys: Seq[scala.util.matching.Regex] = Seq(
-    """^fields\.[^.]+\.[a-z-]+(\.[a-z-]+)*$""".r)
+    """^fields\.[^.]+\.[a-z-]+(\.[a-z-]+)*$""".r, FileIndexOptions.ColumnKey)
 
   /** The first segments of Apache Paimon's option keys (`compaction.`, `deletion-vectors.`, ...): a
    *  key under one of them that the registry does not know is an option Lamina does not honour (or a

@@ -113,7 +113,7 @@ object UnsupportedFeatures {
   }
 
   def support(key: String): Support =
-    if (CoreOptions.find(key).isDefined) Support.Implemented
+    if (CoreOptions.find(key).isDefined || FileIndexOptions.ColumnKey.matches(key)) Support.Implemented
     else if (featureKeys.contains(key)) Support.Feature
     else if (key.startsWith("fields.") && key.count(_ == '.') >= 2)
       if (ColumnSettings.contains(key.split('.').drop(2).mkString("."))) Support.Implemented else Support.Unknown

@@ -131,7 +131,7 @@ object PredicateEval {
     } catch { case _: ClassCastException | _: IllegalArgumentException => None }
   }
 
-  private def toInternal(v: Any, t: SparkType): Any = {
+  private[table] def toInternal(v: Any, t: SparkType): Any = {
     val c =
       try CatalystTypeConverters.convertToCatalyst(v)
       catch { case _: Exception => null }

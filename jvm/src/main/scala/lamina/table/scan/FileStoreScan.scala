@@ -6,6 +6,7 @@ import lamina.dv.DeletionFile
 import lamina.format.BinaryRowCodec
 import lamina.table.{FileStorePaths, FileStoreTable}
 import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats}
+import lamina.table.options.CoreOptions
 import lamina.table.predicate.{Predicate, PredicateEval}
 import lamina.table.schema.TableSchema
 import lamina.table.snapshot.Snapshot
@@ -37,7 +38,8 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
   def plan(filters: Seq[Predicate] = Nil): Seq[DataSplit] = planned(filters).splits
 
   /** The splits of [[plan]], with how many live files of the partitions read the value filters skipped
-   *  by the files' statistics. */
+   *  by the files' statistics, and how many more by the files' indexes ([[FileIndexFilter]], unless
+   *  `file-index.read.enabled` is false). */
   def planned(filters: Seq[Predicate] = Nil): FileStoreScan.Planned = {
     // On a primary-key table a file's value statistics describe versions the merge may discard:
     // only filters on key columns (the same in every version of a row) may skip files. With deletion
@@ -50,7 +52,15 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
       if (id == schema.id) schema else schemas.getOrElseUpdate(id, table.schemaManager.schema(id))
     // the files waiting in bucket-postpone are read by no one until a compaction assigns their rows
     val live = liveEntries(filters).filter(_.bucket != FileStorePaths.PostponeBucket)
-    val entries = live.filter(e => valueFilters.isEmpty || fileMightMatch(e.file, valueFilters, schemaOf(e.file.schemaId)))
+    val byStats = live.filter(e => valueFilters.isEmpty || fileMightMatch(e.file, valueFilters, schemaOf(e.file.schemaId)))
+    val indexes = new FileIndexFilter(table.fileIO, schema)
+    val useIndexes = valueFilters.nonEmpty && CoreOptions.FileIndexReadEnabled.getOrDefault(table.options)
+    val entries = if (!useIndexes) byStats
+    else byStats.filter { e =>
+      (e.file.embeddedIndex.isEmpty && e.file.extraFiles.isEmpty) ||
+      indexes.mightMatch(e.file, table.paths.bucketDir(table.manifestStore.decodePartition(e.partition), e.bucket),
+        schemaOf(e.file.schemaId), valueFilters)
+    }
     // a table with deletion vectors: each split carries the vectors of its files (the snapshot's own)
     val deletionFiles =
       if (table.capabilities.deletionVectors) SnapshotDeletionFiles.of(table, snapshot, live,
@@ -65,7 +75,8 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
         DataSplit(snapshot.id, partition, bucket, es.head.totalBuckets, bucketDir.toString, files,
           files.flatMap(f => dvs.get(f.fileName).map(f.fileName -> _)).toMap)
       }.sortBy(s => (s.bucketPath))
-    FileStoreScan.Planned(splits, skippedByStatistics = live.size - entries.size)
+    FileStoreScan.Planned(splits, skippedByStatistics = live.size - byStats.size,
+      skippedByIndex = byStats.size - entries.size)
   }
 
   private def partitionValue(row: InternalRow)(name: String): Option[(Any, org.apache.spark.sql.types.DataType)] = {
@@ -131,6 +142,6 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
 
 object FileStoreScan {
 
-  /** A scan's splits and the number of files its filters skipped by their statistics. */
-  final case class Planned(splits: Seq[DataSplit], skippedByStatistics: Int)
+  /** A scan's splits and the numbers of files its filters skipped by their statistics and by their indexes. */
+  final case class Planned(splits: Seq[DataSplit], skippedByStatistics: Int, skippedByIndex: Int = 0)
 }

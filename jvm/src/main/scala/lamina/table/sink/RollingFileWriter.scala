@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import lamina.format.{DataFileRoll, DataFileWriters, StatsMode, ValueStats}
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
-import lamina.table.options.CoreOptions
+import lamina.table.options.{CoreOptions, FileIndexOptions}
 
 /** Writes the rows of one (partition, bucket) into data files of about `targetFileSize` bytes
  *  ([[TargetSizeCheck]]: the size the format's writer reports), recording row
@@ -26,7 +26,7 @@ final class RollingFileWriter(
   private val valueStatsOf =
     new ValueStats(StatsMode.parse(CoreOptions.StatsMode.getOrDefault(table.options)), table.schema.fields, writers)
   private val roll = new DataFileRoll(table.fileIO, dir, writers, taskId, "data", valueStatsOf, targetFileSize,
-    table.schema.fields.size)
+    table.schema.fields.size, FileIndexOptions.spec(table.options, table.schema.fields, table.name))
   private val done = ArrayBuffer.empty[DataFileMeta]
   private var rows = 0L
 
@@ -64,6 +64,8 @@ final class RollingFileWriter(
       creationTimeMillis = Some(System.currentTimeMillis()),
       deleteRowCount = Some(0L),
       fileSource = Some(fileSource),
-      valueStatsCols = f.valueStatsCols)
+      valueStatsCols = f.valueStatsCols,
+      embeddedIndex = f.embeddedIndex,
+      extraFiles = f.extraFiles)
   }
 }

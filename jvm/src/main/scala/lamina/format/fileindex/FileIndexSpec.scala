@@ -1,0 +1,48 @@
+package lamina.format.fileindex
+
+import org.apache.spark.sql.catalyst.InternalRow
+
+import lamina.types.{DataType, SparkTypes}
+
+/** Which file indexes a table's data files carry, resolved once from its options and schema and
+ *  carried to the executors: the bloom-filtered columns (by ordinal in the rows written, with their
+ *  sizing), and the size up to which a file's index is embedded in its manifest entry. */
+final case class FileIndexSpec(bloomFilters: Seq[FileIndexSpec.BloomColumn], inManifestThreshold: Long) extends Serializable {
+
+  def isEmpty: Boolean = bloomFilters.isEmpty
+
+  /** A collector of the next file's indexes. */
+  def newWriter(): DataFileIndexWriter = new DataFileIndexWriter(this)
+}
+
+object FileIndexSpec {
+  final case class BloomColumn(name: String, ordinal: Int, dataType: DataType, items: Long, fpp: Double)
+}
+
+/** Collects one data file's indexes from the rows written to it, and encodes them ([[FileIndexFile]]).
+ *  Not thread-safe: one per open file. */
+final class DataFileIndexWriter(spec: FileIndexSpec) {
+  private val blooms = spec.bloomFilters.map { c =>
+    val hash = FastHash.of(c.dataType).getOrElse(
+      throw new IllegalArgumentException(s"no bloom filter for column ${c.name} of type ${c.dataType}"))
+    (c, BloomFilterIndex.create(c.items, c.fpp), hash, SparkTypes.toSpark(c.dataType))
+  }
+
+  def update(row: InternalRow): Unit = blooms.foreach { case (c, filter, hash, sparkType) =>
+    if (!row.isNullAt(c.ordinal)) filter.add(hash(row.get(c.ordinal, sparkType)))
+  }
+
+  /** The file's index, and whether it goes into the manifest (true) or into a file of its own. */
+  def result(): (Array[Byte], Boolean) = {
+    val bytes = FileIndexFile.encode(blooms.map { case (c, filter, _, _) =>
+      c.name -> Seq(BloomFilterIndex.IndexType -> Some(filter.encode()))
+    })
+    (bytes, bytes.length <= spec.inManifestThreshold)
+  }
+}
+
+/** Where the file index of data file `name` goes when it is not embedded: `<name>.index` beside it. */
+object DataFileIndexWriter {
+  val Suffix = ".index"
+  def indexFileName(dataFile: String): String = dataFile + Suffix
+}
