@@ -58,7 +58,7 @@ final class FileIndexFilter(fileIO: FileIO, schema: TableSchema) {
         val filter = BloomFilterIndex.decode(index.source, written, bytes)
         values.forall { v =>
           internal(v, current).exists(i =>
-            try !filter.mightContain(hash(i))
+            try sqlEqual(i).forall(e => !filter.mightContain(hash(e)))
             catch { case _: ClassCastException => false })
         }
       }).getOrElse(false)
@@ -78,15 +78,20 @@ final class FileIndexFilter(fileIO: FileIO, schema: TableSchema) {
     }
 
   /** The rows of bitmap index `b` holding `v`; None when the literal proves nothing (NULL, another
-   *  type). A floating-point zero stands for both zeros, which SQL finds equal. */
+   *  type). */
   private def rowsOf(v: Any, b: BitmapIndex, t: DataType, keys: BitmapKey): Option[RoaringBitmap] =
     internal(v, t).flatMap(i =>
-      try Some(keys.key(i))
-      catch { case _: ClassCastException => None }).map {
-      case f: java.lang.Float if f.floatValue == 0f => RoaringBitmap.or(b.rows(Float.box(0f)), b.rows(Float.box(-0f)))
-      case d: java.lang.Double if d.doubleValue == 0d => RoaringBitmap.or(b.rows(Double.box(0d)), b.rows(Double.box(-0d)))
-      case k => b.rows(k)
-    }
+      try Some(sqlEqual(i).map(keys.key))
+      catch { case _: ClassCastException => None })
+      .map(ks => RoaringBitmap.or(ks.map(b.rows): _*))
+
+  /** The stored values SQL finds equal to Catalyst value `i`: both zeros for a floating-point zero
+   *  (indexes key and hash them by their bits, which differ), else `i` itself. */
+  private def sqlEqual(i: Any): Seq[Any] = i match {
+    case f: Float if f == 0f => Seq(0f, -0f)
+    case d: Double if d == 0d => Seq(0d, -0d)
+    case _ => Seq(i)
+  }
 
   /** Column `a`'s bitmap index in the file, with its current type and keys. */
   private def bitmap(a: String, index: FileIndexFile, fileSchema: TableSchema): Option[(BitmapIndex, DataType, BitmapKey)] =

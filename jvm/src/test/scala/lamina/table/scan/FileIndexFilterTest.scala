@@ -92,4 +92,13 @@ class FileIndexFilterTest extends AnyFunSuite {
     assert(!might(IsNotNull("n")) && might(IsNull("n")))
     assert(might(EqualTo("d", 0.0)) && might(EqualTo("d", -0.0)) && !might(EqualTo("d", 1.0)))
   }
+
+  test("a bloom filter holding -0.0 does not rule out = 0.0, which SQL finds equal") {
+    val fields = Seq(DataField(0, "d", DoubleType()))
+    val w = FileIndexSpec(Seq(FileIndexSpec.BloomColumn("d", 0, DoubleType(), 100, 0.001)), 10000).newWriter()
+    w.update(InternalRow(-0.0))
+    val f = file.copy(embeddedIndex = Some(w.result()._1))
+    def might(p: Predicate) = new FileIndexFilter(TestTables.fileIO, schema(fields)).mightMatch(f, dir, schema(fields), Seq(p))
+    assert(might(EqualTo("d", 0.0)) && might(In("d", Array(0.0, 7.0))) && !might(EqualTo("d", 7.0)))
+  }
 }
