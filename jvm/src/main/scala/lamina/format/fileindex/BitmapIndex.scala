@@ -104,11 +104,18 @@ object BitmapIndex {
     private def blockBytes(b: Seq[(AnyRef, Int, Int)]): Int = 4 + b.map(e => entryBytes(e._1)).sum
 
     /** Sorted entries cut into blocks of at most `blockSize` bytes (a block takes at least one entry). */
-    private def blocks(sorted: Seq[(AnyRef, Int, Int)]): Seq[Seq[(AnyRef, Int, Int)]] =
-      sorted.foldLeft(Vector.empty[Vector[(AnyRef, Int, Int)]]) { (bs, e) =>
-        if (bs.nonEmpty && blockBytes(bs.last) + entryBytes(e._1) <= blockSize) bs.init :+ (bs.last :+ e)
-        else bs :+ Vector(e)
+    private def blocks(sorted: Seq[(AnyRef, Int, Int)]): Seq[Seq[(AnyRef, Int, Int)]] = {
+      val done = Seq.newBuilder[Seq[(AnyRef, Int, Int)]]
+      var open = Vector.empty[(AnyRef, Int, Int)]
+      var bytes = 4L // the open block's size, kept as it grows: one pass over the entries
+      sorted.foreach { e =>
+        if (open.nonEmpty && bytes + entryBytes(e._1) > blockSize) { done += open; open = Vector.empty; bytes = 4L }
+        open :+= e
+        bytes += entryBytes(e._1)
       }
+      if (open.nonEmpty) done += open
+      done.result()
+    }
   }
 
   private def serialize(b: RoaringBitmap): Array[Byte] = {

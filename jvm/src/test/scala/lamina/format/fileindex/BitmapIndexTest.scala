@@ -11,7 +11,7 @@ import lamina.types.{BigIntType, DoubleType, IntType, TimestampType, VarCharType
 /** Bitmap indexes in the file-index container, against bytes Apache Paimon's own code wrote
  *  (`golden/fileindex/paimon-bitmap.index`, written by `PaimonBitmapIndex.java.txt` beside it with Paimon
  *  1.4.2's jar: 20 rows of an int column `id` and a string column `name` at version 2, the default, and
- *  of `old`, the same ints at version 1). */
+ *  of `old`, the same ints at version 1, and of `blocks`, the same ints in index blocks of 32 bytes). */
 class BitmapIndexTest extends AnyFunSuite {
   private def golden: Array[Byte] =
     getClass.getClassLoader.getResourceAsStream("golden/fileindex/paimon-bitmap.index").readAllBytes()
@@ -27,7 +27,8 @@ class BitmapIndexTest extends AnyFunSuite {
     val spec = FileIndexSpec(Nil, 500,
       Seq(FileIndexSpec.BitmapColumn("id", 0, IntType()),
         FileIndexSpec.BitmapColumn("name", 1, VarCharType(VarCharType.MaxLength)),
-        FileIndexSpec.BitmapColumn("old", 0, IntType(), version = BitmapIndex.Version1)))
+        FileIndexSpec.BitmapColumn("old", 0, IntType(), version = BitmapIndex.Version1),
+        FileIndexSpec.BitmapColumn("blocks", 0, IntType(), blockSize = 32)))
     val w = spec.newWriter()
     (0 until 20).foreach(i => w.update(InternalRow(id(i), name(i))))
     w.result()._1
@@ -41,7 +42,7 @@ class BitmapIndexTest extends AnyFunSuite {
 
   test("Paimon's bitmap indexes decode to the rows of each value and of NULL") {
     val file = FileIndexFile.decode("paimon-bitmap.index", golden)
-    for (column <- Seq("id", "old")) {
+    for (column <- Seq("id", "old", "blocks")) {
       val b = BitmapIndex.decode(file.source, column, ints, file.index(column, BitmapIndex.IndexType).get.get)
       assert(b.rowCount === 20)
       (0 until 5).foreach(v => assert(rows(b, Int.box(v)) === (0 until 19).filter(i => id(i) == v), (column, v)))
@@ -77,7 +78,7 @@ class BitmapIndexTest extends AnyFunSuite {
 
   test("a corrupt bitmap index is a CorruptFileException naming the file, at every truncation and flipped byte") {
     val file = FileIndexFile.decode("paimon-bitmap.index", golden)
-    for ((column, keys) <- Seq("id" -> ints, "name" -> strings, "old" -> ints)) {
+    for ((column, keys) <- Seq("id" -> ints, "name" -> strings, "old" -> ints, "blocks" -> ints)) {
       val good = file.index(column, BitmapIndex.IndexType).get.get
       val expected = BitmapIndex.decode("/t/b/f.index", column, keys, good)
       (0 until good.length).foreach { n =>
