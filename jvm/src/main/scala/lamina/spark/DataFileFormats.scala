@@ -33,7 +33,7 @@ import lamina.format.{DataFileFormat, DataFileWriter, DataFileWriters, FileSchem
 import lamina.format.avro.AvroDataFiles
 import lamina.io.{FileIO, PathNames, SerializableConfiguration, StorageConf}
 import lamina.table.{FileStoreTable, KeyValueLayout}
-import lamina.table.options.{CoreOptions, FileCompression, OptionDef}
+import lamina.table.options.{CoreOptions, FileCompression, FileIndexOptions, OptionDef}
 import lamina.types.{DataField, SparkTypes}
 
 /** Spark's own file formats (`execution.datasources`), used to write and (vectorized) read data
@@ -98,7 +98,7 @@ object DataFileFormats {
     }
     val factory = forName(format).get.prepareWrite(spark, job, Map(compressionOption(codec)), fileSchema)
     val conf = job.getConfiguration
-    conf.set("parquet.writer.version", CoreOptions.ParquetWriterVersion.getOrDefault(table.options).name)
+    conf.set("parquet.writer.version", FileIndexOptions.parquetWriterVersion(table.options).name)
     // no dictionary for the columns every merge reads: sequence numbers and a single-column key never
     // repeat in a file (building a dictionary until it overflows only costs the writer), and the
     // row kind, mostly one value, is as small delta encoded and then needs no lookup per record

@@ -5,11 +5,14 @@ import org.apache.spark.sql.catalyst.InternalRow
 import lamina.types.{DataType, SparkTypes}
 
 /** Which file indexes a table's data files carry, resolved once from its options and schema and
- *  carried to the executors: the bloom-filtered columns (by ordinal in the rows written, with their
- *  sizing), and the size up to which a file's index is embedded in its manifest entry. */
-final case class FileIndexSpec(bloomFilters: Seq[FileIndexSpec.BloomColumn], inManifestThreshold: Long) extends Serializable {
+ *  carried to the executors: the bloom-filtered columns (with their sizing) and the bitmap-indexed
+ *  ones (with their format version and block size), each by ordinal in the rows written, and the size
+ *  up to which a file's index is embedded in its manifest entry. */
+final case class FileIndexSpec(bloomFilters: Seq[FileIndexSpec.BloomColumn], inManifestThreshold: Long,
+    bitmaps: Seq[FileIndexSpec.BitmapColumn] = Nil)
+  extends Serializable {
 
-  def isEmpty: Boolean = bloomFilters.isEmpty
+  def isEmpty: Boolean = bloomFilters.isEmpty && bitmaps.isEmpty
 
   /** A collector of the next file's indexes. */
   def newWriter(): DataFileIndexWriter = new DataFileIndexWriter(this)
@@ -17,9 +20,12 @@ final case class FileIndexSpec(bloomFilters: Seq[FileIndexSpec.BloomColumn], inM
 
 object FileIndexSpec {
   final case class BloomColumn(name: String, ordinal: Int, dataType: DataType, items: Long, fpp: Double)
+  final case class BitmapColumn(name: String, ordinal: Int, dataType: DataType,
+      version: Int = BitmapIndex.Version2, blockSize: Long = BitmapIndex.DefaultBlockSize)
 }
 
-/** Collects one data file's indexes from the rows written to it, and encodes them ([[FileIndexFile]]).
+/** Collects one data file's indexes from the rows written to it, and encodes them ([[FileIndexFile]]:
+ *  the columns in the order first named, bloom filters before bitmaps, a column's types in that order).
  *  Not thread-safe: one per open file. */
 final class DataFileIndexWriter(spec: FileIndexSpec) {
   private val blooms = spec.bloomFilters.map { c =>
@@ -27,16 +33,25 @@ final class DataFileIndexWriter(spec: FileIndexSpec) {
       throw new IllegalArgumentException(s"no bloom filter for column ${c.name} of type ${c.dataType}"))
     (c, BloomFilterIndex.create(c.items, c.fpp), hash, SparkTypes.toSpark(c.dataType))
   }
+  private val bitmaps = spec.bitmaps.map { c =>
+    val keys = BitmapKey.of(c.dataType).getOrElse(
+      throw new IllegalArgumentException(s"no bitmap index for column ${c.name} of type ${c.dataType}"))
+    (c, new BitmapIndex.Writer(keys, c.version, c.blockSize), SparkTypes.toSpark(c.dataType))
+  }
 
-  def update(row: InternalRow): Unit = blooms.foreach { case (c, filter, hash, sparkType) =>
-    if (!row.isNullAt(c.ordinal)) filter.add(hash(row.get(c.ordinal, sparkType)))
+  def update(row: InternalRow): Unit = {
+    blooms.foreach { case (c, filter, hash, sparkType) =>
+      if (!row.isNullAt(c.ordinal)) filter.add(hash(row.get(c.ordinal, sparkType)))
+    }
+    bitmaps.foreach { case (c, w, sparkType) => w.add(if (row.isNullAt(c.ordinal)) null else row.get(c.ordinal, sparkType)) }
   }
 
   /** The file's index, and whether it goes into the manifest (true) or into a file of its own. */
   def result(): (Array[Byte], Boolean) = {
-    val bytes = FileIndexFile.encode(blooms.map { case (c, filter, _, _) =>
-      c.name -> Seq(BloomFilterIndex.IndexType -> Some(filter.encode()))
-    })
+    val indexes = blooms.map { case (c, filter, _, _) => c.name -> (BloomFilterIndex.IndexType -> Some(filter.encode())) } ++
+      bitmaps.map { case (c, w, _) => c.name -> (BitmapIndex.IndexType -> Some(w.encode())) }
+    val columns = indexes.map(_._1).distinct
+    val bytes = FileIndexFile.encode(columns.map(c => c -> indexes.filter(_._1 == c).map(_._2)))
     (bytes, bytes.length <= spec.inManifestThreshold)
   }
 }

@@ -120,7 +120,8 @@ object CoreOptions {
   val ParquetWriterVersion: OptionDef[WriterVersion] = define("parquet.writer.version",
     enumOf(WriterVersion.All)(_.name), WriterVersion.V2, PerQuery,
     "Parquet format version of data files: v2 pages encode integers as deltas (sorted keys and sequence " +
-      "numbers shrink to a few bits each); v1 for readers that predate v2 encodings.")
+      "numbers shrink to a few bits each); v1 for readers that predate v2 encodings. Unset, a table with " +
+      "file-index.bitmap.columns writes v1: Paimon 1.4's reader misreads v2 pages when a bitmap index selects rows.")
   val ManifestCompression: OptionDef[ManifestCodec] = define("manifest.compression",
     enumOf(ManifestCodec.All)(_.name), ManifestCodec.Zstd, PerQuery,
     "Avro codec of manifest and manifest-list files.")
@@ -141,7 +142,8 @@ object CoreOptions {
       "by Lamina versions before this option existed used false for DATE and TIMESTAMP partitions.")
 
   // File indexes (Paimon's file-index format, see docs/format/file-index.md). Per-column sizing
-  // (`file-index.bloom-filter.<column>.fpp`, `.items`) is a pattern accepted by [[validate]];
+  // (`file-index.bloom-filter.<column>.fpp`, `.items`, `file-index.bitmap.<column>.version`,
+  // `.index-block-size`) is a pattern accepted by [[validate]];
   // `FileIndexOptions.spec` checks it against the schema.
 
   val FileIndexBloomFilterColumns: OptionDef[Seq[String]] = define("file-index.bloom-filter.columns", ListKind, null,
@@ -150,6 +152,12 @@ object CoreOptions {
       "by file-index.bloom-filter.<column>.items (default 1000000) and .fpp (false-positive probability, default " +
       "0.1). Reads skip a file whose filter proves that no row holds the value of an = or IN condition. Types: " +
       "tinyint, smallint, int, bigint, float, double, date, timestamp, string and binary.")
+  val FileIndexBitmapColumns: OptionDef[Seq[String]] = define("file-index.bitmap.columns", ListKind, null, Table,
+    "Comma-separated columns each data file written gets a bitmap index of (its index type bitmap): for each " +
+      "distinct value, and NULL, the rows holding it. Format version by file-index.bitmap.<column>.version (2, " +
+      "the default, or 1), dictionary blocks of version 2 by .index-block-size (default 16 kb). Reads skip a file " +
+      "that holds no row for an =, IN or IS NULL condition, or only NULLs for IS NOT NULL, or only the value of a " +
+      "<> condition. Types: boolean, tinyint, smallint, int, bigint, float, double, date, timestamp and string.")
   val FileIndexInManifestThreshold: OptionDef[Long] = define("file-index.in-manifest-threshold", MemorySizeKind,
     "500 b", Table,
     "A data file's index up to this size is kept in its manifest entry; a larger one is written beside the " +

@@ -1,41 +1,64 @@
 package lamina.table.options
 
 import lamina.errors.BadInputException
-import lamina.format.fileindex.{BloomFilterIndex, FastHash, FileIndexSpec}
+import lamina.format.fileindex.{BitmapIndex, BitmapKey, BloomFilterIndex, FastHash, FileIndexSpec}
 import lamina.types.DataField
 
-/** The file indexes a table's options ask for ([[CoreOptions.FileIndexBloomFilterColumns]] and the
- *  per-column `file-index.bloom-filter.<column>.fpp` / `.items`), resolved against its columns. */
+/** The file indexes a table's options ask for ([[CoreOptions.FileIndexBloomFilterColumns]] with the
+ *  per-column `file-index.bloom-filter.<column>.fpp` / `.items`, [[CoreOptions.FileIndexBitmapColumns]]
+ *  with `file-index.bitmap.<column>.version` / `.index-block-size`), resolved against its columns. */
 object FileIndexOptions {
 
   /** The per-column settings of an index type, accepted beside the registry's keys. */
-  val ColumnKey: scala.util.matching.Regex = """^file-index\.bloom-filter\.[^.]+\.(fpp|items)$""".r
+  val ColumnKey: scala.util.matching.Regex =
+    """^file-index\.(bloom-filter\.[^.]+\.(fpp|items)|bitmap\.[^.]+\.(version|index-block-size))$""".r
 
   /** The indexes of `table`'s data files with these columns, None when it asks for none; a
-   *  [[BadInputException]] for a column that does not exist, has a type no bloom filter takes, or a
-   *  sizing out of range. */
+   *  [[BadInputException]] for a column that does not exist, has a type the index does not take, or a
+   *  setting out of range. */
   def spec(options: Map[String, String], fields: Seq[DataField], table: String): Option[FileIndexSpec] = {
-    val columns = CoreOptions.FileIndexBloomFilterColumns.get(options).getOrElse(Nil)
-    if (columns.isEmpty) return None
-    def setting[T](column: String, name: String, default: T)(parse: String => Option[T]): T = {
-      val key = s"file-index.bloom-filter.$column.$name"
+    def setting[T](indexType: String, column: String, name: String, default: T, expected: String)(
+        parse: String => Option[T]): T = {
+      val key = s"file-index.$indexType.$column.$name"
       options.get(key).map(v =>
         parse(v).getOrElse(
-          throw new BadInputException(s"Table $table: option '$key' = '$v' is not valid " +
-            (if (name == "fpp") "(expected a probability between 0 and 1)" else "(expected an integer of at least 1)"))))
+          throw new BadInputException(s"Table $table: option '$key' = '$v' is not valid (expected $expected)")))
         .getOrElse(default)
     }
-    val blooms = columns.distinct.map { c =>
-      val i = fields.indexWhere(_.name == c)
-      if (i < 0) throw new BadInputException(
-        s"Table $table: file-index.bloom-filter.columns names column '$c', which the table does not have")
-      val t = fields(i).dataType
-      if (FastHash.of(t).isEmpty) throw new BadInputException(
-        s"Table $table: file-index.bloom-filter.columns names column '$c' of type $t, which bloom filters do not index")
+    def columns(indexType: String, option: OptionDef[Seq[String]], takes: DataField => Boolean, what: String) =
+      option.get(options).getOrElse(Nil).distinct.map { c =>
+        val i = fields.indexWhere(_.name == c)
+        if (i < 0) throw new BadInputException(
+          s"Table $table: file-index.$indexType.columns names column '$c', which the table does not have")
+        if (!takes(fields(i))) throw new BadInputException(
+          s"Table $table: file-index.$indexType.columns names column '$c' of type ${fields(i).dataType}, which $what do not index")
+        (c, i, fields(i).dataType)
+      }
+    val blooms = columns("bloom-filter", CoreOptions.FileIndexBloomFilterColumns, f => FastHash.of(f.dataType).isDefined,
+      "bloom filters").map { case (c, i, t) =>
       FileIndexSpec.BloomColumn(c, i, t,
-        setting(c, "items", BloomFilterIndex.DefaultItems.toLong)(_.toLongOption.filter(_ >= 1)),
-        setting(c, "fpp", BloomFilterIndex.DefaultFpp)(_.toDoubleOption.filter(p => p > 0 && p < 1)))
+        setting("bloom-filter", c, "items", BloomFilterIndex.DefaultItems.toLong, "an integer of at least 1")(
+          _.toLongOption.filter(_ >= 1)),
+        setting("bloom-filter", c, "fpp", BloomFilterIndex.DefaultFpp, "a probability between 0 and 1")(
+          _.toDoubleOption.filter(p => p > 0 && p < 1)))
     }
-    Some(FileIndexSpec(blooms, CoreOptions.FileIndexInManifestThreshold.getOrDefault(options)))
+    val bitmaps = columns("bitmap", CoreOptions.FileIndexBitmapColumns, f => BitmapKey.of(f.dataType).isDefined,
+      "bitmap indexes").map { case (c, i, t) =>
+      FileIndexSpec.BitmapColumn(c, i, t,
+        setting("bitmap", c, "version", BitmapIndex.Version2, "1 or 2")(
+          _.toIntOption.filter(v => v == BitmapIndex.Version1 || v == BitmapIndex.Version2)),
+        setting("bitmap", c, "index-block-size", BitmapIndex.DefaultBlockSize, "a memory size of at least 1 b")(
+          OptionKind.MemorySizeKind.parse(_).toOption.filter(_ >= 1)))
+    }
+    if (blooms.isEmpty && bitmaps.isEmpty) None
+    else Some(FileIndexSpec(blooms, CoreOptions.FileIndexInManifestThreshold.getOrDefault(options), bitmaps))
   }
+
+  /** The Parquet page version of `options`' table: as set, else v1 where the table has bitmap indexes.
+   *  Paimon's reader selects the rows a bitmap index names inside a file, and in 1.4 it skips wrongly
+   *  within delta-encoded (v2) pages, returning other rows' values; v1 pages it reads right. */
+  def parquetWriterVersion(options: Map[String, String]): ParquetWriterVersion =
+    CoreOptions.ParquetWriterVersion.explicit(options).getOrElse(
+      if (CoreOptions.FileIndexBitmapColumns.get(options).exists(_.nonEmpty)) ParquetWriterVersion.V1
+      else CoreOptions.ParquetWriterVersion.getOrDefault(options))
 }

@@ -46,8 +46,8 @@ object HarmlessOptions {
     Group(
       "How Paimon lays out, encodes and describes files (and settings it hands to the ORC, Parquet and Avro " +
         "writers): Lamina reads the files and statistics a manifest lists whatever their names, codecs and " +
-        "indexes, and writes its own. (Of the file-index.* keys Lamina implements the bloom filter's, in the table " +
-        "above; file indexes of other types, such as bitmap, are neither written nor consulted.) (Lamina writes ORC's TIMESTAMP WITH LOCAL TIME ZONE as instants, as Paimon " +
+        "indexes, and writes its own. (Of the file-index.* keys Lamina implements the bloom filter's and the bitmap's, " +
+        "in the table above; file indexes of other types, such as bsi, are neither written nor consulted.) (Lamina writes ORC's TIMESTAMP WITH LOCAL TIME ZONE as instants, as Paimon " +
         "does with orc.timestamp-ltz.legacy.type = false.)",
       Seq("data-file.prefix", "changelog-file.prefix", "changelog-file.format", "changelog-file.compression",
         "changelog-file.stats-mode", "file.suffix.include.compression", "file.block-size",

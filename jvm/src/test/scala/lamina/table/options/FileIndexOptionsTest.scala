@@ -30,4 +30,21 @@ class FileIndexOptionsTest extends AnyFunSuite {
     assert(refused("file-index.bloom-filter.columns" -> "id", "file-index.bloom-filter.id.fpp" -> "1.5") ===
       "Table db.t: option 'file-index.bloom-filter.id.fpp' = '1.5' is not valid (expected a probability between 0 and 1)")
   }
+
+  test("bitmap columns resolve with their version and block size; a bitmap-indexed table writes v1 Parquet pages") {
+    val spec = FileIndexOptions.spec(Map("file-index.bitmap.columns" -> "b,s", "file-index.bloom-filter.columns" -> "s",
+        "file-index.bitmap.b.version" -> "1", "file-index.bitmap.s.index-block-size" -> "1 kb"), fields, "db.t").get
+    assert(spec.bitmaps === Seq(FileIndexSpec.BitmapColumn("b", 2, BooleanType(), 1, 16 * 1024),
+      FileIndexSpec.BitmapColumn("s", 1, VarCharType(10), 2, 1024)))
+    assert(spec.bloomFilters.map(_.name) === Seq("s"))
+    assert(UnsupportedFeatures.support("file-index.bitmap.s.version") === UnsupportedFeatures.Support.Implemented)
+    val bad = intercept[BadInputException](FileIndexOptions.spec(Map("file-index.bitmap.columns" -> "id",
+          "file-index.bitmap.id.index-block-size" -> "0 b"), fields, "db.t"))
+    assert(bad.getMessage ===
+      "Table db.t: option 'file-index.bitmap.id.index-block-size' = '0 b' is not valid (expected a memory size of at least 1 b)")
+    assert(FileIndexOptions.parquetWriterVersion(Map("file-index.bitmap.columns" -> "id")) === ParquetWriterVersion.V1)
+    assert(FileIndexOptions.parquetWriterVersion(Map.empty) === ParquetWriterVersion.V2)
+    assert(FileIndexOptions.parquetWriterVersion(Map("file-index.bitmap.columns" -> "id",
+        "parquet.writer.version" -> "v2")) === ParquetWriterVersion.V2)
+  }
 }

@@ -11,7 +11,7 @@ import lamina.table.TestTables
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.table.predicate._
 import lamina.table.schema.TableSchema
-import lamina.types.{BigIntType, CharType, DataField, IntType, VarCharType}
+import lamina.types.{BigIntType, CharType, DataField, DoubleType, IntType, VarCharType}
 
 /** Which filters a file's bloom filters let planning skip it for: one file holding ids 1..10 and names
  *  n1..n10, indexed on both columns (and on a CHAR column holding "a"). */
@@ -57,5 +57,48 @@ class FileIndexFilterTest extends AnyFunSuite {
       new FileIndexFilter(TestTables.fileIO, schema(written)).mightMatch(bad, dir, schema(written), Seq(EqualTo("id", 11))))
     assert(e.getMessage === "Corrupt file /t/bucket-0/data-0.parquet (embedded file index) at offset 8: expected file index " +
       "version 1, found 117440513 (file index)")
+  }
+
+  /** ids 1..10 with a bloom filter (fpp 0.5: it proves little) and a bitmap index on `id`, and a bitmap
+   *  index on `name`, NULL in rows 1..3 and "same" in the others. */
+  private val both: DataFileMeta = {
+    val w = FileIndexSpec(Seq(FileIndexSpec.BloomColumn("id", 0, IntType(), 1, 0.5)), 10000,
+      Seq(FileIndexSpec.BitmapColumn("id", 0, IntType()), FileIndexSpec.BitmapColumn("name", 1, VarCharType(20)))).newWriter()
+    (1 to 10).foreach(i => w.update(InternalRow(i, if (i <= 3) null else UTF8String.fromString("same"), null)))
+    file.copy(embeddedIndex = Some(w.result()._1))
+  }
+  private def bothMightMatch(filters: Predicate*) =
+    new FileIndexFilter(TestTables.fileIO, schema(written)).mightMatch(both, dir, schema(written), filters)
+
+  test("a bitmap index proves =, IN, IS NULL, IS NOT NULL and <> beside a bloom filter on the same column") {
+    assert(bothMightMatch(EqualTo("id", 3)) && !bothMightMatch(EqualTo("id", 11)) && !bothMightMatch(In("id", Array(0, 11))))
+    assert(bothMightMatch(EqualTo("name", "same")) && !bothMightMatch(EqualTo("name", "other")))
+    assert(bothMightMatch(IsNull("name")) && !bothMightMatch(IsNull("id")))
+    assert(bothMightMatch(IsNotNull("name")) && bothMightMatch(IsNotNull("id")))
+    // <>: no row but NULLs and "same"; NOT IN likewise; a NULL literal proves nothing
+    assert(!bothMightMatch(Not(EqualTo("name", "same"))) && bothMightMatch(Not(EqualTo("id", 3))))
+    assert(!bothMightMatch(Not(In("name", Array("same", "x")))) && bothMightMatch(Not(In("name", Array("same", null)))))
+    assert(bothMightMatch(EqualTo("name", null)) && bothMightMatch(Or(EqualTo("name", "other"), IsNull("name"))))
+  }
+
+  test("a column written with only NULLs proves IS NOT NULL false; zeros of either sign are one value") {
+    val fields = Seq(DataField(0, "d", DoubleType()), DataField(1, "n", IntType()))
+    val w = FileIndexSpec(Nil, 10000,
+      Seq(FileIndexSpec.BitmapColumn("d", 0, DoubleType()),
+        FileIndexSpec.BitmapColumn("n", 1, IntType()))).newWriter()
+    w.update(InternalRow(-0.0, null))
+    val f = file.copy(embeddedIndex = Some(w.result()._1))
+    def might(p: Predicate) = new FileIndexFilter(TestTables.fileIO, schema(fields)).mightMatch(f, dir, schema(fields), Seq(p))
+    assert(!might(IsNotNull("n")) && might(IsNull("n")))
+    assert(might(EqualTo("d", 0.0)) && might(EqualTo("d", -0.0)) && !might(EqualTo("d", 1.0)))
+  }
+
+  test("a bloom filter holding -0.0 does not rule out = 0.0, which SQL finds equal") {
+    val fields = Seq(DataField(0, "d", DoubleType()))
+    val w = FileIndexSpec(Seq(FileIndexSpec.BloomColumn("d", 0, DoubleType(), 100, 0.001)), 10000).newWriter()
+    w.update(InternalRow(-0.0))
+    val f = file.copy(embeddedIndex = Some(w.result()._1))
+    def might(p: Predicate) = new FileIndexFilter(TestTables.fileIO, schema(fields)).mightMatch(f, dir, schema(fields), Seq(p))
+    assert(might(EqualTo("d", 0.0)) && might(In("d", Array(0.0, 7.0))) && !might(EqualTo("d", 7.0)))
   }
 }
