@@ -59,7 +59,11 @@ class Memory:
         self.seen_stages = {s[0] for s in self._stages()}
 
     def _stages(self):
-        stages = self.store.stageList(None, False, False, [], None)
+        jvm = self.spark.sparkContext._jvm
+        # every stage: no status filter, no details, no quantiles, no task status filter
+        stages = self.store.stageList(jvm.java.util.ArrayList(), False, False,
+                                      getattr(self.store, "stageList$default$4")(),
+                                      getattr(self.store, "stageList$default$5")())
         out, it = [], stages.iterator()
         while it.hasNext():
             s = it.next()
