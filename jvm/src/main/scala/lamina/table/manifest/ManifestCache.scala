@@ -16,8 +16,8 @@ import lamina.io.FileIO
  *  Bounded: at most [[MaxRecords]] records in all, the least recently used going first; a file of
  *  more than [[MaxFileRecords]] records is not kept. */
 object ManifestCache {
-  val MaxRecords = 200000
-  val MaxFileRecords = 50000
+  val MaxRecords = 50000
+  val MaxFileRecords = 20000
 
   private final case class Key(path: String, length: Long, modified: Long, kind: String)
 
