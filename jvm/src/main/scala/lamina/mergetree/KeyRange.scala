@@ -10,14 +10,11 @@ final case class KeyRange(lower: Long, upper: Long) {
 
   def isEmpty: Boolean = lower > upper
 
-  def contains(key: Long): Boolean = key >= lower && key <= upper
-
   /** Both ranges' keys. */
   def intersect(other: KeyRange): KeyRange = KeyRange(math.max(lower, other.lower), math.min(upper, other.upper))
 }
 
 object KeyRange {
-  val All: KeyRange = KeyRange(Long.MinValue, Long.MaxValue)
 
   /** The records of a run, ascending by key, inside `range`: those below are skipped, and the first one
    *  above ends the run. */
