@@ -18,7 +18,8 @@ final case class FileBatches(batches: Iterator[ColumnarBatch], columnOf: Array[I
  *
  *  With a key `range` (a single integral key only), each batch is cut to its rows inside the range,
  *  found by binary search (a file's keys ascend), and the run ends at its first key above the range:
- *  its later batches and files are never read.
+ *  its later batches and files are never read. With `keys` (the same), each batch yields only the rows
+ *  of those keys ([[LongKeys.select]]), and the run ends at its first key above the last of them.
  *
  *  @param valueFromLayout for each table column, its position in the key-value layout (a primary-key
  *                         column is read from its key column) */
@@ -29,9 +30,10 @@ final class KeyValueBatchCursor(
     valueSchema: StructType,
     valueFromLayout: Array[Int],
     longKey: Option[KeyOrder.LongKey],
-    range: Option[KeyRange] = None)
+    range: Option[KeyRange] = None,
+    keys: Option[LongKeys] = None)
   extends RunCursor {
-  require(range.isEmpty || longKey.isDefined, "a key range needs a single integral key")
+  require((range.isEmpty && keys.isEmpty) || longKey.isDefined, "a key range needs a single integral key")
 
   private val kv = new KeyValue(null, 0L, 0, null)
   private var batch: ColumnarBatch = _
@@ -49,17 +51,33 @@ final class KeyValueBatchCursor(
   private var kindBatchColumn = -1
   private var fileSequence = -1L
   private var keyBatchColumn = -1
-  private val ranged = range.isDefined
-  private val lower = range.fold(Long.MinValue)(_.lower)
-  private val upper = range.fold(Long.MaxValue)(_.upper)
+  private val bounds = (range ++ keys.map(_.range)).reduceOption(_ intersect _)
+  private val ranged = bounds.isDefined
+  private val lower = bounds.fold(Long.MinValue)(_.lower)
+  private val upper = bounds.fold(Long.MaxValue)(_.upper)
+  private val chosen = keys.orNull
+  private val selecting = keys.isDefined
+  // with keys: the current batch's rows of those keys, and which of them is current
+  private var selection: Array[Int] = Array.emptyIntArray
+  private var selected = 0
+  private var selectedAt = 0
+  private val keyAt: Int => Long = i => keyFromVector(keyVec, i)
 
   /** The run holds no key of the range after the current batch. */
   private var pastRange = false
 
   override def advance(): Boolean = {
-    rowId += 1
-    while (rowId >= numRows) {
-      if (!nextBatch()) return false
+    if (selecting) {
+      selectedAt += 1
+      while (selectedAt >= selected) {
+        if (!nextBatch()) return false
+      }
+      rowId = selection(selectedAt)
+    } else {
+      rowId += 1
+      while (rowId >= numRows) {
+        if (!nextBatch()) return false
+      }
     }
     val row: InternalRow = batch.getRow(rowId)
     keyView.project(row)
@@ -90,8 +108,13 @@ final class KeyValueBatchCursor(
       if (from < to) {
         rowId = from
         numRows = to
-        return true
-      }
+        if (!selecting) return true
+        if (selection.length < to) selection = new Array[Int](math.max(to, batch.numRows()))
+        selected = chosen.select(keyAt, from, to, selection)
+        chosen.leftOut += batch.numRows() - selected
+        selectedAt = 0
+        if (selected > 0) return true
+      } else if (selecting) chosen.leftOut += batch.numRows()
       if (pastRange) return false
     }
     false
@@ -134,8 +157,10 @@ final class KeyValueBatchCursor(
   /** Where table column `column` is among the current batch's columns (-1: not in the batch). */
   def batchColumnOfTableColumn(column: Int): Int = valueColumns(column)
 
-  /** A batch cut by the key range is no block: only whole batches are handed on as they are. */
-  override def atBlockStart: Boolean = rowId == 0 && numRows > 0 && (!ranged || numRows == batch.numRows())
+  /** A batch cut by the key range, or to chosen keys, is no block: only whole batches are handed on
+   *  as they are. */
+  override def atBlockStart: Boolean =
+    !selecting && rowId == 0 && numRows > 0 && (!ranged || numRows == batch.numRows())
 
   override def blockLastKeyAsLong: Long = keyFromVector(keyVec, numRows - 1)
 

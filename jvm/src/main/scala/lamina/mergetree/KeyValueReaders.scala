@@ -14,15 +14,20 @@ import lamina.types.SparkTypes
  *  (the table's factory, built and checked once). `table` is the merge tree's view of the table
  *  ([[MergeTreeTable]]). Serializable: built on the driver, used in
  *  executors (and by compaction). With a `keyRange` (a single integral key), the merges read each
- *  run's records inside the range only ([[KeyRange]]): for scans, never for compaction. */
+ *  run's records inside the range only ([[KeyRange]]), and with `keys` only the records of those keys
+ *  ([[LongKeys]]): for scans, never for compaction. */
 final case class KeyValueReaders(
     readers: Map[Long, FileSchemaReader],
     batchReaders: Map[Long, FileSchemaReader],
     table: MergeTreeTable,
     mergeFunctions: MergeFunctionFactory,
     batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty,
-    keyRange: Option[KeyRange] = None)
+    keyRange: Option[KeyRange] = None,
+    keys: Option[LongKeys] = None)
   extends Serializable {
+
+  /** These readers, reading only the records of `chosen` (a single integral key only). */
+  def onlyKeys(chosen: LongKeys): KeyValueReaders = if (keyOrder.asLong.isEmpty) this else copy(keys = Some(chosen))
 
   private def layout = table.layout
 
@@ -76,6 +81,7 @@ final case class KeyValueReaders(
       runSequence: Option[Long] = None): RunCursor = {
     val bucketPath = split.bucketPath
     val range = keyRange.filter(_ => order.asLong.isDefined)
+    val chosen = keys.filter(_ => order.asLong.isDefined)
     // batches carry no row positions: a file with a deletion vector is read row by row
     if (run.forall(f => batchReaders.contains(f.schemaId) && !split.deletionFiles.contains(f.fileName))) {
       val l = layout
@@ -83,10 +89,12 @@ final case class KeyValueReaders(
         val r = runSequence.flatMap(_ => batchReadersWithoutSequence.get(f.schemaId)).getOrElse(batchReaders(f.schemaId))
         FileBatches(r.openBatches(bucketPath, KeyValueReaders.refOf(f), table.name), r.outputFromFile, runSequence.getOrElse(-1L))
       }
-      new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong, range)
+      new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong, range, chosen)
     } else {
+      val key = (kv: KeyValue) => order.asLong.get(kv.key)
       val records = run.iterator.flatMap(f => readFile(bucketPath, f, split.deletionFiles))
-      RunCursor.of(range.fold(records)(r => KeyRange.within(records, r, kv => order.asLong.get(kv.key))), order)
+      val inRange = range.fold(records)(r => KeyRange.within(records, r, key))
+      RunCursor.of(chosen.fold(inRange)(_.within(inRange, key)), order)
     }
   }
 

@@ -30,7 +30,8 @@ import lamina.table.scan.KeySet
  *  pruning subquery, planned by Spark: the values are computed before the target's scan plans and
  *  handed to it as `column IN (values)`). The scan ([[lamina.spark.read.LaminaScan]]) then skips
  *  partitions, buckets and files that hold none of the values and hands on only rows that hold one,
- *  so that the join and its shuffle see the change rather than the table.
+ *  so that the join and its shuffle see the change rather than the table; for a single integral key
+ *  the merge of the sorted runs itself takes only those keys' records ([[lamina.mergetree.LongKeys]]).
  *
  *  The values computed are bounded: at most `merge.key-filter.max-keys` + 1 distinct values reach the
  *  driver, and a scan handed more than `merge.key-filter.max-keys` ignores them (reads everything).

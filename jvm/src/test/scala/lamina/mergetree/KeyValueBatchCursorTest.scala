@@ -71,14 +71,15 @@ class KeyValueBatchCursorTest extends AnyFunSuite {
     assert(got == List((41L, RowKind.Delete, 70L), (41L, RowKind.UpdateAfter, 80L)))
   }
 
-  private def rangedCursor(contents: Seq[Seq[Long]], range: KeyRange, opened: () => Unit = () => ()) = {
+  private def rangedCursor(contents: Seq[Seq[Long]], range: KeyRange, opened: () => Unit = () => (),
+      chosen: Option[LongKeys] = None) = {
     val files = contents.iterator.map { keys => () =>
       opened()
       FileBatches(keys.grouped(4).map(g => fill(g.map(_ -> RowKind.Insert))), Array(0, 1, 2, 3, 4))
     }
     new KeyValueBatchCursor(files, 1, StructType(Seq(StructField("id", LongType))),
       StructType(Seq(StructField("id", LongType), StructField("v", LongType))), Array(0, 4),
-      KeyOrder.longKeyOf(Seq(LongType)), Some(range))
+      KeyOrder.longKeyOf(Seq(LongType)), Some(range), chosen)
   }
 
   private def keys(c: KeyValueBatchCursor): List[Long] =
@@ -103,5 +104,31 @@ class KeyValueBatchCursorTest extends AnyFunSuite {
     assert(c.advance() && c.advance() && c.keyAsLong == 5L && c.atBlockStart)
     assert(c.blockLastKeyAsLong == 8L)
     assert(!c.skipBlock())
+  }
+
+  test("chosen keys yield only their records, and no file after the last chosen key is opened") {
+    val run = Seq(Seq(1L, 3, 5, 7, 9, 11), Seq(13L, 15, 17, 19), Seq(21L, 23))
+    var opened = 0
+    val chosen = LongKeys.of(Array(15L, 2, 9, 3, 14, 3)).counting()
+    val c = rangedCursor(run, KeyRange(Long.MinValue, Long.MaxValue), () => opened += 1, Some(chosen))
+    assert(keys(c) == List(3L, 9, 15))
+    assert(opened == 2)
+    // the rows of the three batches decoded ([1, 3, 5, 7], [9, 11], [13, 15, 17, 19]) not chosen
+    assert(chosen.leftOut == 7)
+    val random = new scala.util.Random(11)
+    for (_ <- 1 to 300) {
+      val all = Seq.fill(random.nextInt(30))(random.nextInt(60).toLong).distinct.sorted
+      val files = all.grouped(1 + random.nextInt(7)).toSeq
+      val chosen = Array.fill(random.nextInt(12))(random.nextInt(70).toLong - 5)
+      val (lo, hi) = (random.nextInt(70).toLong - 5, random.nextInt(70).toLong - 5)
+      val want = all.filter(k => k >= lo && k <= hi && chosen.contains(k)).toList
+      val cursor = rangedCursor(files, KeyRange(lo, hi), chosen = Some(LongKeys.of(chosen)))
+      val got = Iterator.continually(cursor.advance()).takeWhile(identity).map { _ =>
+        assert(!cursor.atBlockStart)
+        assert(cursor.current.value.getLong(1) == cursor.keyAsLong * 10)
+        cursor.keyAsLong
+      }.toList
+      assert(got == want, s"$files, keys ${chosen.toSeq}, range [$lo, $hi]")
+    }
   }
 }

@@ -8,7 +8,8 @@ import org.apache.spark.sql.types._
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 import org.apache.spark.unsafe.Platform
 
-import lamina.mergetree.{KeyValueBatchCursor, KeyValueReaders, SortMergeReader}
+import lamina.mergetree.{KeyValueBatchCursor, KeyValueReaders, LongKeys, SortMergeReader}
+import lamina.table.scan.KeySet
 
 /** Merge-on-read of one primary-key split as columnar batches. Where one run alone holds the next
  *  whole batch of keys (no other run has a key up to its last, and each record is its own result),
@@ -159,7 +160,14 @@ object ColumnarMergeReader {
 }
 
 /** Reads every split of a primary-key scan with a [[ColumnarMergeReader]]. */
-class ColumnarMergeReaderFactory(kv: KeyValueReaders, required: StructType) extends PartitionReaderFactory {
+class ColumnarMergeReaderFactory(kv: KeyValueReaders, required: StructType, chosen: Option[LongKeys] = None)
+  extends PartitionReaderFactory with ReadsChosenKeys {
+
+  override def forKeys(sets: Array[KeySet]): PartitionReaderFactory =
+    ReadsChosenKeys.narrowed(kv, sets).fold[PartitionReaderFactory](this) { case (narrowed, keys) =>
+      new ColumnarMergeReaderFactory(narrowed, required, Some(keys))
+    }
+
   override def supportColumnarReads(partition: InputPartition): Boolean = true
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
@@ -171,6 +179,7 @@ class ColumnarMergeReaderFactory(kv: KeyValueReaders, required: StructType) exte
     val (cursors, merge) = kv.mergedBlocks(split, skip0)
     // a merge reads every file of the split
     val counters = new ScanCounters
+    counters.chosenKeys = chosen
     split.files.filter(f => !skip0 || f.level > 0).foreach(counters.opened)
     new ColumnarMergeReader(cursors, merge, required, required.fields.map(f => kv.table.schema.indexOf(f.name)), counters)
   }

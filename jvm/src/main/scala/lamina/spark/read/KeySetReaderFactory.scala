@@ -7,6 +7,7 @@ import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, Par
 import org.apache.spark.sql.types.DataType
 import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnVector}
 
+import lamina.mergetree.{KeyValueReaders, LongKeys}
 import lamina.spark.SumMetric
 import lamina.table.scan.KeySet
 
@@ -33,13 +34,43 @@ final case class KeySetReaderFactory(inner: PartitionReaderFactory, keys: Runtim
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = keys.value match {
     case None => inner.createReader(partition)
-    case Some(k) => new KeySetRows(inner.createReader(partition), k.ordinals, k.types, k.sets.value)
+    case Some(k) => new KeySetRows(narrowed(k).createReader(partition), k.ordinals, k.types, k.sets.value)
   }
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] = keys.value match {
     case None => inner.createColumnarReader(partition)
-    case Some(k) => new KeySetBatches(inner.createColumnarReader(partition), k.ordinals, k.types, k.sets.value)
+    case Some(k) => new KeySetBatches(narrowed(k).createColumnarReader(partition), k.ordinals, k.types, k.sets.value)
   }
+
+  /** `inner`, reading only the rows of the sets' keys itself where it can. */
+  private def narrowed(k: RuntimeKeys.Sets): PartitionReaderFactory = inner match {
+    case r: ReadsChosenKeys => r.forKeys(k.sets.value)
+    case other => other
+  }
+}
+
+/** A reader factory of merged rows that can leave out, below its merge, the records of keys other
+ *  than those of a runtime key set ([[lamina.mergetree.LongKeys]]): the merge then neither compares nor
+ *  copies them. */
+trait ReadsChosenKeys {
+
+  /** This factory reading only the keys of `sets`' set on the table's key, or itself. */
+  def forKeys(sets: Array[KeySet]): PartitionReaderFactory
+}
+
+object ReadsChosenKeys {
+
+  /** `kv` reading only the keys of `sets`' set on the table's single integral key, if there is one,
+   *  and those keys, counting the records they leave out for one reader. */
+  def narrowed(kv: KeyValueReaders, sets: Array[KeySet]): Option[(KeyValueReaders, LongKeys)] =
+    kv.table.schema.trimmedPrimaryKeys match {
+      case Seq(key) if kv.keyOrder.asLong.isDefined =>
+        sets.find(_.column == key).flatMap(_.longKeys).map { all =>
+          val chosen = all.counting()
+          (kv.onlyKeys(chosen), chosen)
+        }
+      case _ => None
+    }
 }
 
 /** Counts the rows a key set reader dropped, beside its inner reader's metrics; `wanted` tells whether
@@ -59,8 +90,12 @@ private abstract class KeySetReader[T](inner: PartitionReader[T], ordinals: Arra
   }
 
   override def close(): Unit = inner.close()
-  override def currentMetricsValues(): Array[CustomTaskMetric] =
-    inner.currentMetricsValues() :+ SumMetric.value(ScanMetrics.RowsSkippedByKeys, skipped)
+
+  /** The inner reader's metrics, its rows skipped by keys (below a merge) added to this reader's. */
+  override def currentMetricsValues(): Array[CustomTaskMetric] = {
+    val (below, others) = inner.currentMetricsValues().partition(_.name == ScanMetrics.RowsSkippedByKeys)
+    others :+ SumMetric.value(ScanMetrics.RowsSkippedByKeys, skipped + below.map(_.value).sum)
+  }
 }
 
 private final class KeySetRows(rows: PartitionReader[InternalRow], ordinals: Array[Int], types: Array[DataType],

@@ -7,12 +7,20 @@ import org.apache.spark.sql.types.StructType
 
 import lamina.dv.DeletionVectorFilter
 import lamina.format.{FileSchemaReader, NullPaddedRow}
-import lamina.mergetree.{KeyValueReaders, RowKind}
+import lamina.mergetree.{KeyValueReaders, LongKeys, RowKind}
+import lamina.table.scan.KeySet
 
 /** Reads primary-key splits: merge-on-read of the split's sorted runs, then the requested columns. */
 class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[Long, FileSchemaReader],
-    auditLog: Boolean = false, outputSchema: StructType = null)
-  extends PartitionReaderFactory {
+    auditLog: Boolean = false, outputSchema: StructType = null, chosen: Option[LongKeys] = None)
+  extends PartitionReaderFactory with ReadsChosenKeys {
+
+  override def forKeys(sets: Array[KeySet]): PartitionReaderFactory =
+    if (auditLog) this
+    else
+      ReadsChosenKeys.narrowed(kv, sets).fold[PartitionReaderFactory](this) { case (narrowed, keys) =>
+        new MergeReaderFactory(narrowed, required, direct, auditLog, outputSchema, Some(keys))
+      }
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {
     val split = partition.asInstanceOf[LaminaInputPartition].split
@@ -31,6 +39,7 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
       IteratorReader(new AppendReaderFactory(direct, table.name, DeletionVectorFilter(table.fileIO)).rowsOf(
           split.copy(files = files), counters), counters)
     } else if (!auditLog) {
+      counters.chosenKeys = chosen
       val merged = kv.mergedRecords(split, skip0, dropDeletes = true)
       new PartitionReader[InternalRow] {
         private var cur: InternalRow = _

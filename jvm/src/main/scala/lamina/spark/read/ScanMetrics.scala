@@ -2,6 +2,7 @@ package lamina.spark.read
 
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
 
+import lamina.mergetree.LongKeys
 import lamina.spark.SumMetric
 import lamina.table.manifest.DataFileMeta
 
@@ -45,6 +46,10 @@ final class ScanCounters {
   /** Counts one row a deletion vector removed (for [[lamina.dv.DeletionVectorFilter]]). */
   val deletedRow: () => Unit = () => deleted += 1
 
+  /** The keys a merge was narrowed to, which count the records they left out. */
+  var chosenKeys: Option[LongKeys] = None
+
   def values: Array[CustomTaskMetric] = Array(SumMetric.value(ScanMetrics.FilesRead, files),
-    SumMetric.value(ScanMetrics.BytesRead, bytes), SumMetric.value(ScanMetrics.RowsDeletedByVectors, deleted))
+    SumMetric.value(ScanMetrics.BytesRead, bytes), SumMetric.value(ScanMetrics.RowsDeletedByVectors, deleted)) ++
+    chosenKeys.map(k => SumMetric.value(ScanMetrics.RowsSkippedByKeys, k.leftOut))
 }

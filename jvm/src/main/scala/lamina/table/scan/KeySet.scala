@@ -17,6 +17,8 @@ import org.apache.spark.sql.types.{
   TimestampType
 }
 
+import lamina.mergetree.LongKeys
+
 /** The values one column may take in the rows a read needs, known only when the query runs: the
  *  values the other side of a join holds for the column it is joined on (a MERGE's source keys).
  *  Rows with another value cannot match, so a file whose range of the column holds none of the
@@ -45,6 +47,19 @@ final class KeySet(val column: String, val dataType: SparkType, values: Array[An
   }
 
   def size: Int = sorted.length
+
+  /** The values as the long forms of an integral key ([[LongKeys]]), for the types that have one
+   *  ([[lamina.mergetree.KeyOrder.longKeyOf]]). */
+  @transient lazy val longKeys: Option[LongKeys] = {
+    def longs(f: Any => Long) = Some(LongKeys.of(sorted.map(f)))
+    dataType match {
+      case LongType | TimestampType | TimestampNTZType => longs(_.asInstanceOf[Long])
+      case IntegerType | DateType => longs(_.asInstanceOf[Int].toLong)
+      case ShortType => longs(_.asInstanceOf[Short].toLong)
+      case ByteType => longs(_.asInstanceOf[Byte].toLong)
+      case _ => None
+    }
+  }
 
   def contains(value: Any): Boolean = value != null && members.contains(value)
 

@@ -1,0 +1,107 @@
+package lamina.mergetree
+
+/** The keys a read asks for, one by one: the distinct long forms of a single integral key
+ *  ([[KeyOrder.LongKey]]), ascending. A MERGE's source keys reach the target's read so when the
+ *  query runs. A sorted run read with them yields only the records of these keys: within a batch the
+ *  rows are found by walking the batch's ascending keys and these together, each side leaping ahead
+ *  of the other, so that a run whose keys are dense among these is walked row by row and one where
+ *  these are sparse costs a few probes per key; and the run stops at its first key above the last.
+ *  The merge then neither compares nor copies the records between them. */
+final class LongKeys private (val sorted: Array[Long]) extends Serializable {
+
+  /** The records read and left out for these keys, by the readers given this instance
+   *  ([[counting]]): the rows of the batches a run decoded that were not these keys, and the records
+   *  a run read record by record that were not. */
+  @transient var leftOut = 0L
+
+  /** The same keys with a count of their own, for one reader. */
+  def counting(): LongKeys = new LongKeys(sorted)
+
+  def size: Int = sorted.length
+
+  /** The range from the first key to the last (empty when there are none). */
+  def range: KeyRange = if (sorted.isEmpty) KeyRange(Long.MaxValue, Long.MinValue) else KeyRange(sorted.head, sorted.last)
+
+  def contains(key: Long): Boolean = {
+    val i = java.util.Arrays.binarySearch(sorted, key)
+    i >= 0
+  }
+
+  /** The positions `i` in `[from, to)` whose `keyAt(i)` is one of these, ascending, into `out`; their
+   *  number. `keyAt` must ascend strictly over `[from, to)`. */
+  def select(keyAt: Int => Long, from: Int, to: Int, out: Array[Int]): Int = {
+    var n = 0
+    var i = from
+    var k = if (from < to) atOrAbove(keyAt(from), 0) else sorted.length
+    while (i < to && k < sorted.length) {
+      val a = keyAt(i)
+      val b = sorted(k)
+      if (a == b) {
+        out(n) = i
+        n += 1
+        i += 1
+        k += 1
+      } else if (a < b) i = leap(keyAt, i + 1, to, b)
+      else k = atOrAbove(a, k + 1)
+    }
+    n
+  }
+
+  /** The first index at or after `from` whose key is at or above `key` (the size if none), by
+   *  doubling steps and then halving them. */
+  private def atOrAbove(key: Long, from: Int): Int = {
+    var step = 1
+    var lo = from
+    var hi = from
+    while (hi < sorted.length && sorted(hi) < key) {
+      lo = hi + 1
+      hi = math.min(sorted.length, hi + step)
+      step <<= 1
+    }
+    hi = math.min(hi, sorted.length)
+    while (lo < hi) {
+      val mid = (lo + hi) >>> 1
+      if (sorted(mid) < key) lo = mid + 1 else hi = mid
+    }
+    lo
+  }
+
+  /** The first position in `[from, to)` whose key is at or above `key` (`to` if none), as
+   *  [[atOrAbove]] does over these keys. */
+  private def leap(keyAt: Int => Long, from: Int, to: Int, key: Long): Int = {
+    var step = 1
+    var lo = from
+    var hi = from
+    while (hi < to && keyAt(hi) < key) {
+      lo = hi + 1
+      hi = math.min(to, hi + step)
+      step <<= 1
+    }
+    hi = math.min(hi, to)
+    while (lo < hi) {
+      val mid = (lo + hi) >>> 1
+      if (keyAt(mid) < key) lo = mid + 1 else hi = mid
+    }
+    lo
+  }
+
+  /** The records of a run (ascending by key) of these keys: it stops at the first key above the last. */
+  def within(records: Iterator[KeyValue], key: KeyValue => Long): Iterator[KeyValue] = {
+    val last = if (sorted.isEmpty) Long.MinValue else sorted.last
+    if (sorted.isEmpty) Iterator.empty
+    else
+      records.takeWhile(kv => key(kv) <= last).filter { kv =>
+        val wanted = contains(key(kv))
+        if (!wanted) leftOut += 1
+        wanted
+      }
+  }
+
+  override def toString: String = s"LongKeys(${sorted.length} keys)"
+}
+
+object LongKeys {
+
+  /** The distinct keys of `keys`, in any order. */
+  def of(keys: Array[Long]): LongKeys = new LongKeys(keys.clone().sorted.distinct)
+}
