@@ -1,6 +1,7 @@
 """Random histories of writes, DML and compactions on a primary-key table of each merge engine, with
 an in-memory model of the engine's rows: shared by the property tests."""
 
+import os
 import random
 
 CAT = "lamina"
@@ -18,6 +19,19 @@ ENGINES = {
     # No deletes: partial-update refuses them without remove-record-on-delete.
     "partial-update-sequence-group": {"merge-engine": "partial-update", "fields.ts.sequence-group": "v"},
 }
+
+
+# first-row takes no deletion vectors (it never deletes an older row)
+_ALL_PAIRS = [(e, dv) for e in ENGINES for dv in (False, True) if not (dv and e == "first-row")]
+
+
+def engine_pairs():
+    """The (engine, deletion vectors) pairs a property test of this module's histories runs: under
+    `make stress` (LAMINA_STRESS=1) every engine with deletion vectors on and off; else each engine
+    once, deletion vectors on for every other one (first-row without)."""
+    if os.environ.get("LAMINA_STRESS") == "1":
+        return _ALL_PAIRS
+    return [(e, i % 2 == 0 and e != "first-row") for i, e in enumerate(ENGINES)]
 
 
 class Model:

@@ -12,7 +12,7 @@ import pytest
 
 from lamina import LaminaTable
 
-from _pk_history import ENGINES, create_table, run_history
+from _pk_history import create_table, engine_pairs, run_history
 from _support import run_concurrently, sql_rows
 from paimon_connector import run_sql
 from test_postpone_buckets import create_in_paimon
@@ -76,8 +76,7 @@ def test_lamina_writes_wait_in_bucket_postpone_until_compaction(spark, warehouse
     assert_keys_in_their_buckets(spark, warehouse, db, "t", {"{p=a}": 2, "{p=b}": 3, "{p=c}": 3})
 
 
-# first-row takes no deletion vectors (it never deletes an older row)
-HISTORIES = [(e, dv) for e in ENGINES for dv in (False, True) if not (dv and e == "first-row")]
+HISTORIES = engine_pairs()
 
 
 @pytest.mark.parametrize("engine,dv", HISTORIES,

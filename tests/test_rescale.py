@@ -14,7 +14,7 @@ import pytest
 from lamina import LaminaTable
 
 from _buckets import bucket_of, buckets_of_keys
-from _pk_history import ENGINES, create_table, run_history
+from _pk_history import create_table, engine_pairs, run_history
 from _support import error_text, run_concurrently, sql_rows
 from paimon_connector import require_paimon, run_sql
 
@@ -160,8 +160,7 @@ def test_rescale_refusals_name_what_is_wrong(spark, db):
     assert sql_rows(spark, f"SELECT * FROM {t}") == [(1, "a")]
 
 
-# first-row takes no deletion vectors (it never deletes an older row)
-HISTORIES = [(e, dv) for e in ENGINES for dv in (False, True) if not (dv and e == "first-row")]
+HISTORIES = engine_pairs()
 
 
 @pytest.mark.parametrize("engine,dv", HISTORIES,
