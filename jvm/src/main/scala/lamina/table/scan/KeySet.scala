@@ -33,11 +33,18 @@ final class KeySet(val column: String, val dataType: SparkType, values: Array[An
 
   @transient private lazy val ordering: Ordering[Any] = PhysicalDataType.ordering(dataType).asInstanceOf[Ordering[Any]]
 
-  /** The distinct values, in the column's order. */
-  val sorted: Array[Any] = {
-    val distinct = values.iterator.filter(_ != null).toArray.distinct
-    scala.util.Sorting.stableSort(distinct, (a: Any, b: Any) => ordering.lt(a, b))
-    distinct
+  /** The distinct values, in the column's order (longs and ints sorted unboxed: a MERGE's source may
+   *  hand a million keys). */
+  val sorted: Array[Any] = dataType match {
+    case LongType | TimestampType | TimestampNTZType =>
+      KeySet.distinctAscending(values.iterator.filter(_ != null).map(_.asInstanceOf[Long]).toArray).map(v => v: Any)
+    case IntegerType | DateType =>
+      KeySet.distinctAscending(values.iterator.filter(_ != null).map(_.asInstanceOf[Int].toLong).toArray)
+        .map(v => v.toInt: Any)
+    case _ =>
+      val distinct = values.iterator.filter(_ != null).toArray.distinct
+      scala.util.Sorting.stableSort(distinct, (a: Any, b: Any) => ordering.lt(a, b))
+      distinct
   }
 
   @transient private lazy val members: java.util.HashSet[Any] = {
@@ -80,6 +87,18 @@ final class KeySet(val column: String, val dataType: SparkType, values: Array[An
 }
 
 object KeySet {
+
+  /** The distinct values of `values`, ascending. */
+  private def distinctAscending(values: Array[Long]): Array[Long] = {
+    java.util.Arrays.sort(values)
+    var n = 0
+    var i = 0
+    while (i < values.length) {
+      if (n == 0 || values(n - 1) != values(i)) { values(n) = values(i); n += 1 }
+      i += 1
+    }
+    java.util.Arrays.copyOf(values, n)
+  }
 
   def supports(t: SparkType): Boolean = t match {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | DateType | TimestampType | TimestampNTZType => true

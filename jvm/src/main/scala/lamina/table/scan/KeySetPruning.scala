@@ -36,8 +36,11 @@ object KeySetPruning {
     def valuesOf(total: Int): Option[Map[Int, KeySet]] = bucketSet.filter(_ => total > 0).map { set =>
       bucketValues.getOrElseUpdate(total, {
           val hash = new KeyHashFunction(Array(0), Seq(schema.field(set.column).get.dataType))
-          set.sorted.toSeq.groupBy(v => Bucket.bucketOfHash(hash(new GenericInternalRow(Array(v))), total))
-            .map { case (b, vs) => b -> new KeySet(set.column, set.dataType, vs.toArray) }
+          val row = new GenericInternalRow(1)
+          val of = set.sorted.map { v => row.update(0, v); Bucket.bucketOfHash(hash(row), total) }
+          set.sorted.indices.groupBy(of(_)).map { case (b, at) =>
+            b -> new KeySet(set.column, set.dataType, at.map(set.sorted).toArray)
+          }
         })
     }
     def partitionWanted(split: DataSplit): Boolean = byPartition.isEmpty || {
