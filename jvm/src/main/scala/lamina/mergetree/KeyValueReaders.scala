@@ -27,7 +27,10 @@ final case class KeyValueReaders(
   extends Serializable {
 
   /** These readers, reading only the records of `chosen` (a single integral key only). */
-  def onlyKeys(chosen: LongKeys): KeyValueReaders = if (keyOrder.asLong.isEmpty) this else copy(keys = Some(chosen))
+  def onlyKeys(chosen: LongKeys): KeyValueReaders = if (longKey.isEmpty) this else copy(keys = Some(chosen))
+
+  /** The long form of a single integral key, if the key is one (without compiling the key's ordering). */
+  def longKey: Option[KeyOrder.LongKey] = KeyValueReaders.longKeyOf(layout)
 
   private def layout = table.layout
 
@@ -164,7 +167,10 @@ object KeyValueReaders {
     }
 
   def keyOrderOf(layout: KeyValueLayout): KeyOrder =
-    KeyOrder(keyOrderingOf(layout), KeyOrder.longKeyOf(layout.keyFields.map(f => SparkTypes.toSpark(f.dataType))))
+    KeyOrder(keyOrderingOf(layout), longKeyOf(layout))
+
+  def longKeyOf(layout: KeyValueLayout): Option[KeyOrder.LongKey] =
+    KeyOrder.longKeyOf(layout.keyFields.map(f => SparkTypes.toSpark(f.dataType)))
 
   def keyOrderingOf(layout: KeyValueLayout): Ordering[InternalRow] =
     KeyOrder.orderingOf(layout.keyFields.map(f => SparkTypes.toSpark(f.dataType)))

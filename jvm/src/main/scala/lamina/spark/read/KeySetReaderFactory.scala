@@ -64,7 +64,7 @@ object ReadsChosenKeys {
    *  and those keys, counting the records they leave out for one reader. */
   def narrowed(kv: KeyValueReaders, sets: Array[KeySet]): Option[(KeyValueReaders, LongKeys)] =
     kv.table.schema.trimmedPrimaryKeys match {
-      case Seq(key) if kv.keyOrder.asLong.isDefined =>
+      case Seq(key) if kv.longKey.isDefined =>
         sets.find(_.column == key).flatMap(_.longKeys).map { all =>
           val chosen = all.counting()
           (kv.onlyKeys(chosen), chosen)
