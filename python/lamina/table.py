@@ -663,6 +663,16 @@ class LaminaTable:
         return int(self._procedure(procedure, retain_max=retain_max, retain_min=retain_min,
                                    older_than=older_than, max_deletes=max_deletes, **more)[0][0])
 
+    def purge_files(self) -> None:
+        """Empties the table for good, as `CALL sys.purge_files` does (Paimon's procedure): its
+        branches, tags and consumers are deleted, a TRUNCATE commits, every snapshot but that empty
+        latest one expires, and every file no snapshot refers to goes, whatever its age (a write running
+        meanwhile fails). The schema stays and writes go on. Nothing undoes it.
+
+        >>> LaminaTable.for_name(spark, "scratch.events").purge_files()
+        """
+        self._procedure("purge_files")
+
     def remove_orphan_files(self, older_than: Union[None, str, datetime.datetime] = None,
                             dry_run: bool = False) -> Dict[str, int]:
         """Removes the files that no snapshot or tag refers to and that were last modified before
