@@ -14,14 +14,16 @@ import lamina.types.SparkTypes
  *  (the table's factory, built and checked once). `table` is the merge tree's view of the table
  *  ([[MergeTreeTable]]). Serializable: built on the driver, used in
  *  executors (and by compaction). With a `keyRange` (a single integral key), the merges read each
- *  run's records inside the range only ([[KeyRange]]): for scans, never for compaction. */
+ *  run's records inside the range only ([[KeyRange]]): for scans, never for compaction. With a
+ *  `recordExpiry` (compaction only), the merges leave out expired records ([[RecordExpiry]]). */
 final case class KeyValueReaders(
     readers: Map[Long, FileSchemaReader],
     batchReaders: Map[Long, FileSchemaReader],
     table: MergeTreeTable,
     mergeFunctions: MergeFunctionFactory,
     batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty,
-    keyRange: Option[KeyRange] = None)
+    keyRange: Option[KeyRange] = None,
+    recordExpiry: Option[RecordExpiry] = None)
   extends Serializable {
 
   private def layout = table.layout
@@ -77,7 +79,8 @@ final case class KeyValueReaders(
     val bucketPath = split.bucketPath
     val range = keyRange.filter(_ => order.asLong.isDefined)
     // batches carry no row positions: a file with a deletion vector is read row by row
-    if (run.forall(f => batchReaders.contains(f.schemaId) && !split.deletionFiles.contains(f.fileName))) {
+    // a compaction that expires records filters them row by row
+    if (recordExpiry.isEmpty && run.forall(f => batchReaders.contains(f.schemaId) && !split.deletionFiles.contains(f.fileName))) {
       val l = layout
       val files = run.iterator.map { f => () =>
         val r = runSequence.flatMap(_ => batchReadersWithoutSequence.get(f.schemaId)).getOrElse(batchReaders(f.schemaId))
@@ -85,7 +88,8 @@ final case class KeyValueReaders(
       }
       new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong, range)
     } else {
-      val records = run.iterator.flatMap(f => readFile(bucketPath, f, split.deletionFiles))
+      val read = run.iterator.flatMap(f => readFile(bucketPath, f, split.deletionFiles))
+      val records = recordExpiry.fold(read)(e => read.filter(kv => e.keeps(kv.value)))
       RunCursor.of(range.fold(records)(r => KeyRange.within(records, r, kv => order.asLong.get(kv.key))), order)
     }
   }
