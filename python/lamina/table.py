@@ -613,6 +613,22 @@ class LaminaTable:
         text = ";".join(",".join(f"{c}={v}" for c, v in spec.items()) for spec in specs)
         return self._committing(lambda: self._procedure("rescale", bucket_num=bucket_num, partition=text))
 
+    def rewrite_file_index(self, where: Optional[str] = None) -> DataFrame:
+        """Gives the table's data files (those of the partitions the SQL condition `where` on partition
+        columns selects; all when None) the file indexes its `file-index.*` options ask for now, in one
+        commit, as `CALL sys.rewrite_file_index` does: for a table that gained a bloom filter or a bitmap
+        index after its files were written. The rows do not change; earlier snapshots read as they did.
+        Returns the COMMIT_METRICS of what it committed (`num_snapshots` 0 when every file already had
+        its indexes).
+
+        >>> t = LaminaTable.for_name(spark, "shop.orders")
+        >>> t.set_options({"file-index.bloom-filter.columns": "customer"})
+        >>> t.rewrite_file_index(where="day >= '2024-05-01'")
+        """
+        if where is not None:
+            _sql_text(where, "where")
+        return self._committing(lambda: self._procedure("rewrite_file_index", where=where))
+
     def expire_snapshots(self, retain_max: Optional[int] = None, retain_min: Optional[int] = None,
                          older_than: Union[None, str, datetime.datetime] = None,
                          max_deletes: Optional[int] = None) -> int:
@@ -646,6 +662,16 @@ class LaminaTable:
         older_than = _time_text(self._spark, older_than, "older_than")
         return int(self._procedure(procedure, retain_max=retain_max, retain_min=retain_min,
                                    older_than=older_than, max_deletes=max_deletes, **more)[0][0])
+
+    def purge_files(self) -> None:
+        """Empties the table for good, as `CALL sys.purge_files` does (Paimon's procedure): its
+        branches, tags and consumers are deleted, a TRUNCATE commits, every snapshot but that empty
+        latest one expires, and every file no snapshot refers to goes, whatever its age (a write running
+        meanwhile fails). The schema stays and writes go on. Nothing undoes it.
+
+        >>> LaminaTable.for_name(spark, "scratch.events").purge_files()
+        """
+        self._procedure("purge_files")
 
     def remove_orphan_files(self, older_than: Union[None, str, datetime.datetime] = None,
                             dry_run: bool = False) -> Dict[str, int]:

@@ -6,10 +6,10 @@ import java.time.format.DateTimeParseException
 import lamina.errors.BadInputException
 import lamina.table.catalog.Metastore
 import lamina.table.commit.{CommitOperation, FileStoreCommit}
-import lamina.table.lifecycle.{ChangelogExpiration, OrphanFiles, Rollback, RetentionPolicy, SnapshotExpiration}
+import lamina.table.lifecycle.{ChangelogExpiration, OrphanFiles, PurgeFiles, Rollback, RetentionPolicy, SnapshotExpiration}
 
-/** Snapshot and changelog expiration and rollback for `CALL sys.expire_snapshots`, `sys.expire_changelogs`, `sys.rollback` and
- *  `sys.rollback_to_timestamp`: plain values in (a `db.t` name, numbers, text), plain values out. */
+/** Snapshot and changelog expiration, purging and rollback for `CALL sys.expire_snapshots`, `sys.expire_changelogs`,
+ *  `sys.purge_files`, `sys.rollback` and `sys.rollback_to_timestamp`: plain values in (a `db.t` name, numbers, text), plain values out. */
 object Snapshots {
 
   /** Expires the table's snapshots under its own retention options, each given argument replacing its
@@ -22,6 +22,10 @@ object Snapshots {
     val policy = RetentionPolicy.of(t.options, retainMax, retainMin, retainedFor(olderThan, now, zone), maxDeletes)
     new SnapshotExpiration(t).expire(policy, now)
   }
+
+  /** Empties `table` for good ([[PurgeFiles]]): its branches, tags, consumers, rows, every snapshot but
+   *  an empty latest one, and every file no snapshot refers to. */
+  def purgeFiles(warehouse: Metastore, table: String): Unit = PurgeFiles.purge(warehouse.loadTable(table))
 
   /** Expires the changelogs kept longer than snapshots under the table's `changelog.*` options, each
    *  given argument replacing its option (`olderThan`, a timestamp, replaces `changelog.time-retained`:

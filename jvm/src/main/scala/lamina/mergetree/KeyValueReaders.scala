@@ -15,7 +15,8 @@ import lamina.types.SparkTypes
  *  ([[MergeTreeTable]]). Serializable: built on the driver, used in
  *  executors (and by compaction). With a `keyRange` (a single integral key), the merges read each
  *  run's records inside the range only ([[KeyRange]]), and with `keys` only the records of those keys
- *  ([[LongKeys]]): for scans, never for compaction. */
+ *  ([[LongKeys]]): for scans, never for compaction. With a `recordExpiry` (compaction only), the
+ *  merges leave out expired records ([[RecordExpiry]]). */
 final case class KeyValueReaders(
     readers: Map[Long, FileSchemaReader],
     batchReaders: Map[Long, FileSchemaReader],
@@ -23,7 +24,8 @@ final case class KeyValueReaders(
     mergeFunctions: MergeFunctionFactory,
     batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty,
     keyRange: Option[KeyRange] = None,
-    keys: Option[LongKeys] = None)
+    keys: Option[LongKeys] = None,
+    recordExpiry: Option[RecordExpiry] = None)
   extends Serializable {
 
   /** These readers, reading only the records of `chosen` (a single integral key only). */
@@ -86,7 +88,8 @@ final case class KeyValueReaders(
     val range = keyRange.filter(_ => order.asLong.isDefined)
     val chosen = keys.filter(_ => order.asLong.isDefined)
     // batches carry no row positions: a file with a deletion vector is read row by row
-    if (run.forall(f => batchReaders.contains(f.schemaId) && !split.deletionFiles.contains(f.fileName))) {
+    // a compaction that expires records filters them row by row
+    if (recordExpiry.isEmpty && run.forall(f => batchReaders.contains(f.schemaId) && !split.deletionFiles.contains(f.fileName))) {
       val l = layout
       val files = run.iterator.map { f => () =>
         val r = runSequence.flatMap(_ => batchReadersWithoutSequence.get(f.schemaId)).getOrElse(batchReaders(f.schemaId))
@@ -95,7 +98,8 @@ final case class KeyValueReaders(
       new KeyValueBatchCursor(files, l.keyArity, keySchema(l), valueSchema, valueFromLayout(l), order.asLong, range, chosen)
     } else {
       val key = (kv: KeyValue) => order.asLong.get(kv.key)
-      val records = run.iterator.flatMap(f => readFile(bucketPath, f, split.deletionFiles))
+      val read = run.iterator.flatMap(f => readFile(bucketPath, f, split.deletionFiles))
+      val records = recordExpiry.fold(read)(e => read.filter(kv => e.keeps(kv.value)))
       val inRange = range.fold(records)(r => KeyRange.within(records, r, key))
       RunCursor.of(chosen.fold(inRange)(_.within(inRange, key)), order)
     }

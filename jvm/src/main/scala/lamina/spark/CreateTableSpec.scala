@@ -10,6 +10,7 @@ import org.apache.spark.sql.types.{
 }
 
 import lamina.errors.BadInputException
+import lamina.mergetree.RecordExpiry
 import lamina.mergetree.function.MergeFunctions
 import lamina.table.bucket.DynamicBucketRules
 import lamina.table.{ChangelogProducerRules, DeletionVectorRules}
@@ -121,6 +122,7 @@ object CreateTableSpec {
     ChangelogProducerRules.check(s, table)
     DynamicBucketRules.check(s, table)
     FileIndexOptions.spec(s.options, s.fields, table)
+    RecordExpiry.of(s.options, s.fields, s.primaryKeys, table)
     if (s.primaryKeys.nonEmpty) MergeFunctions.create(s.fields, s.primaryKeys, s.options, table)
   }
 }

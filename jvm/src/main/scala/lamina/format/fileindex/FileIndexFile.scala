@@ -19,7 +19,7 @@ import lamina.errors.CorruptFileException
  *  index starts at `headLen`), or -1 with length 0 for an index with no bytes (the column held no
  *  value to index: Paimon's empty index, which no value matches). `redundant` is 0: a length of
  *  extra header bytes Paimon reserves. Invariant: every (offset, length) lies within the file. */
-final class FileIndexFile private (val source: String, bytes: Array[Byte],
+final class FileIndexFile private (val source: String, val bytes: Array[Byte],
     val entries: Map[String, Map[String, FileIndexFile.Slice]]) {
 
   /** The bytes of `column`'s index of `indexType`: None when not indexed so, Some(None) for an empty index. */

@@ -46,12 +46,16 @@ final class DataFileIndexWriter(spec: FileIndexSpec) {
     bitmaps.foreach { case (c, w, sparkType) => w.add(if (row.isNullAt(c.ordinal)) null else row.get(c.ordinal, sparkType)) }
   }
 
+  /** The file's indexes, by column (in the order first named) and index type, as [[FileIndexFile.encode]] takes them. */
+  def indexes(): Seq[(String, Seq[(String, Option[Array[Byte]])])] = {
+    val all = blooms.map { case (c, filter, _, _) => c.name -> (BloomFilterIndex.IndexType -> Some(filter.encode())) } ++
+      bitmaps.map { case (c, w, _) => c.name -> (BitmapIndex.IndexType -> Some(w.encode())) }
+    all.map(_._1).distinct.map(c => c -> all.filter(_._1 == c).map(_._2))
+  }
+
   /** The file's index, and whether it goes into the manifest (true) or into a file of its own. */
   def result(): (Array[Byte], Boolean) = {
-    val indexes = blooms.map { case (c, filter, _, _) => c.name -> (BloomFilterIndex.IndexType -> Some(filter.encode())) } ++
-      bitmaps.map { case (c, w, _) => c.name -> (BitmapIndex.IndexType -> Some(w.encode())) }
-    val columns = indexes.map(_._1).distinct
-    val bytes = FileIndexFile.encode(columns.map(c => c -> indexes.filter(_._1 == c).map(_._2)))
+    val bytes = FileIndexFile.encode(indexes())
     (bytes, bytes.length <= spec.inManifestThreshold)
   }
 }
@@ -60,4 +64,16 @@ final class DataFileIndexWriter(spec: FileIndexSpec) {
 object DataFileIndexWriter {
   val Suffix = ".index"
   def indexFileName(dataFile: String): String = dataFile + Suffix
+
+  /** The name of the index file that replaces index file `name` (Paimon's numbering, so that the
+   *  replaced file stays for the snapshots that refer to it): `<data file>.index` becomes
+   *  `<data file>-1.index`, and `<...>-<n>.index` becomes `<...>-<n+1>.index`. Pure. */
+  def nextIndexFileName(name: String): String = {
+    val stem = name.stripSuffix(Suffix)
+    val dash = stem.lastIndexOf('-')
+    stem.substring(dash + 1).toIntOption.filter(_ => dash >= 0) match {
+      case Some(n) => stem.substring(0, dash + 1) + (n + 1) + Suffix
+      case None => stem + "-1" + Suffix
+    }
+  }
 }

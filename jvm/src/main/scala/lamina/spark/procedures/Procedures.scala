@@ -28,7 +28,9 @@ object Procedures {
     "reset_consumer" -> (c => new ResetConsumerProcedure(c)),
     "compact_manifest" -> (c => new CompactManifestProcedure(c)),
     "mark_partition_done" -> (c => new MarkPartitionDoneProcedure(c)),
-    "rescale" -> (c => new RescaleProcedure(c)))
+    "rescale" -> (c => new RescaleProcedure(c)),
+    "rewrite_file_index" -> (c => new RewriteFileIndexProcedure(c)),
+    "purge_files" -> (c => new PurgeFilesProcedure(c)))
 
   def load(ident: Identifier, catalog: LaminaCatalog): UnboundProcedure = {
     val ns = ident.namespace().mkString(".")

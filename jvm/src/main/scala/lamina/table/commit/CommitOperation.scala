@@ -22,6 +22,7 @@ object CommitOperation {
   case object Compact extends CommitOperation("COMPACT")
   case object CompactManifests extends CommitOperation("COMPACT MANIFESTS")
   case object Rescale extends CommitOperation("RESCALE")
+  case object RewriteFileIndex extends CommitOperation("REWRITE FILE INDEX")
 
   /** The operation a snapshot's properties name, else the one its commit kind implies. Pure. */
   def of(properties: Map[String, String], commitKind: String): String =

@@ -154,6 +154,17 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     tryCommit(_ => Seq.empty, Snapshot.Kind.Compact, identifier, allowEmpty = true, mergeAllManifests = true)
   }
 
+  /** New file indexes of live data files (`CALL sys.rewrite_file_index`): each entry of `rewritten`
+   *  replaced by the same file with its new index, in one COMPACT snapshot (the rows are unchanged).
+   *  An entry that is no longer live as read (a concurrent commit removed the file or rewrote its
+   *  index) is a conflict ([[checkDeletesAreLive]]), on every retry too. */
+  def rewriteFileIndexes(rewritten: Seq[(ManifestEntry, DataFileMeta)],
+      identifier: Long = System.currentTimeMillis()): Option[Long] = {
+    val entries = rewritten.map(_._1.copy(kind = ManifestEntry.Delete)) ++
+      rewritten.map { case (e, f) => e.copy(kind = ManifestEntry.Add, file = f) }
+    tryCommit(_ => entries, Snapshot.Kind.Compact, identifier)
+  }
+
   private def removes(read: Seq[DataSplit]): Seq[ManifestEntry] =
     read.flatMap(s => s.files.map(f => ManifestEntry(ManifestEntry.Delete, s.partition, s.bucket, s.totalBuckets, f)))
 
@@ -368,7 +379,7 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     deletes.find(d => !live.contains(d.identifier)).foreach { d =>
       throw new CommitConflictException(
         s"Commit to table ${table.name} conflicts with a concurrent commit: file ${d.file.fileName} " +
-          s"(bucket ${d.bucket}) was already deleted. Retry the operation.")
+          s"(bucket ${d.bucket}) was already deleted or replaced. Retry the operation.")
     }
   }
 }

@@ -47,7 +47,10 @@ final class IndexManifestUpdate(table: FileStoreTable) {
         throw new CommitConflictException(s"Commit to table ${table.name} conflicts with a concurrent commit: the " +
           s"deletion vectors of bucket ${k._2} changed while this compaction ran. Retry the operation.")
     }
-    val deleted: Map[Key, Set[String]] = entries.filterNot(_.isAdd).groupBy(e => key(e.partition, e.bucket))
+    // a file deleted and added again in one commit (moved to another level, its index rewritten) keeps its rows
+    val readded = entries.filter(_.isAdd).map(e => (key(e.partition, e.bucket), e.file.fileName)).toSet
+    val deleted: Map[Key, Set[String]] = entries.filterNot(_.isAdd)
+      .filterNot(e => readded((key(e.partition, e.bucket), e.file.fileName))).groupBy(e => key(e.partition, e.bucket))
       .map { case (k, es) => k -> es.map(_.file.fileName).toSet }
     var touched = changed.nonEmpty || hashes.nonEmpty || current.size != read.size
     val kept = current.flatMap { e =>

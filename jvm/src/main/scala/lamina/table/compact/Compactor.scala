@@ -10,6 +10,7 @@ import lamina.format.DataFileWriters
 import lamina.lookup.cache.CacheCounters
 import lamina.mergetree.{
   ChangelogMergeFunction,
+  RecordExpiry,
   CompactUnit,
   CompactionChangelog,
   FileKeyOrder,
@@ -20,7 +21,7 @@ import lamina.mergetree.{
 import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.commit.{CommitMessage, FileStoreCommit, UncommittedFiles}
 import lamina.table.lifecycle.SnapshotExpiration
-import lamina.table.manifest.DataFileMeta
+import lamina.table.manifest.{DataFileMeta, ValueStatistics}
 import lamina.table.options.{CoreOptions, LookupCompactMode, TableCapabilities}
 import lamina.table.scan.{DataSplit, FileStoreScan}
 
@@ -45,7 +46,8 @@ object Compactor {
       if (!table.isPrimaryKeyTable) splits.flatMap(s => AppendCompaction.plan(s, table.options, full))
       else {
         val keys = FileKeyOrder.of(KeyValueLayout(table.schema))
-        splits.flatMap(s => plan(s, keys, table.options, full))
+        val expired = expiredFiles(table)
+        splits.flatMap(s => plan(s, keys, table.options, full, expired))
       }
     if (work.isEmpty) return None
     val results = tasks.run(table, work)
@@ -67,7 +69,8 @@ object Compactor {
    *  (`lookup-compact` radical, or gentle once `lookup-compact.max-interval` level-0 files wait). With
    *  deletion vectors, deletes always leave the output: the rows they delete in the runs left alone are
    *  marked in deletion vectors. */
-  def plan(split: DataSplit, keys: FileKeyOrder, options: Map[String, String], full: Boolean): Option[BucketCompaction] = {
+  def plan(split: DataSplit, keys: FileKeyOrder, options: Map[String, String], full: Boolean,
+      expired: DataFileMeta => Boolean = _ => false): Option[BucketCompaction] = {
     val runs = Levels(split.files, keys).runs
     val numLevels = CoreOptions.numLevels(options)
     val caps = TableCapabilities.of(options, primaryKey = true, split.bucketPath)
@@ -80,6 +83,14 @@ object Compactor {
     def forceLevel0 = CoreOptions.LookupCompact.getOrDefault(options) match {
       case LookupCompactMode.Radical => true
       case LookupCompactMode.Gentle => runs.count(_.level == 0) >= CoreOptions.lookupCompactMaxInterval(options)
+    }
+    // a full compaction of a bucket already in one top-level run rewrites its files holding expired records
+    val maxLevel = numLevels - 1
+    runs match {
+      case Seq(top) if full && top.level == maxLevel =>
+        val inputs = top.files.filter(expired)
+        return if (inputs.isEmpty) None else Some(BucketCompaction(split, inputs, maxLevel, dropDeletes = true))
+      case _ =>
     }
     val unit: Option[CompactUnit] =
       if (full) UniversalCompaction.full(numLevels, runs)
@@ -99,9 +110,31 @@ object Compactor {
    *  files; a table that looks keys up ([[TableCapabilities.looksUp]]) compacts by [[LookupCompaction]], its local lookup
    *  files in `localDir`, the lookup cache's hits and misses counted in `cacheCounts`. */
   def run(table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction,
-      localDir: => File, cacheCounts: CacheCounters): CommitMessage =
-    if (table.capabilities.looksUp) LookupCompaction.run(table, readers, writers, w, localDir, cacheCounts)
-    else merge(table, readers, writers, w)
+      localDir: => File, cacheCounts: CacheCounters): CommitMessage = {
+    val s = table.schema
+    val expiring = readers.copy(recordExpiry = RecordExpiry.of(table.options, s.fields, s.primaryKeys, table.name))
+    if (table.capabilities.looksUp) LookupCompaction.run(table, expiring, writers, w, localDir, cacheCounts)
+    else merge(table, expiring, writers, w)
+  }
+
+  /** With record-level expiration, whether a file's value statistics show a record expired by now
+   *  (its oldest time); never without them (Paimon's `isExpireFile`). */
+  private def expiredFiles(table: FileStoreTable): DataFileMeta => Boolean = {
+    val s = table.schema
+    RecordExpiry.of(table.options, s.fields, s.primaryKeys, table.name) match {
+      case None => _ => false
+      case Some(e) =>
+        val field = s.fields(e.ordinal)
+        f => {
+          val fileSchema = if (f.schemaId == s.id) s else table.schemaManager.schema(f.schemaId)
+          ValueStatistics.min(f, fileSchema, field).exists {
+            case i: Int => e.expiresFrom(i.toLong)
+            case l: Long => e.expiresFrom(l)
+            case _ => false
+          }
+        }
+    }
+  }
 
   private def merge(
       table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction): CommitMessage = {

@@ -26,6 +26,12 @@ final class FileReferences(table: FileStoreTable) {
     (e.file.fileName +: e.file.extraFiles).map(PathNames.child(dir, _, "data file"))
   }
 
+  /** The paths of extra files `names` of the file of entry `e`. */
+  def extraPaths(e: ManifestEntry, names: Seq[String]): Seq[Path] = {
+    val dir = table.paths.bucketDir(store.decodePartition(e.partition), e.bucket)
+    names.map(PathNames.child(dir, _, "data file"))
+  }
+
   /** Every data file live at `s`; strict. */
   def liveDataFiles(s: Snapshot): Set[Path] = table.snapshotEntries.live(s).flatMap(dataPaths).toSet
 
@@ -83,6 +89,16 @@ final class FileReferences(table: FileStoreTable) {
 }
 
 object FileReferences {
+
+  /** The extra files a snapshot's delta takes from files it keeps: a DELETE of a file that the same
+   *  commit adds again with other extra files (its file index rewritten) leaves the ones only the
+   *  DELETE names unused; each such entry with those extra files. Pure. */
+  def extrasDroppedBy(delta: Seq[ManifestEntry]): Seq[(ManifestEntry, Seq[String])] = {
+    def key(e: ManifestEntry) = (java.nio.ByteBuffer.wrap(e.partition), e.bucket, e.file.fileName)
+    val added = delta.filter(_.isAdd).groupBy(key).map { case (k, es) => k -> es.flatMap(_.file.extraFiles).toSet }
+    delta.filterNot(_.isAdd).flatMap(e =>
+      added.get(key(e)).map(kept => e -> e.file.extraFiles.filterNot(kept))).filter(_._2.nonEmpty)
+  }
 
   /** The data files a snapshot's delta removes for good: its DELETEs of files it does not add again
    *  in the same commit (a compaction that moves a file to another level deletes and adds it). Pure. */

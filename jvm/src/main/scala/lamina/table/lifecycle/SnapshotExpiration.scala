@@ -15,7 +15,8 @@ import lamina.table.snapshot.Changelog
  *  order Paimon's expiration follows, so that a crash at any point leaves every kept snapshot and tag
  *  readable and a rerun finishes the job:
  *  1. data files that the deltas of the expired snapshots and of the first kept one remove for good
- *     (no tag holds them), and the expired snapshots' changelog files;
+ *     (no tag holds them), extra files they take from files they keep (an index file replaced by
+ *     `rewrite_file_index`), and the expired snapshots' changelog files;
  *  2. manifest lists, manifests, index manifests and index files of the expired snapshots that
  *     neither the first kept snapshot nor a tag refers to;
  *  3. the snapshot files, oldest first, then the EARLIEST hint.
@@ -72,8 +73,11 @@ final class SnapshotExpiration(table: FileStoreTable) {
     val branches = OtherBranches.of(table)
     val tagFiles = keptTags.flatMap(refs.liveDataFiles).toSet ++ branches.data
     range.filter(_.id > begin).foreach { s =>
-      refs.deltaEntries(s).foreach(delta =>
-        FileReferences.removedBy(delta).flatMap(refs.dataPaths).filterNot(tagFiles.contains).foreach(table.fileIO.deleteQuietly))
+      refs.deltaEntries(s).foreach { delta =>
+        val removed = FileReferences.removedBy(delta).flatMap(refs.dataPaths) ++
+          FileReferences.extrasDroppedBy(delta).flatMap { case (e, names) => refs.extraPaths(e, names) }
+        removed.filterNot(tagFiles.contains).foreach(table.fileIO.deleteQuietly)
+      }
     }
     if (!keepChangelogs)
       expiring.foreach(s => refs.changelogFiles(s).filterNot(branches.data.contains).foreach(table.fileIO.deleteQuietly))

@@ -14,10 +14,13 @@ final case class ManifestEntry(
 
   def isAdd: Boolean = kind == ManifestEntry.Add
 
-  /** What makes two entries refer to the same file. */
+  /** What makes two entries refer to the same file, as Paimon's identifier: its place and name, and
+   *  its extra files, embedded index and external path (a file whose index was rewritten is another
+   *  entry: a DELETE of its earlier entry no longer removes it). */
   def identifier: ManifestEntry.Identifier =
     ManifestEntry.Identifier(java.util.Arrays.hashCode(partition), new String(partition, "ISO-8859-1"),
-      bucket, file.level, file.fileName)
+      bucket, file.level, file.fileName, file.extraFiles, file.embeddedIndex.map(new String(_, "ISO-8859-1")),
+      file.externalPath)
 
   def toAvro(schema: Schema): GenericRecord = {
     val r = new GenericData.Record(schema)
@@ -36,7 +39,8 @@ object ManifestEntry {
   val Delete = 1
   val Version = 2
 
-  final case class Identifier(partitionHash: Int, partition: String, bucket: Int, level: Int, fileName: String)
+  final case class Identifier(partitionHash: Int, partition: String, bucket: Int, level: Int, fileName: String,
+      extraFiles: Seq[String], embeddedIndex: Option[String], externalPath: Option[String])
 
   def fromAvro(r: GenericRecord): ManifestEntry = ManifestEntry(
     kind = r.get("_KIND").asInstanceOf[Number].intValue(),

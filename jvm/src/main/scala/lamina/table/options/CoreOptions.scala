@@ -208,6 +208,14 @@ object CoreOptions {
       "needs. The query's checkpoint, where it has one, comes first.")
   val ConsumerIgnoreProgress: OptionDef[Boolean] = define("consumer.ignore-progress", BooleanKind, "false", PerQuery,
     "Whether a new stream of consumer-id starts where scan.mode says rather than at the consumer's progress.")
+  val RecordLevelExpireTime: OptionDef[Long] = define("record-level.expire-time", DurationKind, null, Table,
+    "Primary-key tables: how long a record lives, counted from its record-level.time-field, which must be set too. " +
+      "As in Paimon, expired records are dropped when compaction rewrites their files (a full compaction also " +
+      "rewrites top-level files whose oldest time has expired), not on read: no guarantee that they go on time. " +
+      "Append tables ignore it, as Paimon's.")
+  val RecordLevelTimeField: OptionDef[String] = define("record-level.time-field", StringKind, null, Table,
+    "The column record-level.expire-time counts from: INT (epoch seconds), BIGINT (epoch seconds, or milliseconds " +
+      "from 1000000000000 on), TIMESTAMP or TIMESTAMP_LTZ.")
   val ConsumerExpirationTime: OptionDef[Long] = define("consumer.expiration-time", DurationKind, null, Table,
     "How long a consumer that stopped recording progress keeps snapshots from expiring; without it, for ever.")
   val ConsumerChangelogOnly: OptionDef[Boolean] = define("consumer.changelog-only", BooleanKind, "false", Table,

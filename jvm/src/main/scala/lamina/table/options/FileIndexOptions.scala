@@ -13,6 +13,15 @@ object FileIndexOptions {
   val ColumnKey: scala.util.matching.Regex =
     """^file-index\.(bloom-filter\.[^.]+\.(fpp|items)|bitmap\.[^.]+\.(version|index-block-size))$""".r
 
+  /** The key naming the columns of one index type: `file-index.<type>.columns`. */
+  private val ColumnsKey = """^file-index\.([^.]+)\.columns$""".r
+
+  /** Every column some `file-index.<type>.columns` option names, whatever the type (Paimon's `bsi` and
+   *  `range-bitmap` too, which Lamina does not write: a rewrite of a file's index keeps them). */
+  def namedColumns(options: Map[String, String]): Set[String] = options.toSeq.collect {
+    case (ColumnsKey(_), v) => v.split(',').map(_.trim).filter(_.nonEmpty).toSeq
+  }.flatten.toSet
+
   /** The indexes of `table`'s data files with these columns, None when it asks for none; a
    *  [[BadInputException]] for a column that does not exist, has a type the index does not take, or a
    *  setting out of range. */

@@ -56,13 +56,13 @@ object HarmlessOptions {
       Seq("file-index.", "global-index.", "orc.", "parquet.", "avro.")),
     Group(
       "Settings of a feature that Lamina refuses on its own key (cross-partition upsert, " +
-        "deletion vectors, changelog producers, external paths, record-level expiration, chain tables, " +
+        "deletion vectors, changelog producers, external paths, chain tables, " +
         "blob, vector and variant columns): alone they do nothing.",
       Seq("cross-partition-upsert.index-ttl",
         "cross-partition-upsert.bootstrap-parallelism", "deletion-vectors.modifiable",
         "delete.force-produce-changelog",
         "data-file.external-paths.strategy", "data-file.external-paths.specific-fs", "data-file.external-paths.weights",
-        "record-level.time-field", "chain-table.chain-partition-keys", "scan.fallback-snapshot-branch",
+        "chain-table.chain-partition-keys", "scan.fallback-snapshot-branch",
         "scan.fallback-delta-branch", "blob.target-file-size", "blob.split-by-file-size", "blob-descriptor-field",
         "blob-as-descriptor", "blob-external-storage-path", "blob-external-storage-field", "vector.file.format",
         "vector.target-file-size", "variant.shredding.maxSchemaWidth", "variant.shredding.maxSchemaDepth",

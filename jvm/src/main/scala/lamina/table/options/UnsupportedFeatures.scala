@@ -62,7 +62,6 @@ object UnsupportedFeatures {
       (o, pk) => pk && is("data-file.thin-mode", "true")(o)),
     unlessDefault("manifests in a format other than Avro", "manifest.format", "avro"),
     whenTrue("index files in data-file directories", "index-file-in-data-file-dir"),
-    whenSet("record-level expiration", "record-level.expire-time"),
     whenTrue("row tracking", "row-tracking.enabled"),
     whenTrue("data evolution", "data-evolution.enabled"),
     whenSet("upsert keys", "upsert-key"),

@@ -23,17 +23,10 @@ final class FileIndexFilter(fileIO: FileIO, schema: TableSchema) {
 
   /** Whether a row of `f`, written with `fileSchema`, in directory `dir`, might satisfy every filter. */
   def mightMatch(f: DataFileMeta, dir: Path, fileSchema: TableSchema, filters: Seq[Predicate]): Boolean =
-    load(f, dir) match {
+    FileIndexFilter.load(fileIO, f, dir) match {
       case None => true
       case Some(index) => filters.forall(test(_, index, fileSchema))
     }
-
-  private def load(f: DataFileMeta, dir: Path): Option[FileIndexFile] =
-    f.embeddedIndex.map(FileIndexFile.decode(s"${PathNames.child(dir, f.fileName, "data file")} (embedded file index)", _))
-      .orElse(f.extraFiles.find(_.endsWith(DataFileIndexWriter.Suffix)).map { name =>
-        val path = PathNames.child(dir, name, "file index")
-        FileIndexFile.decode(path.toString, fileIO.readBytes(path))
-      })
 
   private def test(p: Predicate, index: FileIndexFile, fileSchema: TableSchema): Boolean = p match {
     case And(l, r) => test(l, index, fileSchema) && test(r, index, fileSchema)
@@ -112,4 +105,16 @@ final class FileIndexFilter(fileIO: FileIO, schema: TableSchema) {
   /** `v` as a Catalyst value of type `t`; None for NULL or a literal not of the column's type. */
   private def internal(v: Any, t: DataType): Option[Any] =
     Option(v).flatMap(x => Option(PredicateEval.toInternal(x, SparkTypes.toSpark(t))))
+}
+
+object FileIndexFilter {
+
+  /** The file index of data file `f` in directory `dir`: embedded in its manifest entry, else its
+   *  `.index` extra file; None when it has neither. */
+  def load(fileIO: FileIO, f: DataFileMeta, dir: Path): Option[FileIndexFile] =
+    f.embeddedIndex.map(FileIndexFile.decode(s"${PathNames.child(dir, f.fileName, "data file")} (embedded file index)", _))
+      .orElse(f.extraFiles.find(_.endsWith(DataFileIndexWriter.Suffix)).map { name =>
+        val path = PathNames.child(dir, name, "file index")
+        FileIndexFile.decode(path.toString, fileIO.readBytes(path))
+      })
 }

@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import lamina.dv.DeletionFile
 import lamina.format.BinaryRowCodec
 import lamina.table.{FileStorePaths, FileStoreTable}
-import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats}
+import lamina.table.manifest.{DataFileMeta, ManifestEntry, ManifestFileMeta, SimpleStats, ValueStatistics}
 import lamina.table.options.CoreOptions
 import lamina.table.predicate.{Predicate, PredicateEval}
 import lamina.table.schema.TableSchema
@@ -86,22 +86,11 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
 
   /** Value filters against the file's value stats; columns are matched by field id, since the file
    *  may have been written under an older schema. */
-  private def fileMightMatch(f: DataFileMeta, filters: Seq[Predicate], fileSchema: TableSchema): Boolean = {
-    val statsCols = f.valueStatsCols.getOrElse(fileSchema.fieldNames)
-    if (statsCols.isEmpty || f.valueStats.minValues == null) return true
-    val statsFields = statsCols.flatMap(fileSchema.field)
-    if (statsFields.size != statsCols.size) return true
-    val types = statsFields.map(_.dataType)
-    // nested columns have only null counts: their min/max slots are null, which the codec accepts
-    val rowTypes = types
-    val decoded =
-      try {
-        Some((BinaryRowCodec.deserialize(f.valueStats.minValues, rowTypes),
-            BinaryRowCodec.deserialize(f.valueStats.maxValues, rowTypes)))
-      } catch { case _: Exception => None }
-    decoded match {
+  private def fileMightMatch(f: DataFileMeta, filters: Seq[Predicate], fileSchema: TableSchema): Boolean =
+    ValueStatistics.decode(f, fileSchema) match {
       case None => true
-      case Some((mins, maxs)) =>
+      case Some((statsFields, mins, maxs)) =>
+        val types = statsFields.map(_.dataType)
         val lookup: String => Option[PredicateEval.ColumnStats] = name => {
           schema.field(name).flatMap { current =>
             val i = statsFields.indexWhere(_.id == current.id)
@@ -117,7 +106,6 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
         }
         filters.forall(flt => PredicateEval.mightMatch(flt, lookup))
     }
-  }
 
   private def statsMightMatch(filters: Seq[Predicate], stats: SimpleStats, names: Seq[String], arity: Int,
       rowCount: Option[Long]): Boolean = {

@@ -71,7 +71,7 @@ class FileStoreCommitReplaceTest extends AnyFunSuite with TempTables {
     val e = intercept[CommitConflictException](
       new FileStoreCommit(t, "dml").replace(splits, Seq(message("a", file("a3", rows = 5))), onlyRemovesRows = true))
     assert(e.getMessage === "Commit to table db.t conflicts with a concurrent commit: file a1 (bucket 0) was already " +
-      "deleted. Retry the operation.")
+      "deleted or replaced. Retry the operation.")
     assert(t.snapshotManager.latestId() === Some(2L))
     assert(live(t) === Seq("a2", "a9", "b1"))
     // and the same for a file an overwrite removed

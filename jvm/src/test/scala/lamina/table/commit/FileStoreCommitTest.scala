@@ -134,7 +134,7 @@ class FileStoreCommitTest extends AnyFunSuite with BeforeAndAfterAll {
     val before = manifestFiles(t)
     val e = intercept[CommitConflictException](c.append(Seq(compact)))
     assert(e.getMessage === "Commit to table db.t conflicts with a concurrent commit: file a1 (bucket 0) was already " +
-      "deleted. Retry the operation.")
+      "deleted or replaced. Retry the operation.")
     assert(t.snapshotManager.latestId() === Some(2L))
     assert(manifestFiles(t) === before)
     assert(liveFiles(t) === Seq(("a", "a2", 10L), ("b", "b1", 10L)))

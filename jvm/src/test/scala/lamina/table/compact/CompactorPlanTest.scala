@@ -39,6 +39,15 @@ class CompactorPlanTest extends AnyFunSuite {
     assert(Compactor.plan(split(file("c", 2, 0, 99, 1000)), keys, options, full = true).isEmpty)
   }
 
+  test("with record-level expiration, a full compaction of one top run rewrites its files holding expired records") {
+    val top = Seq(file("c", 2, 0, 49, 1000), file("d", 2, 50, 99, 1000), file("e", 2, 100, 149, 1000))
+    val plan = Compactor.plan(split(top: _*), keys, options, full = true, expired = f => f.fileName != "d").get
+    assert(plan.inputs.map(_.fileName) === Seq("c", "e") && plan.outputLevel === 2 && plan.dropDeletes)
+    assert(Compactor.plan(split(top: _*), keys, options, full = true, expired = _ => false).isEmpty)
+    // not a full compaction: the universal pick alone
+    assert(Compactor.plan(split(top: _*), keys, options, full = false, expired = _ => true).isEmpty)
+  }
+
   test("universal compaction merges small level-0 runs below an untouched top level, keeping deletes") {
     val files = Seq(file("a", 0, 0, 9, 10, seq = 3), file("b", 0, 0, 9, 10, seq = 2), file("c", 0, 0, 9, 10, seq = 1),
       file("top", 2, 0, 99, 100000))

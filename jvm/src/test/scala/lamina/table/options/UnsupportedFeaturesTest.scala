@@ -38,8 +38,8 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
 
   test("the refusal names the table, the feature, the option and the operation") {
     val e = intercept[BadInputException](
-      UnsupportedFeatures.check("db.t", Map("record-level.expire-time" -> "1 d", "bucket" -> "2"), primaryKeyTable = true, Write))
-    assert(e.getMessage === "Table db.t uses record-level expiration ('record-level.expire-time' = '1 d'), which " +
+      UnsupportedFeatures.check("db.t", Map("row-tracking.enabled" -> "true", "bucket" -> "2"), primaryKeyTable = true, Write))
+    assert(e.getMessage === "Table db.t uses row tracking ('row-tracking.enabled' = 'true'), which " +
       "Lamina does not implement: writing it (INSERT, DELETE, UPDATE, MERGE, TRUNCATE) is refused, so that the " +
       "table stays right for Paimon's readers")
     val r = intercept[BadInputException](
