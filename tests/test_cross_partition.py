@@ -238,3 +238,39 @@ def test_paimon_reads_lamina_writes_after_paimon_and_keys_stay_unique(spark, war
     assert assert_each_key_once(spark, t) == expected
     back = run_sql(warehouse, [f"SELECT k, p, v, n FROM paimon.{db}.t ORDER BY k"])
     assert back[0] == [[k, *expected[k]] for k in sorted(expected)]
+
+
+def test_merges_update_values_in_place_and_delete_keys_wherever_they_are(spark, warehouse, db):
+    t = f"{CAT}.{db}.t"
+    create(spark, t)
+    spark.sql(f"INSERT INTO {t} VALUES (1, 'a', 'x', 1), (2, 'a', 'y', 2), (3, 'b', 'z', 3)")
+    spark.sql(f"CREATE OR REPLACE TEMP VIEW src AS SELECT * FROM VALUES (1, 'c', 'm', 10), (4, 'c', 'n', 40) "
+              "AS s(k, p, v, n)")
+    # a MERGE does not update partition columns (a write of the key into another partition moves it)
+    with pytest.raises(lamina.BadInputException) as e:
+        spark.sql(f"MERGE INTO {t} t USING src s ON t.k = s.k WHEN MATCHED THEN UPDATE SET * "
+                  "WHEN NOT MATCHED THEN INSERT *")
+    assert f"table {db}.t" in str(e.value) and "column 'p' is a partition column" in str(e.value)
+    spark.sql(f"MERGE INTO {t} t USING src s ON t.k = s.k WHEN MATCHED THEN UPDATE SET v = s.v, n = s.n "
+              "WHEN NOT MATCHED THEN INSERT *")
+    assert assert_each_key_once(spark, t) == {1: ("a", "m", 10), 2: ("a", "y", 2), 3: ("b", "z", 3),
+                                              4: ("c", "n", 40)}
+    # deletes by key, whatever partition the source names
+    spark.sql(f"CREATE OR REPLACE TEMP VIEW gone AS SELECT * FROM VALUES (1, 'a'), (3, 'a') AS s(k, p)")
+    spark.sql(f"MERGE INTO {t} t USING gone s ON t.k = s.k WHEN MATCHED THEN DELETE")
+    assert assert_each_key_once(spark, t) == {2: ("a", "y", 2), 4: ("c", "n", 40)}
+    spark.sql(f"INSERT INTO {t} VALUES (1, 'b', 'again', 1), (3, 'a', 'again', 3)")
+    assert assert_each_key_once(spark, t) == {1: ("b", "again", 1), 2: ("a", "y", 2), 3: ("a", "again", 3),
+                                              4: ("c", "n", 40)}
+
+
+def test_an_index_beyond_its_memory_spills_to_local_lookup_files(spark, warehouse, db):
+    t = f"{CAT}.{db}.t"
+    # half of a 16 kb write buffer: the index of each task spills every hundred-odd keys
+    create(spark, t, extra={"write-buffer-size": "16 kb", "dynamic-bucket.target-row-num": "100"})
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), 'a', 'v1', CAST(id AS INT) FROM range(2000)")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), IF(id % 3 = 0, 'b', 'a'), 'v2', 0 FROM range(0, 2000, 2)")
+    rows = assert_each_key_once(spark, t)
+    assert len(rows) == 2000
+    assert all(rows[k] == (("b" if k % 3 == 0 else "a"), "v2", 0) for k in range(0, 2000, 2))
+    assert all(rows[k] == ("a", "v1", k) for k in range(1, 2000, 2))
