@@ -274,3 +274,14 @@ def test_an_index_beyond_its_memory_spills_to_local_lookup_files(spark, warehous
     assert len(rows) == 2000
     assert all(rows[k] == (("b" if k % 3 == 0 else "a"), "v2", 0) for k in range(0, 2000, 2))
     assert all(rows[k] == ("a", "v1", k) for k in range(1, 2000, 2))
+
+
+def test_keys_the_bucket_functions_cannot_hash_are_placed_by_one_task(spark, warehouse, db):
+    """A timestamp key: every row goes to one task, which holds the whole index."""
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (ts TIMESTAMP NOT NULL, p STRING NOT NULL, v INT) PARTITIONED BY (p) "
+              "TBLPROPERTIES ('primary-key' = 'ts', 'dynamic-bucket.target-row-num' = '7')")
+    spark.sql(f"INSERT INTO {t} SELECT timestamp_seconds(id), 'a', CAST(id AS INT) FROM range(40)")
+    spark.sql(f"INSERT INTO {t} SELECT timestamp_seconds(id), 'b', CAST(id AS INT) + 100 FROM range(20, 60)")
+    assert sql_rows(spark, f"SELECT p, count(*), count(DISTINCT ts), min(v), max(v) FROM {t} GROUP BY p ORDER BY p") == [
+        ("a", 20, 20, 0, 19), ("b", 40, 40, 120, 159)]

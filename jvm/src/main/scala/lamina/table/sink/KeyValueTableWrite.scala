@@ -35,6 +35,8 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     keyIndex: Option[CrossPartitionAssigner] = None) {
 
   private val schema = table.schema
+  require(keyIndex.isDefined == table.hasCrossPartitionUpsert,
+    s"a write into table ${table.name} places keys across partitions exactly when the table is a cross-partition upsert")
   private val routing = new RowRouting(table, buckets)
   private val numBuckets = routing.numBuckets
   private var cachedCount = numBuckets
