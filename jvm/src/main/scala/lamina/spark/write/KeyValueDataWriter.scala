@@ -12,8 +12,8 @@ import lamina.format.DataFileWriters
 import lamina.mergetree.RowKind
 import lamina.mergetree.function.{DmlOperation, MergeFunctions, RowKindFilter}
 import lamina.spark.MirrorColumns
-import lamina.table.FileStoreTable
 import lamina.spark.compact.SparkCompactTasks
+import lamina.table.FileStoreTable
 import lamina.table.bucket.{CrossPartitionAssigner, CrossPartitionPlan, DynamicBucketPlan}
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.{KeyValueTableWrite, PrimaryKeyWrites, WriteBuckets}

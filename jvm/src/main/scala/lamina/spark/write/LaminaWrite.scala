@@ -14,9 +14,9 @@ import lamina.table.compact.CompactAfterWrite
 import lamina.table.options.CoreOptions
 import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReferences, DataFileFormats, MergeShapes, OptionScopes}
 import lamina.spark.compact.SparkCompactTasks
+import lamina.spark.read.KeyValueReaderBuilder
 import lamina.spark.stream.LaminaStreamingWrite
 import lamina.table.{FileStorePaths, FileStoreTable}
-import lamina.spark.read.KeyValueReaderBuilder
 import lamina.table.bucket.{CrossPartitionPlan, DynamicBucketPlan}
 import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts}
 import lamina.table.scan.{BucketCounts, FileStoreScan, SequenceBases}
