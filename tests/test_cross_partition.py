@@ -285,3 +285,34 @@ def test_keys_the_bucket_functions_cannot_hash_are_placed_by_one_task(spark, war
     spark.sql(f"INSERT INTO {t} SELECT timestamp_seconds(id), 'b', CAST(id AS INT) + 100 FROM range(20, 60)")
     assert sql_rows(spark, f"SELECT p, count(*), count(DISTINCT ts), min(v), max(v) FROM {t} GROUP BY p ORDER BY p") == [
         ("a", 20, 20, 0, 19), ("b", 40, 40, 120, 159)]
+
+
+@pytest.mark.parametrize("producer", ["input", "lookup"])
+def test_a_moved_key_shows_as_a_delete_and_an_insert_in_the_changelog(spark, warehouse, db, producer):
+    t = f"{CAT}.{db}.t"
+    create(spark, t, extra={"changelog-producer": producer})
+    spark.sql(f"INSERT INTO {t} VALUES (1, 'a', 'x', 1), (2, 'a', 'y', 2)")
+
+    def last():
+        return sql_rows(spark, f"SELECT max(snapshot_id) FROM {CAT}.{db}.`t$snapshots`")[0][0]
+
+    before = last()  # the lookup producer's changelog of the first write came with its compaction
+    spark.sql(f"INSERT INTO {t} VALUES (1, 'b', 'x2', 10)")
+    changes = sorted(tuple(r) for r in spark.read.option("incremental-between", f"{before},{last()}")
+                     .option("incremental-between-scan-mode", "changelog").table(f"{CAT}.{db}.`t$audit_log`").collect())
+    assert changes == [("+I", 1, "b", "x2", 10), ("-D", 1, "a", "x2" if producer == "input" else "x",
+                                                   10 if producer == "input" else 1)]
+
+
+def test_paimon_reads_partial_update_merged_into_the_old_partition(spark, warehouse, db):
+    require_paimon()
+    t = f"{CAT}.{db}.t"
+    create(spark, t, "partial-update")
+    spark.sql(f"INSERT INTO {t} VALUES (1, 'a', 'x', NULL), (2, 'b', NULL, 2)")
+    spark.sql(f"INSERT INTO {t} VALUES (1, 'c', NULL, 10), (2, 'c', 'y', NULL)")  # merged where the keys are
+    out = run_sql(warehouse, [
+        f"SELECT k, p, v, n FROM paimon.{db}.t ORDER BY k",
+        f"INSERT INTO paimon.{db}.t VALUES (1, 'b', 'z', NULL), (3, 'b', 'w', 3)",
+    ])
+    assert out[0] == [[1, "a", "x", 10], [2, "b", "y", 2]]
+    assert assert_each_key_once(spark, t) == {1: ("a", "z", 10), 2: ("b", "y", 2), 3: ("b", "w", 3)}
