@@ -1,7 +1,8 @@
 """Executors in JVMs of their own (`local-cluster[2,1,1024]`): a primary-key write, MERGE, DELETE and
 compaction, the same writes to a table with deletion vectors (lookup compaction, each executor with its own
 lookup files and cache), DELETE and UPDATE of a partitioned fixed-bucket append table (copy-on-write, and with
-deletion vectors, whose positions the executors collect, then compacted), and a
+deletion vectors, whose positions the executors collect, then compacted), keys moving between partitions
+(cross-partition upsert, each task's key index built in its executor), and a
 streaming query from one primary-key table into another, give the same rows as in one JVM, so nothing an
 executor does relies on state the driver
 set up (an option registry filled by side effects, a singleton, a cache)."""
@@ -58,10 +59,17 @@ q = (spark.readStream.table("lamina.d.k").writeStream.option("checkpointLocation
      .trigger(availableNow=True).toTable("lamina.d.kc"))
 q.awaitTermination(300)
 streamed = sorted(tuple(r) for r in spark.sql("SELECT id, v FROM lamina.d.kc").collect())
+# a cross-partition upsert: each executor's tasks build the key index of their share of keys
+spark.sql("CREATE TABLE lamina.d.x (id INT NOT NULL, p INT NOT NULL, v STRING) PARTITIONED BY (p) TBLPROPERTIES "
+          "('primary-key' = 'id', 'dynamic-bucket.target-row-num' = '20')")
+spark.sql("INSERT INTO lamina.d.x SELECT id, id % 3, 'x' FROM range(200)")
+spark.sql("INSERT INTO lamina.d.x SELECT id, (id + 1) % 3, 'w' FROM range(100, 300)")
+spark.sql("DELETE FROM lamina.d.x WHERE id % 7 = 0")
+xrows = sorted(tuple(r) for r in spark.sql("SELECT id, p, v FROM lamina.d.x").collect())
 # counted after the jobs: executors register asynchronously, and jobs wait for all (ratio 1.0)
 executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1
 print("RESULT" + json.dumps({"executors": executors, "compacted": compacted, "rows": rows, "k": krows, "a": arows,
-                             "dv": dvrows, "streamed": streamed}))
+                             "dv": dvrows, "streamed": streamed, "x": xrows}))
 """
 
 
@@ -98,3 +106,5 @@ def test_dml_and_compaction_on_separate_executor_jvms(tmp_path):
     assert [list(r) for r in result["streamed"]] == expected_k
     for t in ("a", "adv", "adv_compacted"):
         assert [list(r) for r in result["a"][t]] == expected_a, t
+    assert [list(r) for r in result["x"]] == [[i, i % 3 if i < 100 else (i + 1) % 3, "x" if i < 100 else "w"]
+                                              for i in range(300) if i % 7 != 0]

@@ -56,11 +56,13 @@ object CreateTableSpec {
       if (!names.contains(p))
         throw new BadInputException(
           s"Primary-key column '$p' of table $table is not a column; columns are ${names.mkString(", ")}"))
-    if (primaryKeys.nonEmpty) partitionKeys.foreach(p =>
+    val bucket = CoreOptions.Bucket.getOrDefault(options)
+    // with dynamic buckets a key without a partition column moves between partitions (cross-partition upsert)
+    if (primaryKeys.nonEmpty && bucket != -1) partitionKeys.foreach(p =>
       if (!primaryKeys.contains(p))
         throw new BadInputException(
-          s"Partition column '$p' of table $table must be part of the primary key (${primaryKeys.mkString(", ")})"))
-    val bucket = CoreOptions.Bucket.getOrDefault(options)
+          s"Partition column '$p' of table $table must be part of the primary key (${primaryKeys.mkString(", ")}) " +
+            s"with 'bucket' = '$bucket'; a key that moves between partitions (cross-partition upsert) needs 'bucket' = '-1'"))
     if (bucket == 0 || bucket < -2 || (bucket == -2 && primaryKeys.isEmpty))
       throw BadInputException.invalidOption("bucket", bucket.toString,
         "use -1, a positive number, or -2 (postponed buckets) on a table with a primary key", Some(table))

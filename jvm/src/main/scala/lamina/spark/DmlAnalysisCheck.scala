@@ -100,7 +100,7 @@ final class DmlAnalysisCheck(session: SparkSession) extends Rule[LogicalPlan] wi
       case EqualNullSafe(a, b) => Seq(a -> b, b -> a)
       case _ => Nil
     }
-    val nonKey = t.schema.fieldNames.filterNot(t.schema.primaryKeys.contains)
+    val nonKey = PrimaryKeyWrites.updatableColumns(t)
     clauses.foreach {
       case u: UpdateAction =>
         val changed = u.assignments.filterNot(keepsValue)

@@ -21,7 +21,7 @@ class LaminaRowLevelOperationBuilder(table: LaminaTable, info: RowLevelOperation
     // DmlAnalysisCheck, when installed, has already checked the assigned ones and key updates).
     // DELETE is checked when its write starts (see LaminaDeltaOperation.newWriteBuilder).
     if (info.command() == Command.UPDATE) {
-      val nonKey = t.schema.fieldNames.filterNot(t.schema.primaryKeys.contains)
+      val nonKey = PrimaryKeyWrites.updatableColumns(t)
       PrimaryKeyWrites.dmlRefusal(t, DmlOperation.Update, nonKey).foreach(why => throw new BadInputException(why))
     }
     new LaminaDeltaOperation(table, info.command())

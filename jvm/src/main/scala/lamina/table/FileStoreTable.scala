@@ -77,6 +77,9 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
   /** A primary-key table with `bucket` = -1: its keys' buckets are assigned through its hash index. */
   def hasDynamicBuckets: Boolean = isPrimaryKeyTable && numBuckets == -1
 
+  /** A primary key leaving out a partition column, with dynamic buckets: a key moves between partitions. */
+  def hasCrossPartitionUpsert: Boolean = DynamicBucketRules.isCrossPartition(schema)
+
   /** Paimon's postpone bucket (`bucket` = -2): each partition has a fixed count of its own, the first
    *  write's; files in `bucket-postpone` (Paimon's streaming writers) wait there, unread, until a
    *  compaction of Paimon's assigns them to buckets. */

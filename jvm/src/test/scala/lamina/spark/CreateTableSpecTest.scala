@@ -40,7 +40,10 @@ class CreateTableSpecTest extends AnyFunSuite {
     assert(refused(Nil, Map("primary-key" -> "nope", "bucket" -> "1")) ===
       "Primary-key column 'nope' of table db.t is not a column; columns are id, day, v, tags")
     assert(refused(Seq("day"), Map("primary-key" -> "id", "bucket" -> "1")) ===
-      "Partition column 'day' of table db.t must be part of the primary key (id)")
+      "Partition column 'day' of table db.t must be part of the primary key (id) with 'bucket' = '1'; a key that " +
+      "moves between partitions (cross-partition upsert) needs 'bucket' = '-1'")
+    // with dynamic buckets such a key moves between partitions, as in Paimon
+    assert(schema(Seq("day"), Map("primary-key" -> "id")).primaryKeys === Seq("id"))
     // a primary-key table without 'bucket' has dynamic buckets, as in Paimon
     assert(schema(Nil, Map("primary-key" -> "id")).numBuckets === -1)
     assert(refused(Nil, Map("bucket" -> "4")) ===

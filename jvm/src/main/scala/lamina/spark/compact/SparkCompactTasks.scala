@@ -120,5 +120,5 @@ object SparkCompactTasks extends SparkCompactTasks(None) {
   /** `lamina-lookup` beside the directory of files added to the Spark application, inside one of the
    *  executor's Spark local directories (removed with the application). In the object: the tasks'
    *  closures must not capture the (unserializable) compaction tasks. */
-  private def localLookupDir: File = new File(new File(SparkFiles.getRootDirectory()).getParentFile, "lamina-lookup")
+  def localLookupDir: File = new File(new File(SparkFiles.getRootDirectory()).getParentFile, "lamina-lookup")
 }

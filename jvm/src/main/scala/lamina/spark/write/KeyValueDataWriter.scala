@@ -12,8 +12,9 @@ import lamina.format.DataFileWriters
 import lamina.mergetree.RowKind
 import lamina.mergetree.function.{DmlOperation, MergeFunctions, RowKindFilter}
 import lamina.spark.MirrorColumns
+import lamina.spark.compact.SparkCompactTasks
 import lamina.table.FileStoreTable
-import lamina.table.bucket.DynamicBucketPlan
+import lamina.table.bucket.{CrossPartitionAssigner, CrossPartitionPlan, DynamicBucketPlan}
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.{KeyValueTableWrite, PrimaryKeyWrites, WriteBuckets}
 import lamina.types.SparkTypes
@@ -27,16 +28,19 @@ import lamina.types.SparkTypes
  *  the ordinal, past the table's columns, of the byte giving each row's kind
  *  ([[lamina.spark.MergeShapes.RowKindColumnOption]]). `metadataColumns`: the names of the metadata
  *  columns row-level DML hands to deletes and updates, in order ([[lamina.spark.MirrorColumns]]).
- *  `dynamic`: how a dynamic-bucket table's keys get their buckets. `buckets`: the bucket counts of
+ *  `dynamic`: how a dynamic-bucket table's keys get their buckets; `crossPartition`: how a cross-partition
+ *  upsert table's keys get their partitions and buckets. `buckets`: the bucket counts of
  *  partitions. */
 class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean = false,
     rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty,
-    dynamic: Option[DynamicBucketPlan] = None, buckets: WriteBuckets = WriteBuckets())
+    dynamic: Option[DynamicBucketPlan] = None, buckets: WriteBuckets = WriteBuckets(),
+    crossPartition: Option[CrossPartitionPlan] = None)
   extends DeltaWriter[InternalRow] {
 
   private val schema = table.schema
-  private val sink = new KeyValueTableWrite(table, writers, sequenceBases, taskId, uniqueKeys, dynamic, buckets)
+  private val sink = new KeyValueTableWrite(table, writers, sequenceBases, taskId, uniqueKeys, dynamic, buckets,
+    crossPartition.map(new CrossPartitionAssigner(table, _, SparkCompactTasks.localLookupDir)))
   private val pkOrdinals: Array[Int] = schema.primaryKeys.map(schema.indexOf).toArray
 
   /** (data ordinal, row id ordinal) of each row id column. */
@@ -45,7 +49,7 @@ class KeyValueDataWriter(table: FileStoreTable, writers: DataFileWriters,
 
   // The statement's clauses are refused during analysis when the session extensions are installed
   // (DmlAnalysisCheck); without them, a writer refuses the first delete or update it is handed
-  private lazy val nonKey = schema.fieldNames.filterNot(schema.primaryKeys.contains)
+  private lazy val nonKey = PrimaryKeyWrites.updatableColumns(table)
   private lazy val deleteRefusal = PrimaryKeyWrites.dmlRefusal(table, DmlOperation.MergeDelete)
   private lazy val updateRefusal = PrimaryKeyWrites.dmlRefusal(table, DmlOperation.MergeUpdate, nonKey)
 

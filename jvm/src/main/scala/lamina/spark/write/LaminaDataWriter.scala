@@ -9,7 +9,7 @@ import org.apache.spark.unsafe.types.UTF8String
 import lamina.errors.BadInputException
 import lamina.format.DataFileWriters
 import lamina.table.FileStoreTable
-import lamina.table.bucket.DynamicBucketPlan
+import lamina.table.bucket.{CrossPartitionPlan, DynamicBucketPlan}
 import lamina.table.commit.DeletedPositions
 import lamina.table.scan.SequenceBases
 import lamina.table.sink.{AppendTableWrite, WriteBuckets}
@@ -19,12 +19,12 @@ class LaminaDataWriterFactory(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long] = Map.empty, uniqueKeys: Boolean = false,
     rowKind: Option[Byte] = None, kindColumn: Option[Int] = None, metadataColumns: Seq[String] = Seq.empty,
     replaceData: Boolean = false, marksDeleted: Boolean = false, dynamic: Option[DynamicBucketPlan] = None,
-    buckets: WriteBuckets = WriteBuckets())
+    buckets: WriteBuckets = WriteBuckets(), crossPartition: Option[CrossPartitionPlan] = None)
   extends DataWriterFactory with DeltaWriterFactory {
   override def createWriter(partitionId: Int, taskId: Long): DeltaWriter[InternalRow] =
     if (table.isPrimaryKeyTable)
       new KeyValueDataWriter(table, writers, sequenceBases, partitionId, uniqueKeys, rowKind, kindColumn, metadataColumns,
-        dynamic, buckets)
+        dynamic, buckets, crossPartition)
     else new LaminaDataWriter(table, writers, partitionId, replaceData, marksDeleted, buckets)
 }
 

@@ -14,11 +14,12 @@ import lamina.table.compact.CompactAfterWrite
 import lamina.table.options.CoreOptions
 import lamina.spark.{BucketTagFunction, BucketTransformFunction, ColumnReferences, DataFileFormats, MergeShapes, OptionScopes}
 import lamina.spark.compact.SparkCompactTasks
+import lamina.spark.read.KeyValueReaderBuilder
 import lamina.spark.stream.LaminaStreamingWrite
 import lamina.table.{FileStorePaths, FileStoreTable}
-import lamina.table.bucket.DynamicBucketPlan
+import lamina.table.bucket.{CrossPartitionPlan, DynamicBucketPlan}
 import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts}
-import lamina.table.scan.{BucketCounts, SequenceBases}
+import lamina.table.scan.{BucketCounts, FileStoreScan, SequenceBases}
 import lamina.table.sink.{TableWriter, WriteBuckets}
 import lamina.types.SparkTypes
 
@@ -49,13 +50,33 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   override def description(): String = s"LaminaWrite ${table.name} $mode"
 
   override def toBatch: DeltaBatchWrite = {
-    refusal.foreach(why => throw new BadInputException(why))
+    refusal.orElse(crossPartitionRefusal).foreach(why => throw new BadInputException(why))
     this
+  }
+
+  /** A cross-partition upsert table takes appends, row-level DML and overwrites of the whole table; an
+   *  overwrite of some partitions would keep the index entries of keys it drops elsewhere. */
+  private def crossPartitionRefusal: Option[String] = {
+    val partial = mode match {
+      case WriteMode.OverwriteDynamic => true
+      case WriteMode.OverwriteByFilter(filters) => filters.nonEmpty
+      case _ => false
+    }
+    if (table.hasCrossPartitionUpsert && partial)
+      Some(s"INSERT OVERWRITE of some partitions of table ${table.name} is not supported: its primary key leaves " +
+        s"out partition column(s) ${table.schema.partitionKeys.filterNot(table.schema.primaryKeys.contains).mkString(", ")} " +
+        "with 'bucket' = '-1' (cross-partition upsert), so a key's row may be in any partition; overwrite the " +
+        "whole table, or DELETE the partitions' rows and INSERT")
+    else None
   }
 
   /** A streaming query's sink appends; its commit user is the query's id, kept in its checkpoint. */
   override def toStreaming: StreamingWrite = {
     refusal.foreach(why => throw new BadInputException(why))
+    if (table.hasCrossPartitionUpsert)
+      throw new BadInputException(s"Streaming write into table ${table.name} is not supported: its primary key leaves " +
+        "out a partition column with 'bucket' = '-1' (cross-partition upsert), which Lamina writes in batch " +
+        "statements only")
     if (mode != WriteMode.Append)
       throw new BadInputException(s"Streaming write into table ${table.name}: output mode complete is not supported " +
         "(each micro-batch would replace the whole table); use output mode append")
@@ -86,7 +107,8 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
         .map(c => info.schema().fieldIndex(c)),
       metadataColumns = if (info.metadataSchema().isPresent) info.metadataSchema().get.fieldNames.toSeq else Seq.empty,
       replaceData = mode.isInstanceOf[WriteMode.CopyOnWrite], marksDeleted = mode.isInstanceOf[WriteMode.MarkDeleted],
-      dynamic = if (!table.hasDynamicBuckets) None else Some(dynamicPlan),
+      dynamic = if (!table.hasDynamicBuckets || table.hasCrossPartitionUpsert) None else Some(dynamicPlan),
+      crossPartition = crossPartitionPlan,
       buckets =
         if (writesPostponeFiles) WriteBuckets(Map.empty, Some(FileStorePaths.PostponeBucket))
         else WriteBuckets(if (overwrites) Map.empty else BucketCounts.differing(table),
@@ -116,6 +138,24 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     DynamicBucketPlan(from, dynamicGroups)
   }
 
+  /** A cross-partition upsert table's placement: the key index built from the latest snapshot's live
+   *  keys (those `cross-partition-upsert.index-ttl` keeps), or from nothing for a whole-table overwrite.
+   *  Fixed once per write: its commit checks that no other write landed since ([[KeyIndexConflict]]). */
+  private lazy val crossPartitionPlan: Option[CrossPartitionPlan] =
+    if (!table.hasCrossPartitionUpsert) None
+    else {
+      val base = if (overwrites) None else table.snapshotManager.latestId()
+      val live = base.map(id => new FileStoreScan(table, table.snapshotManager.snapshot(id)).plan()).getOrElse(Seq.empty)
+      val splits = CrossPartitionPlan.withinTtl(live, CoreOptions.CrossPartitionUpsertIndexTtl.get(table.options),
+        System.currentTimeMillis())
+      val readers = KeyValueReaderBuilder.build(SparkSession.active, table,
+        (splits.flatMap(_.files.map(_.schemaId)) :+ table.schema.id).distinct, Seq.empty, needed = Some(Set.empty))
+      Some(CrossPartitionPlan(base, if (hashableKeys) crossGroups else 1, splits, readers))
+    }
+
+  /** A cross-partition write's assigner groups, one task each. */
+  private lazy val crossGroups: Int = math.min(dynamicGroups, BucketTagFunction.MaxBuckets)
+
   /** The assigner groups of a dynamic-bucket write: `dynamic-bucket.assigner-parallelism` (else Spark's
    *  default parallelism), at most `dynamic-bucket.initial-buckets` and `dynamic-bucket.max-buckets`. */
   private lazy val dynamicGroups: Int = {
@@ -131,9 +171,13 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   private lazy val oneTaskPerGroup: Boolean =
     dynamicByGroup && table.schema.partitionKeys.isEmpty && dynamicGroups <= BucketTagFunction.MaxBuckets
 
+  /** A cross-partition upsert table is written by one task per assigner group of key hashes, whatever the
+   *  partition (a key's rows may be in any); without hashable keys, by one task. */
+  private lazy val crossByGroup: Boolean = table.hasCrossPartitionUpsert && hashableKeys
+
   /** Whether the bucket functions can compute a dynamic-bucket table's key hash groups; otherwise all
    *  rows of a partition go to one task. */
-  private lazy val dynamicByGroup: Boolean = table.hasDynamicBuckets && hashableKeys
+  private lazy val dynamicByGroup: Boolean = table.hasDynamicBuckets && !table.hasCrossPartitionUpsert && hashableKeys
 
   /** Whether the bucket functions can hash this table's bucket key ([[lamina.spark.BucketTransformFunction]]). */
   private lazy val hashableKeys: Boolean = BucketTransformFunction.supports(
@@ -142,7 +186,10 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   /** The tasks of a write with one task per bucket or assigner group: bucket (or group) b's rows in shuffle
    *  partition b, through the `bucket_tag` function. */
   private lazy val oneTaskEach: Option[Int] =
-    if (oneTaskPerBucket) Some(table.schema.numBuckets) else if (oneTaskPerGroup) Some(dynamicGroups) else None
+    if (oneTaskPerBucket) Some(table.schema.numBuckets)
+    else if (oneTaskPerGroup) Some(dynamicGroups)
+    else if (crossByGroup) Some(crossGroups)
+    else None
 
   /** Primary-key tables: all rows of a key reach one task, sorted by key there, so each writer's files
    *  are sorted runs; rows are clustered by Paimon's bucket where the catalog's functions can compute it
@@ -157,6 +204,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
           (Expressions.literal(Integer.valueOf(oneTaskEach.get)) +: schema.bucketKeys.map(column)): _*)))
     else if (dynamicByGroup) Distributions.clustered(
       (schema.partitionKeys.map(column) :+ ColumnReferences.bucket(dynamicGroups, schema.bucketKeys)).toArray)
+    else if (table.hasCrossPartitionUpsert) Distributions.ordered(requiredOrdering())
     else if (table.hasDynamicBuckets && schema.partitionKeys.nonEmpty)
       Distributions.clustered(schema.partitionKeys.map(column).toArray)
     else if (table.hasDynamicBuckets) Distributions.ordered(requiredOrdering())
@@ -178,11 +226,16 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   override def requiredNumPartitions(): Int =
     if (oneTaskEach.isDefined) oneTaskEach.get
     else if (table.hasDynamicBuckets && !dynamicByGroup && table.schema.partitionKeys.isEmpty) 1
+    else if (table.hasCrossPartitionUpsert) 1
     else 0
 
+  /** Sorted by key within each task: a cross-partition upsert's records, old partitions' -D records
+   *  included, then reach each (partition, bucket) in key order (by the key alone: the partition of a
+   *  row-level delete is not among the columns Spark sorts). */
   override def requiredOrdering(): Array[SortOrder] =
     if (!table.isPrimaryKeyTable) Array.empty
-    else (table.schema.partitionKeys ++ table.schema.trimmedPrimaryKeys).distinct
+    else (if (table.hasCrossPartitionUpsert) table.schema.trimmedPrimaryKeys
+          else (table.schema.partitionKeys ++ table.schema.trimmedPrimaryKeys).distinct)
       .map(c => Expressions.sort(ColumnReferences.column(c), SortDirection.ASCENDING)).toArray
 
   override def useCommitCoordinator(): Boolean = false
@@ -238,7 +291,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
     mode match {
       case WriteMode.Append =>
         TableWriter.commitAppend(table, msgs, commitUser, operation = operation(CommitOperation.Write),
-          rows = rowCounts(written, 0))
+          rows = rowCounts(written, 0), keyIndexBase = crossPartitionPlan.map(_.snapshotId))
       case WriteMode.OverwriteByFilter(filters) =>
         TableWriter.commitOverwrite(table, msgs, WriteModes.partitionFilter(table, filters), commitUser,
           operation = operation(CommitOperation.Overwrite), rows = rowCounts(written, 0))

@@ -26,8 +26,10 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
   private val store = table.manifestStore
   private val snapshots = table.snapshotManager
 
-  /** Appends new files. Returns the committed snapshot id, or None when there was nothing to commit. */
-  def append(messages: Seq[CommitMessage], identifier: Long = System.currentTimeMillis()): Option[Long] = {
+  /** Appends new files. Returns the committed snapshot id, or None when there was nothing to commit.
+   *  `keyIndexBase`: the snapshot a cross-partition upsert's key index was built from ([[KeyIndexConflict]]). */
+  def append(messages: Seq[CommitMessage], identifier: Long = System.currentTimeMillis(),
+      keyIndexBase: Option[Option[Long]] = None): Option[Long] = {
     val entries = adds(messages)
     val compact = compactions(messages)
     val indexChanges = messages.flatMap(m => m.indexChange.map(c => (m.partition, m.bucket, c)))
@@ -36,7 +38,11 @@ final class FileStoreCommit(table: FileStoreTable, commitUser: String, propertie
     val hashes = hashChanges(messages)
     var last: Option[Long] = None
     if (entries.nonEmpty || hashes.nonEmpty)
-      last = tryAttempts(_ => Attempt(entries, Snapshot.Kind.Append, hashChanges = hashes), identifier,
+      last = tryAttempts(
+        latest => {
+          keyIndexBase.foreach(KeyIndexConflict.check(table, _, latest))
+          Attempt(entries, Snapshot.Kind.Append, hashChanges = hashes)
+        }, identifier,
         changelog = changelogOf(_.changelogFiles))
     if (compact.nonEmpty || indexChanges.nonEmpty)
       last = tryCommit(_ => compact, Snapshot.Kind.Compact, identifier, indexChanges = indexChanges,

@@ -65,6 +65,14 @@ object CoreOptions {
   val DynamicBucketMaxBuckets: OptionDef[Int] = define("dynamic-bucket.max-buckets", IntKind, "-1", Table,
     "Dynamic buckets: the most buckets per partition (-1: no limit). At the limit a new key goes to the " +
       "assigner's least filled bucket.")
+  val CrossPartitionUpsertIndexTtl: OptionDef[Long] = define("cross-partition-upsert.index-ttl", DurationKind, null,
+    Table,
+    "Cross-partition upsert (a primary key without every partition column, bucket = -1): the key index a " +
+      "write builds leaves out the keys of buckets none of whose files was written within this time, so such " +
+      "a key written again lands in its new partition beside its old row. Unset: every key is indexed.")
+  val CrossPartitionUpsertBootstrapParallelism: OptionDef[Int] = define(
+    "cross-partition-upsert.bootstrap-parallelism", intAtLeast(1), "10", Table,
+    "Cross-partition upsert: the threads of one write task that read the table's live keys into its key index.")
   val PostponeBatchWriteFixedBucket: OptionDef[Boolean] = define("postpone.batch-write-fixed-bucket", BooleanKind,
     "true", Table,
     "Postpone buckets (bucket = -2): batch writes (and Lamina's streaming sink) put rows straight into fixed " +

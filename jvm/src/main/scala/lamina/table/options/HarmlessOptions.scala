@@ -55,11 +55,10 @@ object HarmlessOptions {
         "metadata.stats-keep-first-n-columns", "manifest.delete-file-drop-stats"),
       Seq("file-index.", "global-index.", "orc.", "parquet.", "avro.")),
     Group(
-      "Settings of a feature that Lamina refuses on its own key (cross-partition upsert, " +
+      "Settings of a feature that Lamina refuses on its own key (" +
         "deletion vectors, changelog producers, external paths, chain tables, " +
         "blob, vector and variant columns): alone they do nothing.",
-      Seq("cross-partition-upsert.index-ttl",
-        "cross-partition-upsert.bootstrap-parallelism", "deletion-vectors.modifiable",
+      Seq("deletion-vectors.modifiable",
         "delete.force-produce-changelog",
         "data-file.external-paths.strategy", "data-file.external-paths.specific-fs", "data-file.external-paths.weights",
         "chain-table.chain-partition-keys", "scan.fallback-snapshot-branch",

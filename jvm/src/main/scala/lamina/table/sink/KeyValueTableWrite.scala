@@ -8,10 +8,10 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 
 import lamina.errors.BadInputException
 import lamina.format.{BinaryRowCodec, DataFileWriters}
-import lamina.mergetree.KeyValueFileWriter
+import lamina.mergetree.{KeyValueFileWriter, RowKind}
 import lamina.mergetree.function.MergeFunctions
 import lamina.table.{FileStorePaths, FileStoreTable}
-import lamina.table.bucket.{DynamicBucketAssigner, DynamicBucketPlan, PartitionBuckets}
+import lamina.table.bucket.{CrossPartitionAssigner, DynamicBucketAssigner, DynamicBucketPlan, KeyPlacement, PartitionBuckets}
 import lamina.table.commit.CommitMessage
 import lamina.table.options.{ChangelogProducer, CoreOptions}
 import lamina.table.scan.SequenceBases
@@ -23,14 +23,20 @@ import lamina.table.scan.SequenceBases
  *  before they reach a file ([[RepeatedKeyMerge]]). With `changelog-producer` = input every record
  *  also goes, with the same sequence number, to a changelog file of its bucket (Paimon's input
  *  producer). A dynamic-bucket table's keys get their buckets from the `dynamic` plan's assigner, which
- *  also writes the hash index of every bucket given new keys. Invariant: every file written is
+ *  also writes the hash index of every bucket given new keys. A cross-partition upsert table's keys are
+ *  placed by the task's `keyIndex` ([[CrossPartitionAssigner]]), which may add a -D record of the key
+ *  in its old partition or send the record there; the records arrive sorted by key, so each
+ *  (partition, bucket) still gets its keys in order. Invariant: every file written is
  *  either in the commit messages of [[prepareCommit]] or removed by [[abort]]. `buckets`: the bucket
  *  counts of partitions ([[WriteBuckets]]). */
 final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     sequenceBases: Map[SequenceBases.Key, Long], taskId: Int, uniqueKeys: Boolean,
-    dynamic: Option[DynamicBucketPlan] = None, buckets: WriteBuckets = WriteBuckets()) {
+    dynamic: Option[DynamicBucketPlan] = None, buckets: WriteBuckets = WriteBuckets(),
+    keyIndex: Option[CrossPartitionAssigner] = None) {
 
   private val schema = table.schema
+  require(keyIndex.isDefined == table.hasCrossPartitionUpsert,
+    s"a write into table ${table.name} places keys across partitions exactly when the table is a cross-partition upsert")
   private val routing = new RowRouting(table, buckets)
   private val numBuckets = routing.numBuckets
   private var cachedCount = numBuckets
@@ -55,7 +61,9 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
    *  task) that its compaction reads each writer's files in order by: `data--u-<user>-s-<id>-w` (Paimon
    *  puts its `-u-...` after the prefix `data-`). */
   private lazy val postponePrefix = s"${KeyValueFileWriter.DataPrefix}--u-${FileStorePaths.newUuid()}-s-$taskId-w"
-  private val keyHash = assigner.map(_ => routing.keyHash)
+  private val keyHash = assigner.orElse(keyIndex).map(_ => routing.keyHash)
+  private val trimmedKeyOrdinals = schema.trimmedPrimaryKeys.map(schema.indexOf).toArray
+  private lazy val overlay = new PartitionOverlay(schema)
   private var cachedPartitionBytes: Array[Byte] = _
   private var cachedGroups: Array[PartitionBuckets] = _
 
@@ -72,6 +80,10 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
       k += 1
     }
     val partition = routing.partition(row)
+    keyIndex match {
+      case Some(index) => return place(index, row, kind, partition)
+      case None =>
+    }
     // the writers of the last partition seen, by bucket: no map lookup per row
     if (cachedPartition == null || !cachedPartition.equals(partition)) {
       cachedPartition = partition.copy()
@@ -94,6 +106,10 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
       w = writerOf(partition, bucket)
       cachedWriters(slot) = w
     }
+    writeTo(w, row, kind)
+  }
+
+  private def writeTo(w: KeyValueFileWriter, row: InternalRow, kind: Byte): Unit =
     if (uniqueKeys) {
       if (inputChangelog) changelogs(w).write(row, kind, w.sequence)
       w.write(row, kind)
@@ -101,6 +117,19 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
       val sequence = w.reserveSequence()
       if (inputChangelog) changelogs(w).write(row, kind, sequence)
       merges(w).write(row, kind, sequence)
+    }
+
+  /** A record of a cross-partition upsert table, placed by the key index. */
+  private def place(index: CrossPartitionAssigner, row: InternalRow, kind: Byte, partition: UnsafeRow): Unit = {
+    val partitionBytes = BinaryRowCodec.serialize(partition, schema.partitionTypes)
+    def into(r: InternalRow, k: Byte, bucket: Int): Unit = writeTo(writerOf(routing.partition(r), bucket), r, k)
+    index.place(index.keyOf(row, trimmedKeyOrdinals), keyHash.get(row), partitionBytes) match {
+      case KeyPlacement.Here(bucket) => into(row, kind, bucket)
+      case KeyPlacement.Moved(oldPartition, oldBucket, bucket) =>
+        into(overlay(row, oldPartition), RowKind.Delete, oldBucket)
+        into(row, kind, bucket)
+      case KeyPlacement.IntoOld(oldPartition, oldBucket) => into(overlay(row, oldPartition), kind, oldBucket)
+      case KeyPlacement.Dropped =>
     }
   }
 
@@ -145,11 +174,13 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
     merges.clear()
     counts.clear()
     cachedPartition = null
+    keyIndex.foreach(_.close())
     msgs
   }
 
   /** Removes every file written. */
   def abort(): Unit = {
+    keyIndex.foreach(_.close())
     open.values.foreach(_.abort())
     changelogs.values.foreach(_.abort())
     open.clear()

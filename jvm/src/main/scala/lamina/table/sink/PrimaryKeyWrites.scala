@@ -63,6 +63,13 @@ object PrimaryKeyWrites {
     DmlRules.check(op, updatedColumns, s.fields, s.primaryKeys, s.partitionKeys, table.options, table.name)
   }
 
+  /** The columns an UPDATE may assign: neither primary-key nor partition columns (a cross-partition
+   *  upsert table's key leaves partition columns out; updating one there would move the row). */
+  def updatableColumns(table: FileStoreTable): Seq[String] = {
+    val s = table.schema
+    s.fieldNames.filterNot(c => s.primaryKeys.contains(c) || s.partitionKeys.contains(c))
+  }
+
   /** Whether NULLs never overwrite values in the table (merge-engine partial-update). */
   def isPartialUpdate(table: FileStoreTable): Boolean =
     table.capabilities.mergeEngine.nullsOverwriteNothing

@@ -14,8 +14,8 @@ import lamina.table.scan.DataSplit
 object TableWriter {
   def commitAppend(table: FileStoreTable, msgs: Seq[CommitMessage], user: String = FileStoreCommit.newUser(),
       identifier: Long = System.currentTimeMillis(), operation: CommitOperation = CommitOperation.Write,
-      rows: RowCounts = RowCounts.Unknown): Option[Long] =
-    expireAfter(table, commit(table, user, operation, rows).append(msgs, identifier))
+      rows: RowCounts = RowCounts.Unknown, keyIndexBase: Option[Option[Long]] = None): Option[Long] =
+    expireAfter(table, commit(table, user, operation, rows).append(msgs, identifier, keyIndexBase))
 
   /** Overwrites the partitions `filter` selects, or (when `partitions` is given) exactly those
    *  serialized partitions. As in Paimon an overwrite commits no changelog: its changelog files are

@@ -22,8 +22,8 @@ class UnsupportedFeaturesTest extends AnyFunSuite {
     assert(blocked(dv, pk = false, Read).isEmpty)
     // lookup compaction maintains the vectors: writes and compaction take such tables
     assert(Seq(Write, Compact).map(blocked(dv, pk = true, _)) === Seq.fill(2)(Seq.empty))
-    // Paimon's default bucket is -1: dynamic buckets, implemented (cross-partition upsert is refused by
-    // DynamicBucketRules, which sees the table's keys)
+    // Paimon's default bucket is -1: dynamic buckets, implemented (and cross-partition upsert, which
+    // DynamicBucketRules tells by the table's keys)
     val dynamic = Map.empty[String, String]
     assert(Seq(Read, Write, Compact).map(blocked(dynamic, pk = true, _)) === Seq.fill(3)(Seq.empty))
     val producer = Map("bucket" -> "1", "changelog-producer" -> "lookup")
