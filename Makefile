@@ -98,12 +98,13 @@ pytest: venv servers s3-jars
 # The long suites, and the concurrency, corruption and property suites of `make test` longer: 4 writer
 # processes of 60 operations each per table kind, 4 of 25 each against the catalogs with the commit lock
 # and on an S3 server, every third byte of a data file flipped, longer random histories, the random
-# histories of postponed buckets and rescales for every merge engine with deletion vectors on and off.
+# histories of postponed buckets, rescales and cross-partition upserts for every merge engine with
+# deletion vectors on and off.
 stress: venv servers s3-jars jar
 	LAMINA_STRESS=1 $(PY) -m pytest tests/test_concurrency_model.py tests/test_compaction_races.py tests/test_streaming_kill.py \
 	  tests/test_concurrency_metastores.py tests/test_concurrency_s3.py tests/test_corrupt_data_files.py \
 	  tests/test_metadata_fuzz.py tests/test_changelog_property.py tests/test_merge_key_filter.py \
-	  tests/test_postpone_compact.py tests/test_rescale.py -q
+	  tests/test_postpone_compact.py tests/test_rescale.py tests/test_cross_partition.py -q
 
 demo: venv jar
 	@wh="$$(mktemp -d)"; trap 'rm -rf "$$wh"' EXIT; \

@@ -10,7 +10,7 @@ import random
 import pytest
 
 import lamina
-from _pk_history import ENGINES
+from _pk_history import ENGINES, engine_pairs
 from _support import run_concurrently, sql_rows, table_path
 from paimon_connector import require_paimon, run_sql
 
@@ -128,8 +128,8 @@ def run_history(spark, db, name, engine, rnd, steps, check):
     return model
 
 
-# first-row takes no deletion vectors (it never deletes an older row)
-CASES = [(e, False) for e in ENGINES] + [(e, True) for e in ENGINES if e != "first-row"]
+# make test: each engine once; make stress: with deletion vectors on and off (first-row takes none)
+CASES = [(e, dv) for e, dv in engine_pairs() if e in ENGINES]
 
 
 @pytest.mark.parametrize("engine, dv", CASES, ids=[f"{e}{'-dv' if dv else ''}" for e, dv in CASES])
