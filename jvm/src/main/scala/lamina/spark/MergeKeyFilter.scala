@@ -14,6 +14,7 @@ import org.apache.spark.sql.catalyst.expressions.{
   PredicateHelper,
   SubqueryExpression
 }
+import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys
 import org.apache.spark.sql.catalyst.plans.{Inner, JoinType, LeftOuter, LeftSemi, RightOuter}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, Join, Limit, LogicalPlan, Project, WriteDelta}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -74,15 +75,21 @@ final class MergeKeyFilter extends Rule[LogicalPlan] with PredicateHelper {
     case None => j
     case Some(condition) =>
       val conjuncts = splitConjunctivePredicates(condition)
-      val left = pruned(j.left, j.right, target, conjuncts, Set(Inner, RightOuter, LeftSemi), j.joinType)
+      val (leftKeys, rightKeys) = j match {
+        case ExtractEquiJoinKeys(_, l, r, _, _, _, _, _) => (l, r)
+        case _ => (Nil, Nil)
+      }
+      val left = pruned(j.left, j.right, target, conjuncts, Set(Inner, RightOuter, LeftSemi), j.joinType, rightKeys)
       val right =
-        if (left ne j.left) j.right else pruned(j.right, j.left, target, conjuncts, Set(Inner, LeftOuter), j.joinType)
+        if (left ne j.left) j.right
+        else pruned(j.right, j.left, target, conjuncts, Set(Inner, LeftOuter), j.joinType, leftKeys)
       if ((left eq j.left) && (right eq j.right)) j else j.copy(left = left, right = right)
   }
 
-  /** `side` with the key filters the join's equalities give it from `other`, or `side` itself. */
+  /** `side` with the key filters the join's equalities give it from `other` (whose join keys, in the
+   *  join's order, are `otherKeys`), or `side` itself. */
   private def pruned(side: LogicalPlan, other: LogicalPlan, target: LaminaTable, conjuncts: Seq[Expression],
-      prunable: Set[JoinType], joinType: JoinType): LogicalPlan = {
+      prunable: Set[JoinType], joinType: JoinType, otherKeys: Seq[Expression]): LogicalPlan = {
     if (!prunable.contains(joinType)) return side
     val relation = side.collectFirst { case r if readsTarget(r, target) => r }
     relation.fold(side) { r =>
@@ -94,7 +101,7 @@ final class MergeKeyFilter extends Rule[LogicalPlan] with PredicateHelper {
         filterable(a, r, target) && b.references.nonEmpty && b.references.subsetOf(other.outputSet) &&
         b.deterministic && !SubqueryExpression.hasSubquery(b)
       }.groupBy(_._1.exprId).values.map(_.head).toSeq
-      withKeyFilters(side, r, target, other, pairs)
+      withKeyFilters(side, r, target, other, pairs, otherKeys)
     }
   }
 
@@ -128,14 +135,26 @@ final class MergeKeyFilter extends Rule[LogicalPlan] with PredicateHelper {
 
   /** `side` with a filter right above `r` (the target's read) that each `(a, b)` of `pairs` gives: `a`
    *  must hold one of the distinct values of `b` over `source`; `side` itself when there is nothing to
-   *  filter by or the source may have too many values. */
+   *  filter by or the source may have too many values.
+   *
+   *  A source Spark's statistics show small enough to broadcast, joined on `joinKeys` (its keys of the
+   *  join, in the join's order; none for a subquery), gets Spark's own form of the filter: the values
+   *  are read from the join's broadcast of the source, with no job of their own and the source computed
+   *  once; should the join not broadcast it after all, there is no filter (the whole target is read).
+   *  Any other source's distinct values are computed by a job of their own, bounded. */
   private def withKeyFilters(side: LogicalPlan, r: LogicalPlan, target: LaminaTable, source: LogicalPlan,
-      pairs: Seq[(Attribute, Expression)]): LogicalPlan = {
+      pairs: Seq[(Attribute, Expression)], joinKeys: Seq[Expression] = Nil): LogicalPlan = {
     val table = target.table
     val maxKeys =
       CoreOptions.MergeKeyFilterMaxKeys.getOrDefault(table.options ++ OptionScopes.dynamic(table.name, Map.empty, "read"))
+    def keyIndex(b: Expression) = joinKeys.indexWhere(_.semanticEquals(b))
     if (pairs.isEmpty || maxKeys <= 0 || estimatedRows(source).exists(_ > maxKeys)) side
-    else {
+    else if (pairs.forall(p => keyIndex(p._2) >= 0) && broadcastable(source)) {
+      val filters = pairs.map { case (a, b) =>
+        DynamicPruningSubquery(a, source, joinKeys, Seq(keyIndex(b)), onlyInBroadcast = true): Expression
+      }
+      side.transformUp { case rel if rel eq r => Filter(filters.reduce(And), rel) }
+    } else {
       val filters = pairs.map { case (a, b) =>
         val key = Alias(b, "key")()
         // the distinct values but NULL (which matches nothing), one more than a scan accepts: more
@@ -146,6 +165,16 @@ final class MergeKeyFilter extends Rule[LogicalPlan] with PredicateHelper {
       side.transformUp { case rel if rel eq r => Filter(filters.reduce(And), rel) }
     }
   }
+
+  /** Whether Spark's statistics show `source` small enough for a broadcast join (its leaves' sizes
+   *  known). */
+  private def broadcastable(source: LogicalPlan): Boolean =
+    try {
+      val threshold = source.conf.autoBroadcastJoinThreshold
+      val unknown = BigInt(source.conf.defaultSizeInBytes)
+      threshold > 0 && !source.collectLeaves().exists(_.stats.sizeInBytes >= unknown) &&
+      source.stats.sizeInBytes <= threshold
+    } catch { case _: Exception => false }
 
   /** Spark's estimate of the rows of `source`: its row count where known, else its size over the
    *  size of a row (a compressed file's size underestimates its rows); None when a leaf's size is
