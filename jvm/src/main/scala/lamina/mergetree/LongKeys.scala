@@ -22,10 +22,7 @@ final class LongKeys private (val sorted: Array[Long]) extends Serializable {
   /** The range from the first key to the last (empty when there are none). */
   def range: KeyRange = if (sorted.isEmpty) KeyRange(Long.MaxValue, Long.MinValue) else KeyRange(sorted.head, sorted.last)
 
-  def contains(key: Long): Boolean = {
-    val i = java.util.Arrays.binarySearch(sorted, key)
-    i >= 0
-  }
+  def contains(key: Long): Boolean = java.util.Arrays.binarySearch(sorted, key) >= 0
 
   /** The positions `i` in `[from, to)` whose `keyAt(i)` is one of these, ascending, into `out`; their
    *  number. `keyAt` must ascend strictly over `[from, to)`. */
@@ -41,56 +38,21 @@ final class LongKeys private (val sorted: Array[Long]) extends Serializable {
         n += 1
         i += 1
         k += 1
-      } else if (a < b) i = leap(keyAt, i + 1, to, b)
+      } else if (a < b) i = LongKeys.leap(keyAt, i + 1, to, b)
       else k = atOrAbove(a, k + 1)
     }
     n
   }
 
-  /** The first index at or after `from` whose key is at or above `key` (the size if none), by
-   *  doubling steps and then halving them. */
-  private def atOrAbove(key: Long, from: Int): Int = {
-    var step = 1
-    var lo = from
-    var hi = from
-    while (hi < sorted.length && sorted(hi) < key) {
-      lo = hi + 1
-      hi = math.min(sorted.length, hi + step)
-      step <<= 1
-    }
-    hi = math.min(hi, sorted.length)
-    while (lo < hi) {
-      val mid = (lo + hi) >>> 1
-      if (sorted(mid) < key) lo = mid + 1 else hi = mid
-    }
-    lo
-  }
-
-  /** The first position in `[from, to)` whose key is at or above `key` (`to` if none), as
-   *  [[atOrAbove]] does over these keys. */
-  private def leap(keyAt: Int => Long, from: Int, to: Int, key: Long): Int = {
-    var step = 1
-    var lo = from
-    var hi = from
-    while (hi < to && keyAt(hi) < key) {
-      lo = hi + 1
-      hi = math.min(to, hi + step)
-      step <<= 1
-    }
-    hi = math.min(hi, to)
-    while (lo < hi) {
-      val mid = (lo + hi) >>> 1
-      if (keyAt(mid) < key) lo = mid + 1 else hi = mid
-    }
-    lo
-  }
+  /** The first index at or after `from` whose key is at or above `key` (the size if none). */
+  private def atOrAbove(key: Long, from: Int): Int = LongKeys.leap(keyAtIndex, from, sorted.length, key)
+  private val keyAtIndex: Int => Long = sorted(_)
 
   /** The records of a run (ascending by key) of these keys: it stops at the first key above the last. */
   def within(records: Iterator[KeyValue], key: KeyValue => Long): Iterator[KeyValue] = {
-    val last = if (sorted.isEmpty) Long.MinValue else sorted.last
     if (sorted.isEmpty) Iterator.empty
     else
-      records.takeWhile(kv => key(kv) <= last).filter { kv =>
+      records.takeWhile(kv => key(kv) <= sorted.last).filter { kv =>
         val wanted = contains(key(kv))
         if (!wanted) leftOut += 1
         wanted
@@ -103,5 +65,36 @@ final class LongKeys private (val sorted: Array[Long]) extends Serializable {
 object LongKeys {
 
   /** The distinct keys of `keys`, in any order. */
-  def of(keys: Array[Long]): LongKeys = new LongKeys(keys.clone().sorted.distinct)
+  def of(keys: Array[Long]): LongKeys = new LongKeys(distinctAscending(keys.clone()))
+
+  /** The distinct values of `values`, ascending (sorts `values` in place). */
+  def distinctAscending(values: Array[Long]): Array[Long] = {
+    java.util.Arrays.sort(values)
+    var n = 0
+    var i = 0
+    while (i < values.length) {
+      if (n == 0 || values(n - 1) != values(i)) { values(n) = values(i); n += 1 }
+      i += 1
+    }
+    java.util.Arrays.copyOf(values, n)
+  }
+
+  /** The first position in `[from, to)` whose `keyAt` is at or above `key` (`to` if none), where
+   *  `keyAt` ascends: by doubling steps from `from`, then halving them, so that a near position costs
+   *  few probes. */
+  private def leap(keyAt: Int => Long, from: Int, to: Int, key: Long): Int = {
+    var step = 1
+    var lo = from
+    var hi = from
+    while (hi < to && keyAt(hi) < key) {
+      lo = hi + 1
+      hi = math.min(to, hi + step)
+      step <<= 1
+    }
+    while (lo < hi) {
+      val mid = (lo + hi) >>> 1
+      if (keyAt(mid) < key) lo = mid + 1 else hi = mid
+    }
+    lo
+  }
 }

@@ -37,9 +37,9 @@ final class KeySet(val column: String, val dataType: SparkType, values: Array[An
    *  hand a million keys). */
   val sorted: Array[Any] = dataType match {
     case LongType | TimestampType | TimestampNTZType =>
-      KeySet.distinctAscending(values.iterator.filter(_ != null).map(_.asInstanceOf[Long]).toArray).map(v => v: Any)
+      LongKeys.distinctAscending(values.iterator.filter(_ != null).map(_.asInstanceOf[Long]).toArray).map(v => v: Any)
     case IntegerType | DateType =>
-      KeySet.distinctAscending(values.iterator.filter(_ != null).map(_.asInstanceOf[Int].toLong).toArray)
+      LongKeys.distinctAscending(values.iterator.filter(_ != null).map(_.asInstanceOf[Int].toLong).toArray)
         .map(v => v.toInt: Any)
     case _ =>
       val distinct = values.iterator.filter(_ != null).toArray.distinct
@@ -87,18 +87,6 @@ final class KeySet(val column: String, val dataType: SparkType, values: Array[An
 }
 
 object KeySet {
-
-  /** The distinct values of `values`, ascending. */
-  private def distinctAscending(values: Array[Long]): Array[Long] = {
-    java.util.Arrays.sort(values)
-    var n = 0
-    var i = 0
-    while (i < values.length) {
-      if (n == 0 || values(n - 1) != values(i)) { values(n) = values(i); n += 1 }
-      i += 1
-    }
-    java.util.Arrays.copyOf(values, n)
-  }
 
   def supports(t: SparkType): Boolean = t match {
     case BooleanType | ByteType | ShortType | IntegerType | LongType | DateType | TimestampType | TimestampNTZType => true
