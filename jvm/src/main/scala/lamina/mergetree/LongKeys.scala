@@ -59,6 +59,37 @@ final class LongKeys private (val sorted: Array[Long]) extends Serializable {
       }
   }
 
+  /** At most `maxRanges` ranges holding every one of these keys and as few others as that allows:
+   *  the gaps between neighbouring keys are cut at the `maxRanges - 1` widest (the first of equal
+   *  gaps first). Ascending and disjoint; none when there are no keys. */
+  def cover(maxRanges: Int): IndexedSeq[KeyRange] = {
+    require(maxRanges > 0, "a cover has one range or more")
+    if (sorted.isEmpty) IndexedSeq.empty
+    else {
+      // gap i lies between key i and key i + 1, its width unsigned (keys ascend, so the difference
+      // of any two fits); the widest maxRanges - 1 are kept in a heap whose head is the narrowest kept
+      def width(i: Int): Long = sorted(i + 1) - sorted(i)
+      val widerFirst: Ordering[Int] = (a, b) => {
+        val c = java.lang.Long.compareUnsigned(width(b), width(a))
+        if (c != 0) c else Integer.compare(a, b)
+      }
+      val kept = new java.util.PriorityQueue[Int](maxRanges, widerFirst.reverse)
+      var i = 0
+      while (i < sorted.length - 1) {
+        // neighbouring values leave nothing out between them
+        if (width(i) != 1L && maxRanges > 1) {
+          kept.add(i)
+          if (kept.size > maxRanges - 1) kept.poll()
+        }
+        i += 1
+      }
+      val cut = kept.toArray.map(_.asInstanceOf[Int]).sorted
+      val starts = 0 +: cut.map(_ + 1)
+      val ends = cut :+ (sorted.length - 1)
+      starts.indices.map(r => KeyRange(sorted(starts(r)), sorted(ends(r))))
+    }
+  }
+
   override def toString: String = s"LongKeys(${sorted.length} keys)"
 }
 

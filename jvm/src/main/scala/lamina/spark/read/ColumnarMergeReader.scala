@@ -163,8 +163,8 @@ object ColumnarMergeReader {
 class ColumnarMergeReaderFactory(kv: KeyValueReaders, required: StructType, chosen: Option[LongKeys] = None)
   extends PartitionReaderFactory with ReadsChosenKeys {
 
-  override def forKeys(sets: Array[KeySet]): PartitionReaderFactory =
-    ReadsChosenKeys.narrowed(kv, sets).fold[PartitionReaderFactory](this) { case (narrowed, keys) =>
+  override def forKeys(sets: Array[KeySet], pageFiltered: Option[KeyValueReaders]): PartitionReaderFactory =
+    ReadsChosenKeys.narrowed(kv, sets, pageFiltered).fold[PartitionReaderFactory](this) { case (narrowed, keys) =>
       new ColumnarMergeReaderFactory(narrowed, required, Some(keys))
     }
 

@@ -21,8 +21,10 @@ final class RuntimeKeys extends Serializable {
 object RuntimeKeys {
 
   /** Column `ordinals(i)` of the rows read, of type `types(i)`, must hold a value of `sets(i)`; the sets
-   *  reach each executor once, as a broadcast. */
-  final case class Sets(ordinals: Array[Int], types: Array[DataType], sets: Broadcast[Array[KeySet]])
+   *  reach each executor once, as a broadcast. `pageFiltered`: the merge's readers of the files, skipping
+   *  the row groups and pages whose key range holds none of the single key's set ([[KeyPageFilter]]). */
+  final case class Sets(ordinals: Array[Int], types: Array[DataType], sets: Broadcast[Array[KeySet]],
+      pageFiltered: Option[KeyValueReaders] = None)
 }
 
 /** `inner`'s readers, handing on only the rows whose key columns hold values of the runtime key sets
@@ -44,7 +46,7 @@ final case class KeySetReaderFactory(inner: PartitionReaderFactory, keys: Runtim
 
   /** `inner`, reading only the rows of the sets' keys itself where it can. */
   private def narrowed(k: RuntimeKeys.Sets): PartitionReaderFactory = inner match {
-    case r: ReadsChosenKeys => r.forKeys(k.sets.value)
+    case r: ReadsChosenKeys => r.forKeys(k.sets.value, k.pageFiltered)
     case other => other
   }
 }
@@ -54,20 +56,23 @@ final case class KeySetReaderFactory(inner: PartitionReaderFactory, keys: Runtim
  *  copies them. */
 trait ReadsChosenKeys {
 
-  /** This factory reading only the keys of `sets`' set on the table's key, or itself. */
-  def forKeys(sets: Array[KeySet]): PartitionReaderFactory
+  /** This factory reading only the keys of `sets`' set on the table's key, or itself; through
+   *  `pageFiltered` (readers of the same files that skip pages by that set) where given. */
+  def forKeys(sets: Array[KeySet], pageFiltered: Option[KeyValueReaders]): PartitionReaderFactory
 }
 
 object ReadsChosenKeys {
 
-  /** `kv` reading only the keys of `sets`' set on the table's single integral key, if there is one,
-   *  and those keys, counting the records they leave out for one reader. */
-  def narrowed(kv: KeyValueReaders, sets: Array[KeySet]): Option[(KeyValueReaders, LongKeys)] =
+  /** `kv` (or `pageFiltered`, readers of the same files) reading only the keys of `sets`' set on the
+   *  table's single integral key, if there is one, and those keys, counting the records they leave
+   *  out for one reader. */
+  def narrowed(
+      kv: KeyValueReaders, sets: Array[KeySet], pageFiltered: Option[KeyValueReaders]): Option[(KeyValueReaders, LongKeys)] =
     kv.table.schema.trimmedPrimaryKeys match {
       case Seq(key) if kv.longKey.isDefined =>
         sets.find(_.column == key).flatMap(_.longKeys).map { all =>
           val chosen = all.counting()
-          (kv.onlyKeys(chosen), chosen)
+          (pageFiltered.getOrElse(kv).onlyKeys(chosen), chosen)
         }
       case _ => None
     }

@@ -95,8 +95,18 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       runtimeKeys.value =
         if (applied.isEmpty) None
         else Some(RuntimeKeys.Sets(applied.map(_._1).toArray, applied.map(a => required(a._1).dataType).toArray,
-            SparkSession.active.sparkContext.broadcast(applied.map(_._2).toArray)))
+            SparkSession.active.sparkContext.broadcast(applied.map(_._2).toArray), pageFiltered(keySets)))
     }
+  }
+
+  /** The merge's readers skipping the pages that hold none of `sets`' keys ([[KeyPageFilter]]), for
+   *  the readers that merge sorted runs. */
+  private def pageFiltered(sets: Seq[KeySet]): Option[KeyValueReaders] = readerKind match {
+    case ReaderKind.MergedBatches | ReaderKind.MergedRows =>
+      KeyPageFilter.of(table, sets).map(f =>
+        KeyValueReaderBuilder.build(SparkSession.active, table, schemaIds, keyFilters :+ f,
+          Some(valueColumns.fieldNames.toSet)))
+    case _ => None
   }
 
   /** What the readers get of [[keySets]] ([[KeySetReaderFactory]]). */

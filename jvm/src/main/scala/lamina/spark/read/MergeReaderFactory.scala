@@ -15,10 +15,10 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
     auditLog: Boolean = false, outputSchema: StructType = null, chosen: Option[LongKeys] = None)
   extends PartitionReaderFactory with ReadsChosenKeys {
 
-  override def forKeys(sets: Array[KeySet]): PartitionReaderFactory =
+  override def forKeys(sets: Array[KeySet], pageFiltered: Option[KeyValueReaders]): PartitionReaderFactory =
     if (auditLog) this
     else
-      ReadsChosenKeys.narrowed(kv, sets).fold[PartitionReaderFactory](this) { case (narrowed, keys) =>
+      ReadsChosenKeys.narrowed(kv, sets, pageFiltered).fold[PartitionReaderFactory](this) { case (narrowed, keys) =>
         new MergeReaderFactory(narrowed, required, direct, auditLog, outputSchema, Some(keys))
       }
 

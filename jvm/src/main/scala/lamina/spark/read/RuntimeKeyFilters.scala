@@ -3,9 +3,10 @@ package lamina.spark.read
 import org.apache.spark.sql.connector.expressions.{Literal, NamedReference}
 import org.apache.spark.sql.connector.expressions.filter.{Predicate => V2Predicate}
 import org.apache.spark.sql.catalyst.CatalystTypeConverters
-import org.apache.spark.sql.sources.{EqualTo, Filter, In}
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.sources.{And, EqualTo, Filter, GreaterThanOrEqual, In, LessThanOrEqual, Or}
+import org.apache.spark.sql.types.{ByteType, DataType, IntegerType, LongType, ShortType, StructType}
 
+import lamina.mergetree.KeyRange
 import lamina.table.scan.KeySet
 
 /** A scan's filters on key columns as [[KeySet]]s: its pushed filters, and the runtime filters Spark
@@ -44,4 +45,26 @@ object RuntimeKeyFilters {
             }
         case _ => None
       }
+
+  /** `column BETWEEN lower AND upper` for any of `ranges`, as a filter the file readers skip row groups
+   *  and pages by; None for a type whose literals are not integral numbers (dates, timestamps) or no
+   *  ranges. The ranges' bounds must be values of the column's type. */
+  def ofRanges(column: String, dataType: DataType, ranges: Seq[KeyRange]): Option[Filter] = {
+    val literal: Option[Long => Any] = dataType match {
+      case LongType => Some(v => v)
+      case IntegerType => Some(_.toInt)
+      case ShortType => Some(_.toShort)
+      case ByteType => Some(_.toByte)
+      case _ => None
+    }
+    // a balanced tree of ORs: its depth is the log of the ranges' number
+    def any(rs: Seq[Filter]): Filter =
+      if (rs.size == 1) rs.head else { val (a, b) = rs.splitAt(rs.size / 2); Or(any(a), any(b)) }
+    literal.filter(_ => ranges.nonEmpty).map { lit =>
+      any(ranges.map { r =>
+        if (r.lower == r.upper) EqualTo(column, lit(r.lower))
+        else And(GreaterThanOrEqual(column, lit(r.lower)), LessThanOrEqual(column, lit(r.upper)))
+      })
+    }
+  }
 }
