@@ -95,6 +95,36 @@ def test_keys_in_a_range_read_only_the_pages_of_that_range_in_each_sorted_run(sp
     assert spark.table(t).count() == 400
 
 
+LOOKED_UP = "lamina join keys looked up in lookup files"
+
+
+def test_few_keys_against_a_large_run_are_looked_up_in_the_lookup_files_compaction_built(spark, db):
+    looked_up, scanned = f"{CAT}.{db}.looked_up", f"{CAT}.{db}.scanned"
+    for t in (looked_up, scanned):
+        # lookup compaction after each write keeps the top run and builds its file's local lookup file
+        spark.sql(f"CREATE TABLE {t} (k BIGINT NOT NULL, v BIGINT, s STRING) "
+                  f"TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '1', 'changelog-producer' = 'lookup')")
+        spark.sql(f"INSERT INTO {t} SELECT id, id % 7, CAST(id AS STRING) FROM range(0, 20000)")
+        for i in range(3):
+            spark.sql(f"INSERT INTO {t} SELECT id, id % 5, 'b' FROM range({i}, 20000, 97)")
+    assert sorted(sql_rows(spark, f"SELECT level FROM {CAT}.{db}.`looked_up$files`")) == [(4,), (5,)]
+    source(spark, [(k, 100 + k % 3, "n") for k in list(range(1000, 20000, 1500)) + [40, 45, 20001]])
+    statement = "WHEN MATCHED AND t.v < src.v THEN UPDATE SET v = src.v, s = src.s WHEN NOT MATCHED THEN INSERT *"
+    metrics = lamina_metrics(spark, lambda: spark.sql(merge_sql(looked_up, statement)).collect())
+    # the 15 keys inside the top run's 20 000 rows are looked up; the run of 207 rows (one key per 97),
+    # too small for 15 lookups, is read, and the one of its rows that is a source key kept
+    assert metrics[LOOKED_UP] == 15 and metrics[SKIPPED_ROWS] == 206, metrics
+    spark.conf.set("spark.lamina.merge.key-lookup.rows-per-key", "0")
+    try:
+        metrics = lamina_metrics(spark, lambda: spark.sql(merge_sql(scanned, statement)).collect())
+    finally:
+        spark.conf.unset("spark.lamina.merge.key-lookup.rows-per-key")
+    assert metrics[LOOKED_UP] == 0 and metrics[SKIPPED_ROWS] > 20000 - 15, metrics
+    assert sql_rows(spark, f"SELECT k, v, s FROM {looked_up}") == sql_rows(spark, f"SELECT k, v, s FROM {scanned}")
+    assert sql_rows(spark, f"SELECT rowkind, k, v, s FROM {CAT}.{db}.`looked_up$audit_log`") == \
+        sql_rows(spark, f"SELECT rowkind, k, v, s FROM {CAT}.{db}.`scanned$audit_log`")
+
+
 def test_scattered_keys_skip_no_file_but_every_other_row(spark, db):
     t = f"{CAT}.{db}.t"
     ranges_table(spark, t)
@@ -253,7 +283,9 @@ def test_random_merges_with_the_filter_equal_the_same_merges_without(spark, db, 
         spark.sql(f"CREATE TABLE {table} (k BIGINT NOT NULL, v BIGINT, s STRING) "
                   f"TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2'{props}{extra})")
     rng = random.Random(zlib.crc32(props.encode()))
-    skipped = 0
+    skipped = looked_up = 0
+    # a run is looked up wherever its files' local lookup files are built (lookup compaction's)
+    spark.conf.set("spark.lamina.merge.key-lookup.rows-per-key", "1")
     for op, arg in _history(rng, STEPS):
         for table in (filtered, whole):
             if op == "insert":
@@ -268,5 +300,9 @@ def test_random_merges_with_the_filter_equal_the_same_merges_without(spark, db, 
                 metrics = lamina_metrics(spark, lambda: spark.sql(statement).collect())
                 if table == filtered:
                     skipped += metrics.get(SKIPPED_ROWS, 0)
+                    looked_up += metrics.get(LOOKED_UP, 0)
         assert sql_rows(spark, f"SELECT k, v, s FROM {filtered}") == sql_rows(spark, f"SELECT k, v, s FROM {whole}"), (op, arg)
+    spark.conf.unset("spark.lamina.merge.key-lookup.rows-per-key")
     assert skipped > 0
+    # only lookup compaction without deletion vectors builds local lookup files with values
+    assert (looked_up > 0) == ("lookup" in props), looked_up

@@ -97,6 +97,23 @@ object LocalFileCache {
     entry
   }
 
+  /** The file of `id`, acquired until [[release]], if it is built and unchanged on disk; never builds. */
+  def acquireBuilt(id: String): Option[Entry] = {
+    val e = entries.get(id)
+    val held = e != null && synchronized {
+      val same = entries.get(id) eq e
+      if (same) e.users.incrementAndGet()
+      same
+    }
+    if (!held) None
+    else if (!e.unchanged) { giveBack(e); None }
+    else {
+      e.lastUsed = System.currentTimeMillis()
+      reused.incrementAndGet()
+      Some(e)
+    }
+  }
+
   /** `read` of the file of `e`, acquired; should the file turn out damaged (a [[CorruptFileException]]
    *  from `read`), it is built again ([[rebuild]]), handed to `hold` (the caller releases it in place of
    *  `e`, which is released here) and read once more, a second failure thrown. */

@@ -27,20 +27,27 @@ object KeyOrder {
   sealed abstract class LongKey extends Serializable {
     def apply(key: InternalRow): Long
     def apply(column: ColumnVector, rowId: Int): Long
+
+    /** The key row whose long form is `key` (a value of the key's type). */
+    def row(key: Long): InternalRow
   }
   private object LongColumn extends LongKey {
+    def row(key: Long): InternalRow = InternalRow(key)
     def apply(key: InternalRow): Long = key.getLong(0)
     def apply(column: ColumnVector, rowId: Int): Long = column.getLong(rowId)
   }
   private object IntColumn extends LongKey {
+    def row(key: Long): InternalRow = InternalRow(key.toInt)
     def apply(key: InternalRow): Long = key.getInt(0).toLong
     def apply(column: ColumnVector, rowId: Int): Long = column.getInt(rowId).toLong
   }
   private object ShortColumn extends LongKey {
+    def row(key: Long): InternalRow = InternalRow(key.toShort)
     def apply(key: InternalRow): Long = key.getShort(0).toLong
     def apply(column: ColumnVector, rowId: Int): Long = column.getShort(rowId).toLong
   }
   private object ByteColumn extends LongKey {
+    def row(key: Long): InternalRow = InternalRow(key.toByte)
     def apply(key: InternalRow): Long = key.getByte(0).toLong
     def apply(column: ColumnVector, rowId: Int): Long = column.getByte(rowId).toLong
   }

@@ -1,10 +1,13 @@
 package lamina.mergetree
 
+import java.io.File
+
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import lamina.dv.{DeletionFile, DeletionVectorFilter}
 import lamina.format.{DataFileRef, FileSchemaReader, NullPaddedRow}
+import lamina.lookup.cache.CacheCounters
 import lamina.table.KeyValueLayout
 import lamina.table.manifest.DataFileMeta
 import lamina.types.SparkTypes
@@ -25,11 +28,18 @@ final case class KeyValueReaders(
     batchReadersWithoutSequence: Map[Long, FileSchemaReader] = Map.empty,
     keyRange: Option[KeyRange] = None,
     keys: Option[LongKeys] = None,
-    recordExpiry: Option[RecordExpiry] = None)
+    recordExpiry: Option[RecordExpiry] = None,
+    lookups: Option[(File, Int)] = None)
   extends Serializable {
 
   /** These readers, reading only the records of `chosen` (a single integral key only). */
   def onlyKeys(chosen: LongKeys): KeyValueReaders = if (longKey.isEmpty) this else copy(keys = Some(chosen))
+
+  /** These readers, reading only the records of their chosen keys, taking for each sorted run the
+   *  lookup path where its rule says so ([[KeyLookupRun]]: a key per `rowsPerKey` rows at most), through
+   *  the local lookup files of `dir`. */
+  def withLookups(dir: File, rowsPerKey: Int): KeyValueReaders =
+    if (rowsPerKey <= 0) this else copy(lookups = Some((dir, rowsPerKey)))
 
   /** The long form of a single integral key, if the key is one (without compiling the key's ordering). */
   def longKey: Option[KeyOrder.LongKey] = KeyValueReaders.longKeyOf(layout)
@@ -105,17 +115,30 @@ final case class KeyValueReaders(
     }
   }
 
+  /** `run` read by looking up the chosen keys, where the lookup path's rule takes it. Its records carry
+   *  their own sequence numbers, which order them against the other runs' stand-ins as those do: runs
+   *  get stand-ins only when their ranges of sequence numbers are disjoint. */
+  private def lookedUp(split: BucketFiles, run: SortedRun): Option[RunCursor] =
+    for {
+      (dir, rowsPerKey) <- lookups
+      chosen <- keys
+      if recordExpiry.isEmpty
+      found <- KeyLookupRun.of(this, split.bucketPath, run, chosen, dir, rowsPerKey, new CacheCounters)
+    } yield found
+
   /** Whether every file of these schemas is read as columnar batches. */
   def allBatched(schemaIds: Seq[Long]): Boolean = schemaIds.forall(batchReaders.contains)
 
-  /** The merge of a split whose runs are all read as batches, and the runs' cursors (index = run),
-   *  for a reader that takes whole blocks ([[SortMergeReader.MergeIterator.blockRun]]). */
-  def mergedBlocks(split: BucketFiles, skipLevel0: Boolean): (IndexedSeq[KeyValueBatchCursor], SortMergeReader.MergeIterator) = {
+  /** The merge of a split whose runs are all read as batches (or looked up, [[KeyLookupRun]]), and the
+   *  runs' cursors (index = run), for a reader that takes whole blocks
+   *  ([[SortMergeReader.MergeIterator.blockRun]]: only batch cursors have blocks). */
+  def mergedBlocks(split: BucketFiles, skipLevel0: Boolean): (IndexedSeq[RunCursor], SortMergeReader.MergeIterator) = {
     val (cursors, merge) = mergeOf(split, skipLevel0, dropDeletes = true, sequencesFromRuns = true)
-    (cursors.map {
-        case c: KeyValueBatchCursor => c
-        case _ => throw new IllegalStateException(s"a run of ${table.name} is not read as batches")
-      }, merge)
+    cursors.foreach {
+      case _: KeyValueBatchCursor | _: KeyLookupRun =>
+      case _ => throw new IllegalStateException(s"a run of ${table.name} is not read as batches")
+    }
+    (cursors, merge)
   }
 
   /** The merged records of a split: the merge function's results, with or without deletes. */
@@ -139,7 +162,9 @@ final case class KeyValueReaders(
     val order = keyOrder
     val sortedRuns = levelRuns.map(_.files)
     val standIns = if (sequencesFromRuns) KeyValueReaders.runSequences(sortedRuns) else None
-    val cursors = sortedRuns.indices.map(i => cursor(split, sortedRuns(i), order, standIns.map(_(i))))
+    val cursors = sortedRuns.indices.map { i =>
+      lookedUp(split, levelRuns(i)).getOrElse(cursor(split, sortedRuns(i), order, standIns.map(_(i))))
+    }
     // every run has strictly increasing keys: a level-0 run is one file (Paimon's files hold a key
     // once), a higher level is non-overlapping files
     (cursors,

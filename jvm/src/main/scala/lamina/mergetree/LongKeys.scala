@@ -14,10 +14,21 @@ final class LongKeys private (val sorted: Array[Long]) extends Serializable {
    *  a run read record by record that were not. */
   @transient var leftOut = 0L
 
+  /** The keys looked up in local lookup files instead of read from a run ([[KeyLookupRun]]), by the
+   *  readers given this instance. */
+  @transient var lookedUp = 0L
+
   /** The same keys with a count of their own, for one reader. */
   def counting(): LongKeys = new LongKeys(sorted)
 
   def size: Int = sorted.length
+
+  /** The indices `[from, to)` of [[sorted]] whose keys lie in `[lower, upper]`. */
+  def indicesWithin(lower: Long, upper: Long): (Int, Int) = {
+    val from = atOrAbove(lower, 0)
+    if (upper == Long.MaxValue) (from, sorted.length)
+    else (from, math.max(from, atOrAbove(upper + 1, from)))
+  }
 
   /** The range from the first key to the last (empty when there are none). */
   def range: KeyRange = if (sorted.isEmpty) KeyRange(Long.MaxValue, Long.MinValue) else KeyRange(sorted.head, sorted.last)

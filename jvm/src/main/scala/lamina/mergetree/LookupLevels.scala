@@ -71,6 +71,23 @@ final class LookupLevels(
       }
   }
 
+  /** Takes the local file of `f` if this JVM has it built already (held until [[close]]); false when
+   *  it has not: reads, whose readers may leave columns or pages out, never build one. */
+  def holdBuilt(f: DataFileMeta): Boolean =
+    acquired.contains(f.fileName) || LocalFileCache.acquireBuilt(idOf(f)).exists { e =>
+      acquired(f.fileName) = e
+      true
+    }
+
+  /** The record of `key` in `f`, whose local file holding values [[holdBuilt]] took, whether or not a
+   *  vector deletes it: for reads of tables without deletion vectors. None when `f` holds no row of the
+   *  key. */
+  def recordIn(f: DataFileMeta, key: InternalRow): Option[KeyValue] = {
+    require(withValue && acquired.contains(f.fileName), s"no local file with values held for ${f.fileName}")
+    lookups += 1
+    lookupIn(f, keyBytes.encode(key), key).map(_._2)
+  }
+
   /** The position and record of `key` in `f`, through its local file. A local file found damaged is
    *  built again from `f` and asked again ([[LocalFileCache.readRebuilding]]); damaged again, the
    *  compaction fails naming it. */
@@ -122,12 +139,15 @@ final class LookupLevels(
     }
   }
 
+  /** The cache id of `f`'s local file: the table, bucket and file, what the file maps keys to (the
+   *  values of the current schema, or positions), and the key bytes' version. */
+  private def idOf(f: DataFileMeta): String =
+    s"${table.path}/${bucketPath.split('/').last}/${f.fileName}#" +
+      (if (withValue) s"value-schema-${table.schema.id}" else "position") + s"-key-${LookupLevels.KeyVersion}"
+
   private def entryOf(f: DataFileMeta): LocalFileCache.Entry =
-    acquired.getOrElseUpdate(f.fileName, {
-        val id = s"${table.path}/${bucketPath.split('/').last}/${f.fileName}#" +
-          (if (withValue) s"value-schema-${table.schema.id}" else "position") + s"-key-${LookupLevels.KeyVersion}"
-        LocalFileCache.acquire(id, localDir, lookupOptions, f.rowCount, retention)(w => build(f, w))
-      })
+    acquired.getOrElseUpdate(f.fileName,
+      LocalFileCache.acquire(idOf(f), localDir, lookupOptions, f.rowCount, retention)(w => build(f, w)))
 
   /** Writes the local file of `f`: every row's key and position (and record), in the key order of
    *  the lookup file's type. */

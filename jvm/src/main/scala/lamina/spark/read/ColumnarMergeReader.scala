@@ -8,7 +8,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 import org.apache.spark.unsafe.Platform
 
-import lamina.mergetree.{KeyValueBatchCursor, KeyValueReaders, LongKeys, SortMergeReader}
+import lamina.mergetree.{KeyValueBatchCursor, KeyValueReaders, LongKeys, RunCursor, SortMergeReader}
 import lamina.table.scan.KeySet
 
 /** Merge-on-read of one primary-key split as columnar batches. Where one run alone holds the next
@@ -17,7 +17,7 @@ import lamina.table.scan.KeySet
  *  are copied into a batch of their own. Used when every column read is atomic, the key is a single
  *  integral column, and the engine returns a key's single insert unchanged (deduplicate). */
 final class ColumnarMergeReader(
-    cursors: IndexedSeq[KeyValueBatchCursor],
+    cursors: IndexedSeq[RunCursor],
     merge: SortMergeReader.MergeIterator,
     required: StructType,
     columns: Array[Int],
@@ -70,7 +70,8 @@ final class ColumnarMergeReader(
 
   /** The current batch of `run`'s file, with the required columns picked (null where absent). */
   private def blockOf(run: Int): ColumnarBatch = {
-    val c = cursors(run)
+    // only a batch cursor has blocks
+    val c = cursors(run).asInstanceOf[KeyValueBatchCursor]
     val batch = c.currentBatch
     val vectors = new Array[ColumnVector](columns.length)
     var i = 0
@@ -123,7 +124,11 @@ final class ColumnarMergeReader(
 
   override def get(): ColumnarBatch = current
 
-  override def close(): Unit = out.foreach(_.close())
+  override def close(): Unit = {
+    out.foreach(_.close())
+    // a run read by lookups holds its local lookup files until exhausted or closed
+    cursors.foreach { case c: java.io.Closeable => c.close(); case _ => }
+  }
 
   override def currentMetricsValues(): Array[CustomTaskMetric] = counters.values
 }
@@ -163,9 +168,11 @@ object ColumnarMergeReader {
 class ColumnarMergeReaderFactory(kv: KeyValueReaders, required: StructType, chosen: Option[LongKeys] = None)
   extends PartitionReaderFactory with ReadsChosenKeys {
 
-  override def forKeys(sets: Array[KeySet], pageFiltered: Option[KeyValueReaders]): PartitionReaderFactory =
-    ReadsChosenKeys.narrowed(kv, sets, pageFiltered).fold[PartitionReaderFactory](this) { case (narrowed, keys) =>
-      new ColumnarMergeReaderFactory(narrowed, required, Some(keys))
+  override def forKeys(
+      sets: Array[KeySet], pageFiltered: Option[KeyValueReaders], lookupRowsPerKey: Int): PartitionReaderFactory =
+    ReadsChosenKeys.narrowed(kv, sets, pageFiltered, lookupRowsPerKey).fold[PartitionReaderFactory](this) {
+      case (narrowed, keys) =>
+        new ColumnarMergeReaderFactory(narrowed, required, Some(keys))
     }
 
   override def supportColumnarReads(partition: InputPartition): Boolean = true

@@ -9,6 +9,7 @@ import org.apache.spark.sql.vectorized.{ColumnarBatch, ColumnVector}
 
 import lamina.mergetree.{KeyValueReaders, LongKeys}
 import lamina.spark.SumMetric
+import lamina.spark.compact.SparkCompactTasks
 import lamina.table.scan.KeySet
 
 /** The key sets a scan received when the query ran ([[LaminaScan.filter]]), for its readers. Spark
@@ -24,7 +25,7 @@ object RuntimeKeys {
    *  reach each executor once, as a broadcast. `pageFiltered`: the merge's readers of the files, skipping
    *  the row groups and pages whose key range holds none of the single key's set ([[KeyPageFilter]]). */
   final case class Sets(ordinals: Array[Int], types: Array[DataType], sets: Broadcast[Array[KeySet]],
-      pageFiltered: Option[KeyValueReaders] = None)
+      pageFiltered: Option[KeyValueReaders] = None, lookupRowsPerKey: Int = 0)
 }
 
 /** `inner`'s readers, handing on only the rows whose key columns hold values of the runtime key sets
@@ -46,7 +47,7 @@ final case class KeySetReaderFactory(inner: PartitionReaderFactory, keys: Runtim
 
   /** `inner`, reading only the rows of the sets' keys itself where it can. */
   private def narrowed(k: RuntimeKeys.Sets): PartitionReaderFactory = inner match {
-    case r: ReadsChosenKeys => r.forKeys(k.sets.value, k.pageFiltered)
+    case r: ReadsChosenKeys => r.forKeys(k.sets.value, k.pageFiltered, k.lookupRowsPerKey)
     case other => other
   }
 }
@@ -58,21 +59,23 @@ trait ReadsChosenKeys {
 
   /** This factory reading only the keys of `sets`' set on the table's key, or itself; through
    *  `pageFiltered` (readers of the same files that skip pages by that set) where given. */
-  def forKeys(sets: Array[KeySet], pageFiltered: Option[KeyValueReaders]): PartitionReaderFactory
+  def forKeys(sets: Array[KeySet], pageFiltered: Option[KeyValueReaders], lookupRowsPerKey: Int): PartitionReaderFactory
 }
 
 object ReadsChosenKeys {
 
   /** `kv` (or `pageFiltered`, readers of the same files) reading only the keys of `sets`' set on the
    *  table's single integral key, if there is one, and those keys, counting the records they leave
-   *  out for one reader. */
-  def narrowed(
-      kv: KeyValueReaders, sets: Array[KeySet], pageFiltered: Option[KeyValueReaders]): Option[(KeyValueReaders, LongKeys)] =
+   *  out for one reader; runs are looked up where `merge.key-lookup.rows-per-key` (`lookupRowsPerKey`)
+   *  lets them ([[lamina.mergetree.KeyLookupRun]]). */
+  def narrowed(kv: KeyValueReaders, sets: Array[KeySet], pageFiltered: Option[KeyValueReaders],
+      lookupRowsPerKey: Int): Option[(KeyValueReaders, LongKeys)] =
     kv.table.schema.trimmedPrimaryKeys match {
       case Seq(key) if kv.longKey.isDefined =>
         sets.find(_.column == key).flatMap(_.longKeys).map { all =>
           val chosen = all.counting()
-          (pageFiltered.getOrElse(kv).onlyKeys(chosen), chosen)
+          (pageFiltered.getOrElse(kv).onlyKeys(chosen)
+              .withLookups(SparkCompactTasks.localLookupDir, lookupRowsPerKey), chosen)
         }
       case _ => None
     }

@@ -95,7 +95,8 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
       runtimeKeys.value =
         if (applied.isEmpty) None
         else Some(RuntimeKeys.Sets(applied.map(_._1).toArray, applied.map(a => required(a._1).dataType).toArray,
-            SparkSession.active.sparkContext.broadcast(applied.map(_._2).toArray), pageFiltered(keySets)))
+            SparkSession.active.sparkContext.broadcast(applied.map(_._2).toArray), pageFiltered(keySets),
+            CoreOptions.MergeKeyLookupRowsPerKey.getOrDefault(table.options)))
     }
   }
 

@@ -17,6 +17,7 @@ object ScanMetrics {
   final val FilesSkippedByIndex = "laminaFilesSkippedByIndex"
   final val FilesSkippedByKeys = "laminaFilesSkippedByKeys"
   final val RowsSkippedByKeys = "laminaRowsSkippedByKeys"
+  final val KeysLookedUp = "laminaKeysLookedUp"
 
   class FilesReadMetric extends SumMetric(FilesRead, "lamina data files read")
   class BytesReadMetric extends SumMetric(BytesRead, "lamina data file bytes read")
@@ -25,10 +26,11 @@ object ScanMetrics {
   class FilesSkippedByIndexMetric extends SumMetric(FilesSkippedByIndex, "lamina data files skipped by file index")
   class FilesSkippedByKeysMetric extends SumMetric(FilesSkippedByKeys, "lamina data files skipped by join keys")
   class RowsSkippedByKeysMetric extends SumMetric(RowsSkippedByKeys, "lamina rows skipped by join keys")
+  class KeysLookedUpMetric extends SumMetric(KeysLookedUp, "lamina join keys looked up in lookup files")
 
   def supported: Array[CustomMetric] =
     Array(new FilesReadMetric, new BytesReadMetric, new RowsDeletedByVectorsMetric, new FilesSkippedByStatisticsMetric,
-      new FilesSkippedByIndexMetric, new FilesSkippedByKeysMetric, new RowsSkippedByKeysMetric)
+      new FilesSkippedByIndexMetric, new FilesSkippedByKeysMetric, new RowsSkippedByKeysMetric, new KeysLookedUpMetric)
 }
 
 /** What one partition reader read so far: the data files it opened, their bytes (the files' sizes as
@@ -51,5 +53,6 @@ final class ScanCounters {
 
   def values: Array[CustomTaskMetric] = Array(SumMetric.value(ScanMetrics.FilesRead, files),
     SumMetric.value(ScanMetrics.BytesRead, bytes), SumMetric.value(ScanMetrics.RowsDeletedByVectors, deleted)) ++
-    chosenKeys.map(k => SumMetric.value(ScanMetrics.RowsSkippedByKeys, k.leftOut))
+    chosenKeys.toSeq.flatMap(k =>
+      Seq(SumMetric.value(ScanMetrics.RowsSkippedByKeys, k.leftOut), SumMetric.value(ScanMetrics.KeysLookedUp, k.lookedUp)))
 }

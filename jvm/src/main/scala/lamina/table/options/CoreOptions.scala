@@ -100,6 +100,13 @@ object CoreOptions {
       "partitions, buckets, files and rows of the target that can hold them; so does a DELETE or UPDATE whose " +
       "condition is key IN (SELECT ...). A source with more values (or estimated to have more rows) reads and " +
       "joins the whole target. 0: never.")
+  val MergeKeyLookupRowsPerKey: OptionDef[Int] = define("merge.key-lookup.rows-per-key", intAtLeast(0), "32",
+    PerQuery,
+    "Where a MERGE (or key IN (SELECT ...)) hands a primary-key table's scan its source's keys and the key is one " +
+      "integral column, a sorted run above level 0 of a table without deletion vectors is read by looking each " +
+      "key up in the local lookup files that lookup compaction built on the executor, instead of decoding the " +
+      "run, when the source's keys inside the run's files number at most one per this many of the run's rows and " +
+      "every file holding one has its local file built there. 0: never.")
   val BucketKey: OptionDef[Seq[String]] = define("bucket-key", ListKind, null, Table,
     "Comma-separated columns whose hash picks a row's bucket. Defaults to the primary key minus the " +
       "partition columns; required for fixed-bucket append tables.")
