@@ -6,8 +6,10 @@ import org.apache.hadoop.fs.Path
 
 import lamina.errors.{BadInputException, NotFoundException}
 import lamina.io.{FileIO, StorageFailure}
-import lamina.table.FileStoreTable
+import lamina.table.{ExternalDataRoots, FileStoreTable}
+import lamina.table.branch.BranchManager
 import lamina.table.commit.CommitLock
+import lamina.table.options.CoreOptions
 import lamina.table.schema.{SchemaManager, TableSchema}
 
 /** A table's directory, the part of every metastore that is the same: the schema files say what
@@ -47,5 +49,24 @@ object TableFiles {
       try fs.rename(src, dst)
       catch { case e: IOException => throw StorageFailure(fs, s"rename table $name to", dst, e) }
     if (!renamed) throw StorageFailure(fs, s"rename table $name to", dst)
+  }
+
+  /** Deletes a table's directory and, as Paimon's catalogs do, every external data root that a schema
+   *  of any of its branches lists (`data-file.external-paths`, whole: a root is the table's own). A
+   *  listed root that is not an absolute URI is left alone. */
+  def delete(fileIO: FileIO, path: Path, name: String): Unit = {
+    val roots = externalRoots(fileIO, path, name)
+    if (fileIO.exists(path)) fileIO.deleteDirectory(path)
+    roots.filter(fileIO.exists).foreach(fileIO.deleteDirectory)
+  }
+
+  private def externalRoots(fileIO: FileIO, path: Path, name: String): Seq[Path] = {
+    val branches = path +: new BranchManager(fileIO, path, name).names().map(BranchManager.branchPath(path, _))
+    branches.flatMap(new SchemaManager(fileIO, _, name).all()).flatMap { s =>
+      CoreOptions.DataFileExternalPaths.get(s.options).getOrElse(Nil).flatMap { root =>
+        try ExternalDataRoots.listed(Map(CoreOptions.DataFileExternalPaths.key -> root), name)
+        catch { case _: BadInputException => Nil }
+      }
+    }.distinct
   }
 }
