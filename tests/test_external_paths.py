@@ -35,7 +35,8 @@ def test_primary_key_table_round_robin_through_writes_compaction_expiration_orph
     (a, b), roots = _roots(tmp_path, "a", "b")
     t = f"{CAT}.{db}.t"
     spark.sql(f"CREATE TABLE {t} (id INT NOT NULL, v STRING, p STRING NOT NULL) PARTITIONED BY (p) "
-              "TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '2', 'changelog-producer' = 'input', "
+              "TBLPROPERTIES ('primary-key' = 'id,p', 'bucket' = '2', 'changelog-producer' = 'lookup', "
+              "'deletion-vectors.enabled' = 'true', "
               f"'data-file.external-paths' = '{roots}', 'data-file.external-paths.strategy' = 'round-robin')")
     for i in range(3):
         spark.sql(f"INSERT INTO {t} VALUES ({i}, 'v{i}', 'x'), ({i + 10}, 'w{i}', 'y')")
@@ -121,6 +122,13 @@ def test_paimon_and_lamina_read_and_write_each_others_external_files(spark, ware
     (a, b), roots = _roots(tmp_path, "pa", "pb")
     props = (f"'primary-key' = 'id', 'bucket' = '1', 'data-file.external-paths' = '{roots}', "
              "'data-file.external-paths.strategy' = 'round-robin'")
+    (own,), own_root = _roots(tmp_path, "own")
+    spark.sql(f"CREATE TABLE {CAT}.{db}.own (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id', "
+              f"'bucket' = '2', 'data-file.external-paths' = 's3://nowhere/own,{own_root}', "
+              "'data-file.external-paths.strategy' = 'specific-fs', 'data-file.external-paths.specific-fs' = 'file')")
+    spark.sql(f"INSERT INTO {CAT}.{db}.own VALUES (1, 'o1'), (2, 'o2'), (3, 'o3')")
+    spark.sql(f"UPDATE {CAT}.{db}.own SET v = 'o2b' WHERE id = 2")
+    assert _files(own) and _files(table_path(warehouse, db, "own")) == []
     run_sql(warehouse, [
         f"CREATE TABLE paimon.{db}.pk (id INT NOT NULL, v STRING) TBLPROPERTIES ({props})",
         f"INSERT INTO paimon.{db}.pk VALUES (1, 'p1'), (2, 'p2')",
@@ -145,7 +153,9 @@ def test_paimon_and_lamina_read_and_write_each_others_external_files(spark, ware
         f"SELECT id, v FROM paimon.{db}.pk ORDER BY id",
         f"SELECT id, v FROM paimon.{db}.ap ORDER BY id",
         f"SELECT file_path FROM paimon.{db}.`pk$files`",
+        f"SELECT id, v FROM paimon.{db}.own ORDER BY id",
     ])
     assert results[0] == pk_rows
     assert results[1] == [[1, "a1"], [2, "a2"], [3, "l3"]]
     assert sorted(r[0] for r in results[2]) == sorted(_file_paths(spark, pk)), "both show the same paths"
+    assert results[3] == [[1, "o1"], [2, "o2b"], [3, "o3"]]
