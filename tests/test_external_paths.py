@@ -98,6 +98,16 @@ def test_append_table_specific_fs_with_file_index_deletes_and_compaction(spark, 
     assert _files(table_path(warehouse, db, "a")) == []
     assert all(f.startswith("file:" + str(a)) for f in _file_paths(spark, t))
 
+    # a rollback removes the files of the snapshots it drops, where they lie
+    spark.sql(f"CALL {CAT}.sys.rollback(table => '{db}.a', snapshot => 1)")
+    assert sql_rows(spark, f"SELECT * FROM {t}") == sorted_tuples([(0, "s0"), (100, "t0")])
+    assert {f"file:{p}" for p in _files(a)} == set(_file_paths(spark, t))
+    # purge_files leaves no data file, inside or outside
+    spark.sql(f"CALL {CAT}.sys.purge_files(table => '{db}.a')")
+    assert _files(a) == [] and _files(a, ".index") == []
+    spark.sql(f"INSERT INTO {t} VALUES (7, 'after')")
+    assert sql_rows(spark, f"SELECT * FROM {t}") == [(7, "after")] and len(_files(a)) == 1
+
 
 def test_roots_and_strategies_that_cannot_be_used_are_refused_by_name(spark, db, tmp_path):
     def refused(props):

@@ -3,8 +3,9 @@ package lamina.table.catalog
 import java.io.IOException
 
 import org.apache.hadoop.fs.Path
+import org.slf4j.LoggerFactory
 
-import lamina.errors.{BadInputException, NotFoundException}
+import lamina.errors.{BadInputException, NotFoundException, StorageException}
 import lamina.io.{FileIO, StorageFailure}
 import lamina.table.{ExternalDataRoots, FileStoreTable}
 import lamina.table.branch.BranchManager
@@ -53,12 +54,22 @@ object TableFiles {
 
   /** Deletes a table's directory and, as Paimon's catalogs do, every external data root that a schema
    *  of any of its branches lists (`data-file.external-paths`, whole: a root is the table's own). A
-   *  listed root that is not an absolute URI is left alone. */
+   *  listed root that is not an absolute URI is left alone; one that cannot be deleted once the table's
+   *  directory is gone (a file system this process cannot reach) is left with a warning, since the
+   *  table no longer exists. */
   def delete(fileIO: FileIO, path: Path, name: String): Unit = {
     val roots = externalRoots(fileIO, path, name)
     if (fileIO.exists(path)) fileIO.deleteDirectory(path)
-    roots.filter(fileIO.exists).foreach(fileIO.deleteDirectory)
+    roots.foreach { root =>
+      try if (fileIO.exists(root)) fileIO.deleteDirectory(root)
+      catch {
+        case e @ (_: IOException | _: StorageException) =>
+          log.warn(s"DROP TABLE $name leaves its external data root $root, which it cannot delete", e)
+      }
+    }
   }
+
+  private val log = LoggerFactory.getLogger(getClass)
 
   private def externalRoots(fileIO: FileIO, path: Path, name: String): Seq[Path] = {
     val branches = path +: new BranchManager(fileIO, path, name).names().map(BranchManager.branchPath(path, _))

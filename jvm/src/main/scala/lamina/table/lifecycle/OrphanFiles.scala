@@ -1,5 +1,7 @@
 package lamina.table.lifecycle
 
+import java.io.IOException
+
 import scala.collection.mutable.ArrayBuffer
 
 import org.apache.hadoop.fs.{FileStatus, Path}
@@ -80,8 +82,18 @@ final class OrphanFiles(table: FileStoreTable) {
       .flatMap(t => ExternalDataRoots.listed(t.options, t.name)).distinct
   }
 
-  /** The files of the bucket directories under external root `root`. */
-  private def walkExternal(root: Path): Seq[FileStatus] = {
+  /** The files of the bucket directories under external root `root`; none, with a warning, when the
+   *  root cannot be listed (a root of a file system this process cannot reach), as Paimon's listing
+   *  does its best: fewer orphans found, never a live file taken. */
+  private def walkExternal(root: Path): Seq[FileStatus] =
+    try bucketFiles(root)
+    catch {
+      case e: IOException =>
+        log.warn(s"remove_orphan_files on table ${table.name} skips the external root $root, which it cannot list", e)
+        Nil
+    }
+
+  private def bucketFiles(root: Path): Seq[FileStatus] = {
     def dirs(dir: Path, depth: Int): Seq[Path] = {
       val subdirs = fileIO.list(dir).filter(st => st.isDirectory && !fileIO.isSymlink(st.getPath)).map(_.getPath)
       if (depth == 0) subdirs.filter(_.getName.startsWith("bucket-"))
