@@ -97,6 +97,11 @@ def test_append_table_specific_fs_with_file_index_deletes_and_compaction(spark, 
     assert sql_rows(spark, f"SELECT * FROM {t} ORDER BY k") == expected
     assert _files(table_path(warehouse, db, "a")) == []
     assert all(f.startswith("file:" + str(a)) for f in _file_paths(spark, t))
+    # indexes added to existing files lie beside them too
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('file-index.bloom-filter.columns' = 'k,s')")
+    spark.sql(f"CALL {CAT}.sys.rewrite_file_index(table => '{db}.a')")
+    assert _files(table_path(warehouse, db, "a"), ".index") == [] and _files(a, ".index")
+    assert sql_rows(spark, f"SELECT * FROM {t} WHERE s = 't1'") == [(101, "t1")]
 
     # a rollback removes the files of the snapshots it drops, where they lie
     spark.sql(f"CALL {CAT}.sys.rollback(table => '{db}.a', snapshot => 1)")
