@@ -83,7 +83,6 @@ def test_tables_with_a_changelog_producer_are_read_and_written(spark, warehouse,
 
 @pytest.mark.parametrize("key, value, feature", [
     ("scan.fallback-branch", "fallback", "a fallback branch"),
-    ("data-file.external-paths", "file:///tmp/elsewhere", "external data paths"),
 ])
 def test_result_changing_options_refuse_reads(spark, warehouse, db, pk_table, key, value, feature):
     _as_paimon_wrote_it(warehouse, db, "t", {key: value})

@@ -6,20 +6,20 @@ import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
 import lamina.format.fileindex.{DataFileIndexWriter, FileIndexSpec}
-import lamina.io.{FileIO, PathNames}
+import lamina.io.FileIO
 import lamina.table.FileStorePaths
 import lamina.table.manifest.SimpleStats
 
-/** The data files one task writes into one directory, one open at a time: each named
+/** The data files one task writes into one bucket ([[DataFileDir]]: its directory or external roots), one open at a time: each named
  *  `<prefix>-<uuid>-<n>.<format>` ([[FileStorePaths.newDataFileName]]), written through the format's
  *  writers with its value statistics collected per row, and closed into its name, size and statistics
  *  ([[DataFileRoll.Closed]]), from which the caller builds the file's metadata. With a `fileIndex`, each
  *  file's indexes are collected from the same rows and embedded in its metadata, or written beside it as
- *  `<file>.index` when larger than the spec's threshold. `abort` removes every file this roll wrote,
+ *  `<file>.index` when larger than the spec's threshold. A file under an external root records its full path. `abort` removes every file this roll wrote,
  *  open or closed, index files included. Not thread-safe: one per writer. */
 final class DataFileRoll(
     fileIO: FileIO,
-    dir: Path,
+    dir: DataFileDir,
     writers: DataFileWriters,
     taskId: Int,
     prefix: String,
@@ -30,9 +30,10 @@ final class DataFileRoll(
 
   private val uuid = FileStorePaths.newUuid()
   private val sizeCheck = new TargetSizeCheck(targetFileSize, columns)
-  private val closed = ArrayBuffer.empty[String]
+  private val closed = ArrayBuffer.empty[Path]
   private var counter = 0
   private var fileName: String = _
+  private var placed: DataFileDir.Placed = _
   private var writer: DataFileWriter = _
   private var values: StatsCollector = _
   private var index: DataFileIndexWriter = _
@@ -43,7 +44,8 @@ final class DataFileRoll(
   def open(): Unit = {
     fileName = FileStorePaths.newDataFileName(prefix, uuid, counter, writers.format)
     counter += 1
-    writer = writers.open(PathNames.child(dir, fileName, "data file").toString, taskId)
+    placed = dir.place(fileName)
+    writer = writers.open(placed.path.toString, taskId)
     sizeCheck.reset()
     values = valueStatsOf.newCollector()
     index = fileIndex.filterNot(_.isEmpty).map(_.newWriter()).orNull
@@ -62,9 +64,9 @@ final class DataFileRoll(
   def close(): DataFileRoll.Closed = {
     writer.close()
     writer = null
-    val path = PathNames.child(dir, fileName, "data file")
+    val path = placed.path
     val (stats, statsCols) = SimpleStats.ofFile(valueStatsOf, values, path)
-    closed += fileName
+    closed += path
     val (embedded, extra) = if (index == null) (None, Nil)
     else {
       val (bytes, inManifest) = index.result()
@@ -72,17 +74,18 @@ final class DataFileRoll(
       if (inManifest) (Some(bytes), Nil)
       else {
         val name = DataFileIndexWriter.indexFileName(fileName)
-        fileIO.writeBytes(PathNames.child(dir, name, "file index"), bytes)
-        closed += name
+        val indexPath = placed.sibling(name, "file index")
+        fileIO.writeBytes(indexPath, bytes)
+        closed += indexPath
         (None, Seq(name))
       }
     }
-    DataFileRoll.Closed(fileName, fileIO.fileSize(path), stats, statsCols, embedded, extra)
+    DataFileRoll.Closed(fileName, fileIO.fileSize(path), stats, statsCols, embedded, extra, placed.externalPath)
   }
 
   /** Removes every file this roll wrote: the open one (closed first) and the closed ones. */
   def abort(): Unit = {
-    DataFileWriters.discard(fileIO, dir, Option(writer).map(_ -> fileName), closed.toSeq)
+    DataFileWriters.discard(fileIO, Option(writer).map(_ -> placed.path), closed.toSeq)
     writer = null
     closed.clear()
   }
@@ -91,7 +94,8 @@ final class DataFileRoll(
 object DataFileRoll {
 
   /** A closed file: its name, size in bytes, value statistics with the columns they cover (None: every
-   *  column), its embedded file index and its extra files (the index file written beside it). */
+   *  column), its embedded file index, its extra files (the index file written beside it) and its full
+   *  path when it lies under an external root. */
   final case class Closed(fileName: String, fileSize: Long, valueStats: SimpleStats, valueStatsCols: Option[Seq[String]],
-      embeddedIndex: Option[Array[Byte]] = None, extraFiles: Seq[String] = Nil)
+      embeddedIndex: Option[Array[Byte]] = None, extraFiles: Seq[String] = Nil, externalPath: Option[String] = None)
 }

@@ -40,14 +40,14 @@ object DataFileWriters {
   private def ioCause(e: Throwable): Option[IOException] =
     Iterator.iterate(e)(_.getCause).takeWhile(_ != null).take(16).collectFirst { case io: IOException => io }
 
-  /** Removes what a file writer of `dir` wrote: the file still open (closed first) and the finished
-   *  ones. Used when a task aborts; nothing committed references these files. */
-  def discard(fileIO: FileIO, dir: Path, open: Option[(DataFileWriter, String)], done: Seq[String]): Unit = {
-    open.foreach { case (w, name) =>
+  /** Removes what a file writer wrote: the file still open (closed first) and the finished ones. Used
+   *  when a task aborts; nothing committed references these files. */
+  def discard(fileIO: FileIO, open: Option[(DataFileWriter, Path)], done: Seq[Path]): Unit = {
+    open.foreach { case (w, path) =>
       try w.close()
       catch { case _: Exception => () }
-      fileIO.deleteQuietly(PathNames.child(dir, name, "data file"))
+      fileIO.deleteQuietly(path)
     }
-    done.foreach(name => fileIO.deleteQuietly(PathNames.child(dir, name, "data file")))
+    done.foreach(fileIO.deleteQuietly)
   }
 }

@@ -18,7 +18,6 @@ import org.apache.spark.sql.catalyst.expressions.{
 }
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructField, StructType}
 
-import lamina.io.PathNames
 import lamina.types.SparkTypes
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
@@ -46,7 +45,7 @@ final case class FileSchemaReader(
    *  to its end without filters must hold the rows its manifest entry counts: a garbled footer can
    *  make a decoder see fewer rows, or none, without failing. */
   def open(dir: String, file: DataFileRef, tableName: String): Iterator[InternalRow] = {
-    val path = PathNames.child(PathNames.of(dir), file.name, "data file").toString
+    val path = file.pathIn(dir).toString
     DataFileGuard.guarded(DataFileGuard.asCorrupt(path, tableName)(read(path, file.size)), path, tableName,
       if (filtered) -1L else file.rowCount)
   }

@@ -1,8 +1,6 @@
 package lamina.mergetree
 
-import org.apache.hadoop.fs.Path
-
-import lamina.format.DataFileWriters
+import lamina.format.{DataFileDir, DataFileWriters}
 import lamina.format.fileindex.FileIndexSpec
 import lamina.io.FileIO
 import lamina.table.KeyValueLayout
@@ -23,9 +21,9 @@ final case class KeyValueFileContext(
     fileIndex: Option[FileIndexSpec] = None)
   extends Serializable {
 
-  /** A writer of one (partition, bucket)'s files in `dir` (see [[KeyValueFileWriter]]); data files are
+  /** A writer of one (partition, bucket)'s files placed by `dir` (see [[KeyValueFileWriter]]); data files are
    *  named `<dataPrefix>-<uuid>-<count>.<format>`. */
-  def writer(partition: Array[Byte], dir: Path, bucket: Int, firstSequence: Long = 0L, taskId: Int = 0, level: Int = 0,
+  def writer(partition: Array[Byte], dir: DataFileDir, bucket: Int, firstSequence: Long = 0L, taskId: Int = 0, level: Int = 0,
       fileSource: Int = DataFileMeta.FileSourceAppend, uniqueKeys: Boolean = false,
       changelog: Boolean = false, dataPrefix: String = KeyValueFileWriter.DataPrefix): KeyValueFileWriter =
     new KeyValueFileWriter(this, partition, dir, bucket, firstSequence, taskId, level, fileSource, uniqueKeys, changelog,

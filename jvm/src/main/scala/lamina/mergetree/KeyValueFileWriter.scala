@@ -2,12 +2,11 @@ package lamina.mergetree
 
 import scala.collection.mutable.ArrayBuffer
 
-import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.{BoundReference, UnsafeProjection}
 
 import lamina.errors.BadInputException
-import lamina.format.{BinaryRowCodec, DataFileRoll, KeyValueRow, StatsCollector, StatsMode, ValueStats}
+import lamina.format.{BinaryRowCodec, DataFileDir, DataFileRoll, KeyValueRow, StatsCollector, StatsMode, ValueStats}
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.types.SparkTypes
 
@@ -23,7 +22,7 @@ import lamina.types.SparkTypes
 final class KeyValueFileWriter private[mergetree] (
     files: KeyValueFileContext,
     val partition: Array[Byte],
-    dir: Path,
+    dir: DataFileDir,
     val bucket: Int,
     firstSequence: Long,
     taskId: Int,
@@ -159,7 +158,8 @@ final class KeyValueFileWriter private[mergetree] (
       fileSource = Some(fileSource),
       valueStatsCols = f.valueStatsCols,
       embeddedIndex = f.embeddedIndex,
-      extraFiles = f.extraFiles)
+      extraFiles = f.extraFiles,
+      externalPath = f.externalPath)
     lastKey = null
   }
 

@@ -176,7 +176,7 @@ final case class KeyValueReaders(
 object KeyValueReaders {
 
   /** What a reader needs to know of a data file. */
-  def refOf(f: DataFileMeta): DataFileRef = DataFileRef(f.fileName, f.fileSize, f.rowCount)
+  def refOf(f: DataFileMeta): DataFileRef = DataFileRef(f.fileName, f.fileSize, f.rowCount, f.externalPath)
 
   /** One sequence number per sorted run that orders the records of a merge as their own sequence
    *  numbers do, or None when the runs' ranges of sequence numbers overlap.

@@ -13,7 +13,7 @@ import lamina.errors.BadInputException
 import lamina.mergetree.RecordExpiry
 import lamina.mergetree.function.MergeFunctions
 import lamina.table.bucket.DynamicBucketRules
-import lamina.table.{ChangelogProducerRules, DeletionVectorRules}
+import lamina.table.{ChangelogProducerRules, DeletionVectorRules, ExternalDataRoots}
 import lamina.table.options.{CoreOptions, FileIndexOptions, UnsupportedFeatures}
 import lamina.table.schema.TableSchema
 import lamina.types.{DataField, SparkTypes}
@@ -123,6 +123,7 @@ object CreateTableSpec {
     DeletionVectorRules.check(s, table)
     ChangelogProducerRules.check(s, table)
     DynamicBucketRules.check(s, table)
+    ExternalDataRoots.of(s.options, table)
     FileIndexOptions.spec(s.options, s.fields, table)
     RecordExpiry.of(s.options, s.fields, s.primaryKeys, table)
     if (s.primaryKeys.nonEmpty) MergeFunctions.create(s.fields, s.primaryKeys, s.options, table)

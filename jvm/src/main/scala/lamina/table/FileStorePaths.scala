@@ -5,15 +5,18 @@ import java.util.UUID
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
-import lamina.format.DataFileFormat
+import lamina.format.{DataFileDir, DataFileFormat, DataFileRef}
 import lamina.io.PathNames
-import lamina.io.PathNames
+import lamina.table.manifest.DataFileMeta
 import lamina.types.DataType
 
 /** Where each file of a table lives, in Paimon's layout:
- *  `<table>/[k1=v1/k2=v2/]bucket-<n>/data-<uuid>-<i>.<format>` and `<table>/manifest/...`. */
+ *  `<table>/[k1=v1/k2=v2/]bucket-<n>/data-<uuid>-<i>.<format>` and `<table>/manifest/...`. A data file
+ *  written under an external root (`externalRoots`, [[ExternalDataRoots]]) lies at the same relative
+ *  path under that root and records its full path in its metadata: [[dataFile]] is the one way from a
+ *  data file's metadata to its path. */
 final class FileStorePaths(val tablePath: Path, partitionKeys: Seq[String], partitionTypes: Seq[DataType],
-    defaultPartitionName: String, legacyNames: Boolean = true)
+    defaultPartitionName: String, legacyNames: Boolean = true, val externalRoots: Seq[Path] = Nil)
   extends Serializable {
 
   def manifestDir: Path = PathNames.child(tablePath, "manifest")
@@ -34,15 +37,33 @@ final class FileStorePaths(val tablePath: Path, partitionKeys: Seq[String], part
       s"${FileStorePaths.escape(partitionKeys(i))}=${FileStorePaths.escape(text)}"
     }
 
-  def bucketDir(partition: InternalRow, bucket: Int): Path =
-    PathNames.child(PathNames.descendant(tablePath, partitionSegments(partition), "partition directory"),
-      if (bucket == FileStorePaths.PostponeBucket) "bucket-postpone" else s"bucket-$bucket")
+  def bucketDir(partition: InternalRow, bucket: Int): Path = bucketDirUnder(tablePath, partition, bucket)
+
+  private def bucketDirUnder(root: Path, partition: InternalRow, bucket: Int): Path =
+    PathNames.child(PathNames.descendant(root, partitionSegments(partition), "partition directory"),
+      FileStorePaths.bucketDirName(bucket))
+
+  /** Where a writer of (`partition`, `bucket`) puts new data files: the bucket's directory, or the same
+   *  relative directory under each external root. */
+  def newFilesDir(partition: InternalRow, bucket: Int): DataFileDir =
+    new DataFileDir(bucketDir(partition, bucket), externalRoots.map(bucketDirUnder(_, partition, bucket)))
+
+  /** The path of data file `file` of (`partition`, `bucket`): its external path when it has one. */
+  def dataFile(partition: InternalRow, bucket: Int, file: DataFileMeta): Path =
+    FileStorePaths.dataFileIn(bucketDir(partition, bucket), file.fileName, file.externalPath)
+
+  /** The paths of `names`, extra files (file indexes) of `file`: beside the data file, wherever it lies. */
+  def extraFiles(partition: InternalRow, bucket: Int, file: DataFileMeta, names: Seq[String]): Seq[Path] = {
+    val dir = dataFile(partition, bucket, file).getParent
+    names.map(PathNames.child(dir, _, "data file"))
+  }
+
+  /** The paths of data file `file` and of its extra files. */
+  def dataFileWithExtras(partition: InternalRow, bucket: Int, file: DataFileMeta): Seq[Path] =
+    dataFile(partition, bucket, file) +: extraFiles(partition, bucket, file, file.extraFiles)
 
   /** An index file of `index/` by its name. */
   def indexFile(name: String): Path = PathNames.child(indexDir, name, "index file")
-
-  def dataFilePath(partition: InternalRow, bucket: Int, fileName: String): Path =
-    PathNames.child(bucketDir(partition, bucket), fileName, "data file")
 }
 
 object FileStorePaths {
@@ -50,6 +71,14 @@ object FileStorePaths {
   /** Paimon's postpone bucket: files of a `bucket` = -2 table that its streaming writers put in
    *  `bucket-postpone`, unread until a compaction assigns their rows to buckets. */
   val PostponeBucket: Int = -2
+
+  /** `bucket-<n>`, or `bucket-postpone`. */
+  def bucketDirName(bucket: Int): String = if (bucket == PostponeBucket) "bucket-postpone" else s"bucket-$bucket"
+
+  /** A data file's path: its external path when its metadata records one, else `name` in `bucketDir`. */
+  def dataFileIn(bucketDir: Path, name: String, externalPath: Option[String]): Path =
+    DataFileRef.path(bucketDir, name, externalPath)
+
   def newDataFileName(prefix: String, uuid: String, count: Int, format: DataFileFormat): String =
     s"$prefix-$uuid-$count.${format.name}"
 

@@ -51,7 +51,8 @@ final case class FileStoreTable(fileIO: FileIO, path: Path, name: String, schema
     copy(name = named, schema = s, branch = target)
   }
   def paths: FileStorePaths = new FileStorePaths(path, schema.partitionKeys, schema.partitionTypes,
-    CoreOptions.PartitionDefaultName.getOrDefault(options), CoreOptions.PartitionLegacyName.getOrDefault(options))
+    CoreOptions.PartitionDefaultName.getOrDefault(options), CoreOptions.PartitionLegacyName.getOrDefault(options),
+    ExternalDataRoots.of(options, name))
   def manifestStore: ManifestStore = new ManifestStore(fileIO, paths,
     CoreOptions.ManifestCompression.getOrDefault(options), schema.partitionTypes)
 

@@ -49,7 +49,7 @@ final case class Warehouse(root: Path, fileIO: FileIO) extends Metastore {
 
   /** False when there is no such table; a table the file system would not delete is an error. */
   def dropTable(db: String, table: String): Boolean =
-    tableExists(db, table) && { fileIO.deleteDirectory(tablePath(db, table)); true }
+    tableExists(db, table) && { TableFiles.delete(fileIO, tablePath(db, table), s"$db.$table"); true }
 
   def renameTable(fromDb: String, from: String, toDb: String, to: String): Unit =
     TableFiles.move(fileIO, tablePath(fromDb, from), tablePath(toDb, to), s"$fromDb.$from")

@@ -13,7 +13,9 @@ import lamina.types.{DataField, IntType}
 class DataFileRollTest extends AnyFunSuite {
   private val counting = ByteCountingWriters.writers
 
-  private def roll(dir: Path, target: Long) =
+  private def roll(dir: Path, target: Long): DataFileRoll = roll(DataFileDir.local(dir), target)
+
+  private def roll(dir: DataFileDir, target: Long) =
     new DataFileRoll(TestTables.fileIO, dir, counting, 0, "changelog",
       new ValueStats(StatsMode.NoStats, Seq(DataField(0, "a", IntType())), counting), target, 1)
 
@@ -39,6 +41,24 @@ class DataFileRollTest extends AnyFunSuite {
     r.abort()
     assert(!r.isOpen)
     assert(local.toFile.list().count(_.endsWith(".orc")) == 0, "the open file and the closed ones are removed")
+    TestTables.deleteRecursively(local)
+  }
+
+  test("under external roots, files go to each root in turn and record their full path; abort removes them") {
+    val local = Files.createTempDirectory("roll")
+    val roots = Seq("a", "b").map(n => TestTables.hadoopPath(local.resolve(n)))
+    val r = roll(new DataFileDir(TestTables.hadoopPath(local.resolve("table")), roots), target = 1L)
+    val done = (1 to 4).map { i =>
+      r.open()
+      r.write(InternalRow(i), InternalRow(i))
+      r.close()
+    }
+    val dirs = done.map(_.externalPath.get).map(p => new Path(p).getParent.getName)
+    assert(dirs.toSet == Set("a", "b") && dirs.sliding(2).forall(p => p.head != p.last), "the roots alternate")
+    assert(done.forall(f => new Path(f.externalPath.get).getName == f.fileName))
+    assert(!Files.exists(local.resolve("table")), "nothing in the table's directory")
+    r.abort()
+    assert(Seq("a", "b").forall(n => local.resolve(n).toFile.list().isEmpty))
     TestTables.deleteRecursively(local)
   }
 }

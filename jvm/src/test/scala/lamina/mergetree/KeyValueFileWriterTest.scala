@@ -9,7 +9,7 @@ import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.BadInputException
-import lamina.format.{BinaryRowCodec, ByteCountingWriters}
+import lamina.format.{BinaryRowCodec, ByteCountingWriters, DataFileDir}
 import lamina.table.{FileStoreTable, TestTables}
 import lamina.types.IntType
 
@@ -31,7 +31,7 @@ class KeyValueFileWriterTest extends AnyFunSuite {
 
   private def writer(t: FileStoreTable, target: Long, unique: Boolean = false) =
     t.keyValueFiles(counting).copy(targetFileSize = target)
-      .writer(Array.emptyByteArray, new Path(t.path, "bucket-0"), 0, 100L, uniqueKeys = unique)
+      .writer(Array.emptyByteArray, DataFileDir.local(new Path(t.path, "bucket-0")), 0, 100L, uniqueKeys = unique)
 
   private def keyOf(bytes: Array[Byte]) = BinaryRowCodec.deserialize(bytes, Seq(IntType(nullable = false))).getInt(0)
 

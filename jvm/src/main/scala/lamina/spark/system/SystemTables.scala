@@ -147,7 +147,7 @@ object SystemTables {
         cols.indices.map(i => s"${cols(i)}=${f.valueStats.nullCounts.lift(i).flatten.map(_.toString).getOrElse("null")}")
           .mkString("{", ", ", "}")
       row(str(partitionText(part, keys, ptypes)), e.bucket,
-        str(table.paths.dataFilePath(part, e.bucket, f.fileName).toString), str(f.fileFormat), f.schemaId, f.level,
+        str(table.paths.dataFile(part, e.bucket, f).toString), str(f.fileFormat), f.schemaId, f.level,
         f.rowCount, f.fileSize, str(keyText(table, f.minKey)), str(keyText(table, f.maxKey)), str(nulls),
         str(statText(f.valueStats.minValues)), str(statText(f.valueStats.maxValues)),
         f.minSequenceNumber, f.maxSequenceNumber, f.creationTimeMillis.map(micros).orNull,

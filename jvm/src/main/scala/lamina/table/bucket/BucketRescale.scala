@@ -79,7 +79,7 @@ object BucketRescale {
         close()
         this.partition = partition
         this.bucket = bucket
-        current = files.writer(partition, table.paths.bucketDir(store.decodePartition(partition), bucket), bucket,
+        current = files.writer(partition, table.paths.newFilesDir(store.decodePartition(partition), bucket), bucket,
           level = topLevel, fileSource = DataFileMeta.FileSourceCompact)
       }
       current.write(value, kind, sequence)

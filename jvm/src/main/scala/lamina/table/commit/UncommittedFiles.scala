@@ -14,13 +14,14 @@ import lamina.table.FileStoreTable
 object UncommittedFiles {
 
   def discard(table: FileStoreTable, msgs: Seq[CommitMessage]): Unit = {
-    val data = msgs.flatMap(m => m.createdFiles.map(f => (m, f.fileName)))
+    val data = msgs.flatMap(m => m.createdFiles.map(f => (m, f)))
     val index = msgs.flatMap(_.createdIndexFiles.map(_.fileName))
     if (data.isEmpty && index.isEmpty) return
     val (liveData, liveIndex) = liveAtLatest(table)
     val store = table.manifestStore
-    data.filterNot { case (_, name) => liveData.contains(name) }.foreach { case (m, name) =>
-      table.fileIO.deleteQuietly(table.paths.dataFilePath(store.decodePartition(m.partition), m.bucket, name))
+    val paths = table.paths
+    data.filterNot { case (_, f) => liveData.contains(f.fileName) }.foreach { case (m, f) =>
+      table.fileIO.deleteQuietly(paths.dataFile(store.decodePartition(m.partition), m.bucket, f))
     }
     index.filterNot(liveIndex.contains).foreach(name => table.fileIO.deleteQuietly(table.paths.indexFile(name)))
   }

@@ -47,7 +47,7 @@ object AppendCompaction {
   def run(table: FileStoreTable, readers: Map[Long, FileSchemaReader], writers: DataFileWriters, w: BucketCompaction,
       taskId: Int): CommitMessage = {
     val split = w.split
-    val dir = table.paths.bucketDir(table.manifestStore.decodePartition(split.partition), split.bucket)
+    val dir = table.paths.newFilesDir(table.manifestStore.decodePartition(split.partition), split.bucket)
     val out = new RollingFileWriter(table, writers, split.partition, dir, split.bucket,
       CoreOptions.TargetFileSize.getOrDefault(table.options), taskId, DataFileMeta.FileSourceCompact)
     val deletionVectors = DeletionVectorFilter(table.fileIO)

@@ -140,7 +140,7 @@ object Compactor {
       table: FileStoreTable, readers: KeyValueReaders, writers: DataFileWriters, w: BucketCompaction): CommitMessage = {
     val split = w.split.copy(files = w.inputs)
     val partitionRow = table.manifestStore.decodePartition(split.partition)
-    val dir = table.paths.bucketDir(partitionRow, split.bucket)
+    val dir = table.paths.newFilesDir(partitionRow, split.bucket)
     val files = table.keyValueFiles(writers)
     val out = files.writer(split.partition, dir, split.bucket, level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
     // the full-compaction producer's changelog, at a compaction into the top level

@@ -31,7 +31,8 @@ object FileIndexRewrite {
    *  into those columns). */
   final case class FileColumns(fields: Seq[DataField], spec: FileIndexSpec)
 
-  /** One data file to index: its live entry and its bucket directory. */
+  /** One data file to index: its live entry and the directory that holds it (its bucket's, or the one
+   *  under an external root), where its index files go. */
   final case class Work(entry: ManifestEntry, dir: String)
 
   /** The files to index, at one snapshot, with per schema id the columns to index (none: the files of
@@ -54,8 +55,10 @@ object FileIndexRewrite {
     val splits = table.snapshotManager.latest().toSeq.flatMap(s => new FileStoreScan(table, s).plan())
       .filter(s => partitionFilter.forall(f => f(store.decodePartition(s.partition))))
     val work = splits.flatMap { s =>
-      val dir = table.paths.bucketDir(store.decodePartition(s.partition), s.bucket).toString
-      s.files.map(f => Work(ManifestEntry(ManifestEntry.Add, s.partition, s.bucket, s.totalBuckets, f), dir))
+      val partition = store.decodePartition(s.partition)
+      s.files.map(f =>
+        Work(ManifestEntry(ManifestEntry.Add, s.partition, s.bucket, s.totalBuckets, f),
+          table.paths.dataFile(partition, s.bucket, f).getParent.toString))
     }
     val current = FileIndexOptions.spec(table.options, table.schema.fields, table.name)
     val named = FileIndexOptions.namedColumns(table.options)

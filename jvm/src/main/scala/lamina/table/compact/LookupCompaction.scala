@@ -73,7 +73,7 @@ object LookupCompaction {
     val levels = new LookupLevels(readers, split.bucketPath, keptRuns, vectors, olderRowsMatter || changelog.isDefined,
       localDir, cacheCounts)
     val partitionRow = table.manifestStore.decodePartition(split.partition)
-    val dir = table.paths.bucketDir(partitionRow, split.bucket)
+    val dir = table.paths.newFilesDir(partitionRow, split.bucket)
     val files = table.keyValueFiles(writers)
     def writer() =
       files.writer(split.partition, dir, split.bucket, level = w.outputLevel, fileSource = DataFileMeta.FileSourceCompact)
@@ -147,8 +147,9 @@ object LookupCompaction {
       case e: Throwable =>
         open.foreach(_.abort())
         changes.foreach(_.abort())
-        DataFileWriters.discard(table.fileIO, dir, None,
-          written.filterNot(f => inputs.contains(f.fileName)).map(_.fileName).toSeq)
+        DataFileWriters.discard(table.fileIO, None,
+          written.filterNot(f => inputs.contains(f.fileName)).toSeq
+            .flatMap(table.paths.dataFileWithExtras(partitionRow, split.bucket, _)))
         index.foreach(c => DeletionVectorsIndexWriter.discard(table, c.after))
         throw e
     } finally levels.close()

@@ -21,16 +21,14 @@ final class FileReferences(table: FileStoreTable) {
   private val store = table.manifestStore
   private val fileIO = table.fileIO
 
-  def dataPaths(e: ManifestEntry): Seq[Path] = {
-    val dir = table.paths.bucketDir(store.decodePartition(e.partition), e.bucket)
-    (e.file.fileName +: e.file.extraFiles).map(PathNames.child(dir, _, "data file"))
-  }
+  private val paths = table.paths
+
+  /** The paths of the data file of entry `e` (its external path when it has one) and of its extra files. */
+  def dataPaths(e: ManifestEntry): Seq[Path] = paths.dataFileWithExtras(store.decodePartition(e.partition), e.bucket, e.file)
 
   /** The paths of extra files `names` of the file of entry `e`. */
-  def extraPaths(e: ManifestEntry, names: Seq[String]): Seq[Path] = {
-    val dir = table.paths.bucketDir(store.decodePartition(e.partition), e.bucket)
-    names.map(PathNames.child(dir, _, "data file"))
-  }
+  def extraPaths(e: ManifestEntry, names: Seq[String]): Seq[Path] =
+    paths.extraFiles(store.decodePartition(e.partition), e.bucket, e.file, names)
 
   /** Every data file live at `s`; strict. */
   def liveDataFiles(s: Snapshot): Set[Path] = table.snapshotEntries.live(s).flatMap(dataPaths).toSet

@@ -119,6 +119,22 @@ object CoreOptions {
     perLevel("format", "0:avro,5:parquet", DataFileFormat.All)(_.name), null: String, Table,
     "Format of the data files of some levels of a primary-key table (a file of another level is in file.format); " +
       "a file is read in the format its name ends with, whatever the option says now.")
+  val DataFileExternalPaths: OptionDef[Seq[String]] = define("data-file.external-paths", ListKind, null, Table,
+    "Comma-separated root URIs (each with its scheme: file:///data/t, s3://bucket/t) where new data files, " +
+      "changelog files and their file indexes are written instead of the table's directory, with the table's " +
+      "layout under each root (<root>/<partition>/bucket-<n>/<file>); used only with a " +
+      "data-file.external-paths.strategy other than none. Each file records its full path, so reads never " +
+      "need this option. Give each table roots of its own: DROP TABLE deletes them whole, as Paimon does.")
+  val DataFileExternalPathsStrategy: OptionDef[ExternalPathStrategy] = define("data-file.external-paths.strategy",
+    enumOf(ExternalPathStrategy.All)(_.name), ExternalPathStrategy.NoExternal, Table,
+    "How a writer picks the root of each new data file among data-file.external-paths: none (the table's " +
+      "directory), round-robin (every root in turn, from a random start per bucket writer), specific-fs (the " +
+      "roots of the scheme data-file.external-paths.specific-fs, in turn). Paimon's entropy-inject and " +
+      "weight-robin tables are read, and refused for writes.")
+  val DataFileExternalPathsSpecificFs: OptionDef[String] = define("data-file.external-paths.specific-fs",
+    StringKind, null, Table,
+    "With data-file.external-paths.strategy = specific-fs: the scheme (s3, oss, file, ...) of the roots new data " +
+      "files go to, compared without case.")
   val FileCompression: OptionDef[Compression] = define("file.compression", enumOf(Compression.All)(_.name),
     Compression.Zstd, PerQuery,
     "Compression codec of data files.")

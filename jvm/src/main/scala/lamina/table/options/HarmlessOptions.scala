@@ -56,11 +56,11 @@ object HarmlessOptions {
       Seq("file-index.", "global-index.", "orc.", "parquet.", "avro.")),
     Group(
       "Settings of a feature that Lamina refuses on its own key (" +
-        "deletion vectors, changelog producers, external paths, chain tables, " +
+        "deletion vectors, changelog producers, external paths' weight-robin strategy, chain tables, " +
         "blob, vector and variant columns): alone they do nothing.",
       Seq("deletion-vectors.modifiable",
         "delete.force-produce-changelog",
-        "data-file.external-paths.strategy", "data-file.external-paths.specific-fs", "data-file.external-paths.weights",
+        "data-file.external-paths.weights",
         "chain-table.chain-partition-keys", "scan.fallback-snapshot-branch",
         "scan.fallback-delta-branch", "blob.target-file-size", "blob.split-by-file-size", "blob-descriptor-field",
         "blob-as-descriptor", "blob-external-storage-path", "blob-external-storage-field", "vector.file.format",

@@ -21,7 +21,7 @@ import lamina.types.{CharType, DataType, SparkTypes}
  *  it, never a skipped file. */
 final class FileIndexFilter(fileIO: FileIO, schema: TableSchema) {
 
-  /** Whether a row of `f`, written with `fileSchema`, in directory `dir`, might satisfy every filter. */
+  /** Whether a row of `f`, written with `fileSchema`, lying in directory `dir`, might satisfy every filter. */
   def mightMatch(f: DataFileMeta, dir: Path, fileSchema: TableSchema, filters: Seq[Predicate]): Boolean =
     FileIndexFilter.load(fileIO, f, dir) match {
       case None => true
@@ -109,8 +109,8 @@ final class FileIndexFilter(fileIO: FileIO, schema: TableSchema) {
 
 object FileIndexFilter {
 
-  /** The file index of data file `f` in directory `dir`: embedded in its manifest entry, else its
-   *  `.index` extra file; None when it has neither. */
+  /** The file index of data file `f` lying in directory `dir` (its bucket's, or the one under an external
+   *  root): embedded in its manifest entry, else its `.index` extra file beside it; None when it has neither. */
   def load(fileIO: FileIO, f: DataFileMeta, dir: Path): Option[FileIndexFile] =
     f.embeddedIndex.map(FileIndexFile.decode(s"${PathNames.child(dir, f.fileName, "data file")} (embedded file index)", _))
       .orElse(f.extraFiles.find(_.endsWith(DataFileIndexWriter.Suffix)).map { name =>

@@ -58,7 +58,8 @@ final class FileStoreScan(table: FileStoreTable, snapshot: Snapshot) {
     val entries = if (!useIndexes) byStats
     else byStats.filter { e =>
       (e.file.embeddedIndex.isEmpty && e.file.extraFiles.isEmpty) ||
-      indexes.mightMatch(e.file, table.paths.bucketDir(table.manifestStore.decodePartition(e.partition), e.bucket),
+      indexes.mightMatch(e.file,
+        table.paths.dataFile(table.manifestStore.decodePartition(e.partition), e.bucket, e.file).getParent,
         schemaOf(e.file.schemaId), valueFilters)
     }
     // a table with deletion vectors: each split carries the vectors of its files (the snapshot's own)

@@ -31,7 +31,7 @@ final class AppendTableWrite(table: FileStoreTable, writers: DataFileWriters, ta
       case None =>
         val key = partition.copy()
         val bytes = BinaryRowCodec.serialize(key, schema.partitionTypes)
-        val w = new RollingFileWriter(table, writers, bytes, table.paths.bucketDir(key, bucket), bucket, targetFileSize, taskId)
+        val w = new RollingFileWriter(table, writers, bytes, table.paths.newFilesDir(key, bucket), bucket, targetFileSize, taskId)
         open.put((key, bucket), w)
         counts.put(w, routing.bucketsOf(partition))
         w

@@ -142,7 +142,7 @@ final class KeyValueTableWrite(table: FileStoreTable, writers: DataFileWriters,
         val postpone = bucket == FileStorePaths.PostponeBucket
         // bucket-postpone's files are read one by one, not merged: Paimon numbers each writer's from 0
         val base = if (postpone) -1L else sequenceBases.getOrElse((ArraySeq.unsafeWrapArray(bytes), bucket), -1L)
-        val dir = table.paths.bucketDir(key, bucket)
+        val dir = table.paths.newFilesDir(key, bucket)
         val w = files.writer(bytes, dir, bucket, base + 1, taskId, uniqueKeys = uniqueKeys,
           dataPrefix = if (postpone) postponePrefix else KeyValueFileWriter.DataPrefix)
         open.put((key, bucket), w)

@@ -2,10 +2,9 @@ package lamina.table.sink
 
 import scala.collection.mutable.ArrayBuffer
 
-import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 
-import lamina.format.{DataFileRoll, DataFileWriters, StatsMode, ValueStats}
+import lamina.format.{DataFileDir, DataFileRoll, DataFileWriters, StatsMode, ValueStats}
 import lamina.table.FileStoreTable
 import lamina.table.manifest.{DataFileMeta, SimpleStats}
 import lamina.table.options.{CoreOptions, FileIndexOptions}
@@ -17,7 +16,7 @@ final class RollingFileWriter(
     table: FileStoreTable,
     writers: DataFileWriters,
     val partition: Array[Byte],
-    dir: Path,
+    dir: DataFileDir,
     val bucket: Int,
     targetFileSize: Long,
     taskId: Int,
@@ -66,6 +65,7 @@ final class RollingFileWriter(
       fileSource = Some(fileSource),
       valueStatsCols = f.valueStatsCols,
       embeddedIndex = f.embeddedIndex,
-      extraFiles = f.extraFiles)
+      extraFiles = f.extraFiles,
+      externalPath = f.externalPath)
   }
 }

@@ -2,6 +2,7 @@ package lamina.table.commit
 
 import java.nio.file.{Files, Paths}
 
+import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.catalyst.InternalRow
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -18,7 +19,7 @@ class UncommittedFilesTest extends AnyFunSuite with TempTables {
   private def table(): FileStoreTable = newTable(TestTables.eventsSchema(partitioned = false))
 
   private def dataFile(t: FileStoreTable, name: String) =
-    Paths.get(t.paths.dataFilePath(InternalRow.empty, 0, name).toUri)
+    Paths.get(new Path(t.paths.bucketDir(InternalRow.empty, 0), name).toUri)
 
   private def create(t: FileStoreTable, names: String*): Unit = names.foreach { n =>
     val p = dataFile(t, n)

@@ -4,6 +4,8 @@ import org.apache.hadoop.fs.Path
 import org.scalatest.funsuite.AnyFunSuite
 
 import lamina.errors.CorruptFileException
+import lamina.table.TestTables
+import lamina.table.commit.FileStoreCommit
 
 class OrphanFilesTest extends AnyFunSuite {
   private val later = System.currentTimeMillis() + 60000
@@ -49,5 +51,24 @@ class OrphanFilesTest extends AnyFunSuite {
     f.table.fileIO.writeBytes(list, Array[Byte](0, 1, 2))
     intercept[CorruptFileException](new OrphanFiles(f.table).remove(later, dryRun = false))
     assert(f.table.fileIO.exists(orphan))
+  }
+
+  test("under external roots only the table's layout is walked; live external files stay; an unreachable root is skipped") {
+    val dir = TestTables.tempDir("orphans-external")
+    val root = TestTables.hadoopPath(dir.resolve("root"))
+    val options = Map("data-file.external-paths" -> s"$root,nosuch://host/elsewhere",
+      "data-file.external-paths.strategy" -> "round-robin")
+    val table = TestTables.createTable(dir, TestTables.eventsSchema(options))
+    val live = new Path(root, "p=a/bucket-0/data-live.parquet")
+    table.fileIO.writeBytes(live, Array[Byte](1))
+    new FileStoreCommit(table, "writer").append(Seq(TestTables.message("a",
+          TestTables.file("data-live.parquet", rows = 1).copy(externalPath = Some(live.toString)))))
+    val orphan = new Path(root, "p=a/bucket-0/data-orphan.parquet")
+    val outside = Seq(new Path(root, "p=a/data-beside.parquet"), new Path(root, "unrelated/bucket-0/data-x.parquet"))
+    (orphan +: outside).foreach(table.fileIO.writeBytes(_, Array[Byte](1)))
+    val removed = new OrphanFiles(table).remove(later, dryRun = false)
+    assert(removed.map(_.getPath.getName) === Seq("data-orphan.parquet"))
+    assert(table.fileIO.exists(live) && outside.forall(table.fileIO.exists))
+    TestTables.deleteRecursively(dir)
   }
 }

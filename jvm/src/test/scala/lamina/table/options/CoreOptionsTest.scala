@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 109)
+    assert(CoreOptions.all.size === 112)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -89,7 +89,8 @@ class CoreOptionsTest extends AnyFunSuite {
   test("every value of every enumerated option parses to its type and back to its text, in any case") {
     val enums =
       CoreOptions.all.collect { case d if d.kind.isInstanceOf[EnumKind[_]] => d.key -> d.kind.asInstanceOf[EnumKind[Any]] }
-    assert(enums.map(_._1).sorted === Seq("avro.codec", "changelog-producer", "file.compression", "file.format",
+    assert(enums.map(_._1).sorted === Seq("avro.codec", "changelog-producer", "data-file.external-paths.strategy",
+      "file.compression", "file.format",
       "incremental-between-scan-mode", "lookup-compact", "lookup.cache-spill-compression", "lookup.local-file-type",
       "manifest.compression", "merge-engine", "parquet.writer.version", "partition.expiration-strategy", "scan.mode",
       "sequence.field.sort-order", "tag.automatic-creation", "tag.creation-period"))

@@ -94,6 +94,7 @@ class PaimonOptionWalkTest extends AnyFunSuite {
     case "bucket" => "-2"
     case "changelog-producer" => "input"
     case "scan.mode" => "compacted-full"
+    case "data-file.external-paths.strategy" => "entropy-inject"
     case _ if default.equalsIgnoreCase("false") => "true"
     case _ => "x"
   }

@@ -141,7 +141,7 @@ final class HiveMetastore private (val root: Path, val fileIO: FileIO, clients: 
       val path = HiveTableRegistration.location(t).map(PathNames.of(_)).getOrElse(tablePath(db, table))
       try call(s"drop table $db.$table")(_.dropTable(db, table, true, false, true))
       catch { case _: NoSuchObjectException => }
-      if (fileIO.exists(path)) fileIO.deleteDirectory(path)
+      TableFiles.delete(fileIO, path, s"$db.$table")
       true
     }
   }

@@ -125,7 +125,7 @@ final class JdbcMetastore private (catalog: String, uri: String, val root: Path,
     val path = tablePath(db, table)
     update(JdbcTables.DeleteTableProperties, catalogKey, db, table)
     update(JdbcTables.DeleteTable, catalogKey, db, table) > 0 && {
-      if (fileIO.exists(path)) fileIO.deleteDirectory(path)
+      TableFiles.delete(fileIO, path, s"$db.$table")
       true
     }
   }
