@@ -125,6 +125,33 @@ def test_few_keys_against_a_large_run_are_looked_up_in_the_lookup_files_compacti
         sql_rows(spark, f"SELECT rowkind, k, v, s FROM {CAT}.{db}.`scanned$audit_log`")
 
 
+def test_a_merge_builds_the_lookup_files_its_runs_lack_when_asked_and_the_next_looks_keys_up(spark, db):
+    looked_up, scanned = f"{CAT}.{db}.looked_up", f"{CAT}.{db}.scanned"
+    for t in (looked_up, scanned):
+        # no lookup compaction: no local lookup file exists until a MERGE builds one
+        spark.sql(f"CREATE TABLE {t} (k BIGINT NOT NULL, v BIGINT, s STRING) "
+                  f"TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '1', 'write-only' = 'true')")
+        spark.sql(f"INSERT INTO {t} SELECT id, id % 7, CAST(id AS STRING) FROM range(0, 20000)")
+        spark.sql(f"CALL {CAT}.sys.compact(table => '{t.split('.', 1)[1]}')")
+        spark.sql(f"INSERT INTO {t} SELECT id, id % 5, 'b' FROM range(0, 20000, 3)")
+    statement = "WHEN MATCHED AND t.v < src.v THEN UPDATE SET v = src.v, s = src.s WHEN NOT MATCHED THEN INSERT *"
+    found = []
+    for round_ in range(2):
+        source(spark, [(k, 100 + round_ + k % 3, f"n{round_}") for k in range(7 + round_, 20000, 1999)])
+        # the first MERGE builds the local file; the second finds it built, without the option
+        spark.conf.set("spark.lamina.merge.key-lookup.build", "true" if round_ == 0 else "false")
+        try:
+            metrics = lamina_metrics(spark, lambda: spark.sql(merge_sql(looked_up, statement)).collect())
+        finally:
+            spark.conf.unset("spark.lamina.merge.key-lookup.build")
+        found.append(metrics[LOOKED_UP])
+        spark.sql(merge_sql(scanned, statement))
+        assert sql_rows(spark, f"SELECT k, v, s FROM {looked_up}") == sql_rows(spark, f"SELECT k, v, s FROM {scanned}")
+    # the top run of 20 000 rows is looked up for the 11 keys, its local file built by the first MERGE
+    # and reused by the second; level 0 (the second INSERT, then the first MERGE's write) is read
+    assert found == [11, 11], found
+
+
 def test_scattered_keys_skip_no_file_but_every_other_row(spark, db):
     t = f"{CAT}.{db}.t"
     ranges_table(spark, t)

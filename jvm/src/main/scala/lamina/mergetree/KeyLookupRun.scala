@@ -12,10 +12,11 @@ import lamina.table.manifest.DataFileMeta
  *  files ([[LookupLevels]]), where the scan path decodes the run's pages and walks them.
  *
  *  The rule ([[of]]): the lookup path is taken when the chosen keys inside the run's files' key ranges
- *  are at most one per `rowsPerKey` rows of the run (`merge.key-lookup.rows-per-key`), and every file whose range holds one has its
- *  local file built here already (a read never builds one: its readers may leave columns or pages
- *  out). A key costs a few probes of a cached block, where the scan decodes every row of the pages
- *  it reads. Otherwise, or where a file's local file is not built, the run is scanned.
+ *  are at most one per `rowsPerKey` rows of the run (`merge.key-lookup.rows-per-key`), and every file
+ *  whose range holds one has its local file built here already, or may have it built
+ *  (`merge.key-lookup.build`: only from readers of whole files, never from a read's own, which may
+ *  leave columns or pages out). A key costs a few probes of a cached block, where the scan decodes
+ *  every row of the pages it reads. Otherwise the run is scanned.
  *
  *  The files are held from [[of]] until the cursor is exhausted or [[close]]d. */
 final class KeyLookupRun private (levels: LookupLevels, files: IndexedSeq[(DataFileMeta, Int, Int)], keys: LongKeys,
@@ -46,12 +47,18 @@ final class KeyLookupRun private (levels: LookupLevels, files: IndexedSeq[(DataF
   }
 }
 
+/** How a read looks keys up: local lookup files in `dir`, a run looked up when its chosen keys number
+ *  at most one per `rowsPerKey` of its rows, and, with `builders` (readers of every column of the
+ *  files, without filters), missing local files built from them (`merge.key-lookup.build`). */
+final case class KeyLookups(dir: File, rowsPerKey: Int, builders: Option[KeyValueReaders] = None)
+
 object KeyLookupRun {
 
   /** `run` read by lookups of `keys`, if the rule takes the lookup path for it (at most one key per
-   *  `rowsPerKey` rows; 0: never); None to scan it. */
-  def of(readers: KeyValueReaders, bucketPath: String, run: SortedRun, keys: LongKeys, localDir: File,
-      rowsPerKey: Int, counts: CacheCounters): Option[KeyLookupRun] = {
+   *  `lookups.rowsPerKey` rows; 0: never); None to scan it. */
+  def of(readers: KeyValueReaders, bucketPath: String, run: SortedRun, keys: LongKeys, lookups: KeyLookups,
+      counts: CacheCounters): Option[KeyLookupRun] = {
+    val rowsPerKey = lookups.rowsPerKey
     val order = readers.keyOrder
     val fileOrder = FileKeyOrder.of(readers.table.layout)
     (order.asLong, run.level > 0 && !readers.table.capabilities.deletionVectors) match {
@@ -65,9 +72,11 @@ object KeyLookupRun {
         val rows = run.files.iterator.map(_.rowCount).sum
         if (rowsPerKey <= 0 || chosen == 0 || chosen * rowsPerKey > rows) None
         else {
-          val levels = new LookupLevels(readers, bucketPath, Seq.empty, new DeletionVectorsMaintainer(Map.empty, false),
-            withValue = true, localDir, counts)
-          if (withKeys.forall { case (f, _, _) => levels.holdBuilt(f) })
+          // local files are built only from readers of whole files, never from a read's own
+          val levels = new LookupLevels(lookups.builders.getOrElse(readers), bucketPath, Seq.empty,
+            new DeletionVectorsMaintainer(Map.empty, false), withValue = true, lookups.dir, counts)
+          val held = withKeys.forall { case (f, _, _) => if (lookups.builders.isDefined) levels.hold(f) else levels.holdBuilt(f) }
+          if (held)
             Some(new KeyLookupRun(levels, withKeys, keys, longKey, order))
           else { levels.close(); None }
         }

@@ -29,7 +29,7 @@ final case class KeyValueReaders(
     keyRange: Option[KeyRange] = None,
     keys: Option[LongKeys] = None,
     recordExpiry: Option[RecordExpiry] = None,
-    lookups: Option[(File, Int)] = None)
+    lookups: Option[KeyLookups] = None)
   extends Serializable {
 
   /** These readers, reading only the records of `chosen` (a single integral key only). */
@@ -38,8 +38,8 @@ final case class KeyValueReaders(
   /** These readers, reading only the records of their chosen keys, taking for each sorted run the
    *  lookup path where its rule says so ([[KeyLookupRun]]: a key per `rowsPerKey` rows at most), through
    *  the local lookup files of `dir`. */
-  def withLookups(dir: File, rowsPerKey: Int): KeyValueReaders =
-    if (rowsPerKey <= 0) this else copy(lookups = Some((dir, rowsPerKey)))
+  def withLookups(dir: File, rowsPerKey: Int, builders: Option[KeyValueReaders] = None): KeyValueReaders =
+    if (rowsPerKey <= 0) this else copy(lookups = Some(KeyLookups(dir, rowsPerKey, builders)))
 
   /** The long form of a single integral key, if the key is one (without compiling the key's ordering). */
   def longKey: Option[KeyOrder.LongKey] = KeyValueReaders.longKeyOf(layout)
@@ -120,10 +120,10 @@ final case class KeyValueReaders(
    *  get stand-ins only when their ranges of sequence numbers are disjoint. */
   private def lookedUp(split: BucketFiles, run: SortedRun): Option[RunCursor] =
     for {
-      (dir, rowsPerKey) <- lookups
+      l <- lookups
       chosen <- keys
       if recordExpiry.isEmpty
-      found <- KeyLookupRun.of(this, split.bucketPath, run, chosen, dir, rowsPerKey, new CacheCounters)
+      found <- KeyLookupRun.of(this, split.bucketPath, run, chosen, l, new CacheCounters)
     } yield found
 
   /** Whether every file of these schemas is read as columnar batches. */

@@ -79,7 +79,10 @@ final class LookupLevels(
       true
     }
 
-  /** The record of `key` in `f`, whose local file holding values [[holdBuilt]] took, whether or not a
+  /** Takes the local file of `f`, building it from `f` if this JVM has none (held until [[close]]). */
+  def hold(f: DataFileMeta): Boolean = { entryOf(f); true }
+
+  /** The record of `key` in `f`, whose local file holding values [[holdBuilt]] or [[hold]] took, whether or not a
    *  vector deletes it: for reads of tables without deletion vectors. None when `f` holds no row of the
    *  key. */
   def recordIn(f: DataFileMeta, key: InternalRow): Option[KeyValue] = {

@@ -74,13 +74,13 @@ class KeyLookupRunTest extends AnyFunSuite {
   test("a run is looked up only once its files' local files are built, and yields its records of the keys") {
     val r = readers(Map("changelog-producer" -> "lookup"), s"/key-lookup-run-test/${UUID.randomUUID()}")
     val keys = LongKeys.of(Array(2L, 3L, 4L, 9L, 11L)).counting()
-    assert(KeyLookupRun.of(r, bucketPath, run, keys, dir, rowsPerKey = 1, new CacheCounters).isEmpty,
+    assert(KeyLookupRun.of(r, bucketPath, run, keys, KeyLookups(dir, 1), new CacheCounters).isEmpty,
       "no local file is built yet, and a read builds none")
     buildLocalFiles(r, Seq(fileOf("a", 2)))
-    assert(KeyLookupRun.of(r, bucketPath, run, keys, dir, rowsPerKey = 1, new CacheCounters).isEmpty,
+    assert(KeyLookupRun.of(r, bucketPath, run, keys, KeyLookups(dir, 1), new CacheCounters).isEmpty,
       "file b holds chosen keys and has no local file")
     buildLocalFiles(r, Seq(fileOf("b", 2)))
-    val c = KeyLookupRun.of(r, bucketPath, run, keys, dir, rowsPerKey = 1, new CacheCounters).get
+    val c = KeyLookupRun.of(r, bucketPath, run, keys, KeyLookups(dir, 1), new CacheCounters).get
     // a delete comes as it is; key 4 lies between the files' ranges and 11 beyond them: not looked up
     assert(drain(c) == Seq((2L, 11L, RowKind.UpdateAfter, "a2"), (3L, 12L, RowKind.Delete, "a3"), (9L, 3L, RowKind.Insert, "b9")))
     assert(keys.lookedUp == 3)
@@ -93,13 +93,22 @@ class KeyLookupRunTest extends AnyFunSuite {
     buildLocalFiles(r, run.files)
     val two = LongKeys.of(Array(2L, 9L))
     // 2 keys in 7 rows: one per 3.5 rows
-    assert(KeyLookupRun.of(r, bucketPath, run, two, dir, rowsPerKey = 3, new CacheCounters).map(_.close()).isDefined)
-    assert(KeyLookupRun.of(r, bucketPath, run, two, dir, rowsPerKey = 4, new CacheCounters).isEmpty)
-    assert(KeyLookupRun.of(r, bucketPath, run, two, dir, rowsPerKey = 0, new CacheCounters).isEmpty)
-    assert(KeyLookupRun.of(r, bucketPath, run, LongKeys.of(Array(20L)), dir, rowsPerKey = 1, new CacheCounters).isEmpty,
+    assert(KeyLookupRun.of(r, bucketPath, run, two, KeyLookups(dir, 3), new CacheCounters).map(_.close()).isDefined)
+    assert(KeyLookupRun.of(r, bucketPath, run, two, KeyLookups(dir, 4), new CacheCounters).isEmpty)
+    assert(KeyLookupRun.of(r, bucketPath, run, two, KeyLookups(dir, 0), new CacheCounters).isEmpty)
+    assert(KeyLookupRun.of(r, bucketPath, run, LongKeys.of(Array(20L)), KeyLookups(dir, 1), new CacheCounters).isEmpty,
       "no chosen key inside the run")
-    assert(KeyLookupRun.of(r, bucketPath, run.copy(level = 0), two, dir, rowsPerKey = 1, new CacheCounters).isEmpty)
+    assert(KeyLookupRun.of(r, bucketPath, run.copy(level = 0), two, KeyLookups(dir, 1), new CacheCounters).isEmpty)
     val dv = readers(Map("deletion-vectors.enabled" -> "true"), path)
-    assert(KeyLookupRun.of(dv, bucketPath, run, two, dir, rowsPerKey = 1, new CacheCounters).isEmpty)
+    assert(KeyLookupRun.of(dv, bucketPath, run, two, KeyLookups(dir, 1), new CacheCounters).isEmpty)
+  }
+
+  test("with readers of whole files to build from, a run's missing local files are built and kept") {
+    val r = readers(Map("changelog-producer" -> "lookup"), s"/key-lookup-run-test/${UUID.randomUUID()}")
+    val keys = LongKeys.of(Array(1L, 10L))
+    val c = KeyLookupRun.of(r, bucketPath, run, keys, KeyLookups(dir, 1, builders = Some(r)), new CacheCounters).get
+    assert(drain(c).map(_._1) == Seq(1L, 10L))
+    // built once, they serve a read without builders
+    assert(KeyLookupRun.of(r, bucketPath, run, keys, KeyLookups(dir, 1), new CacheCounters).map(drain(_).size).contains(2))
   }
 }

@@ -168,11 +168,10 @@ object ColumnarMergeReader {
 class ColumnarMergeReaderFactory(kv: KeyValueReaders, required: StructType, chosen: Option[LongKeys] = None)
   extends PartitionReaderFactory with ReadsChosenKeys {
 
-  override def forKeys(
-      sets: Array[KeySet], pageFiltered: Option[KeyValueReaders], lookupRowsPerKey: Int): PartitionReaderFactory =
-    ReadsChosenKeys.narrowed(kv, sets, pageFiltered, lookupRowsPerKey).fold[PartitionReaderFactory](this) {
-      case (narrowed, keys) =>
-        new ColumnarMergeReaderFactory(narrowed, required, Some(keys))
+  override def forKeys(keys: RuntimeKeys.Sets): PartitionReaderFactory =
+    ReadsChosenKeys.narrowed(kv, keys).fold[PartitionReaderFactory](this) {
+      case (narrowed, chosenKeys) =>
+        new ColumnarMergeReaderFactory(narrowed, required, Some(chosenKeys))
     }
 
   override def supportColumnarReads(partition: InputPartition): Boolean = true

@@ -25,7 +25,8 @@ object RuntimeKeys {
    *  reach each executor once, as a broadcast. `pageFiltered`: the merge's readers of the files, skipping
    *  the row groups and pages whose key range holds none of the single key's set ([[KeyPageFilter]]). */
   final case class Sets(ordinals: Array[Int], types: Array[DataType], sets: Broadcast[Array[KeySet]],
-      pageFiltered: Option[KeyValueReaders] = None, lookupRowsPerKey: Int = 0)
+      pageFiltered: Option[KeyValueReaders] = None, lookupRowsPerKey: Int = 0,
+      lookupBuilders: Option[KeyValueReaders] = None)
 }
 
 /** `inner`'s readers, handing on only the rows whose key columns hold values of the runtime key sets
@@ -47,7 +48,7 @@ final case class KeySetReaderFactory(inner: PartitionReaderFactory, keys: Runtim
 
   /** `inner`, reading only the rows of the sets' keys itself where it can. */
   private def narrowed(k: RuntimeKeys.Sets): PartitionReaderFactory = inner match {
-    case r: ReadsChosenKeys => r.forKeys(k.sets.value, k.pageFiltered, k.lookupRowsPerKey)
+    case r: ReadsChosenKeys => r.forKeys(k)
     case other => other
   }
 }
@@ -57,25 +58,23 @@ final case class KeySetReaderFactory(inner: PartitionReaderFactory, keys: Runtim
  *  copies them. */
 trait ReadsChosenKeys {
 
-  /** This factory reading only the keys of `sets`' set on the table's key, or itself; through
-   *  `pageFiltered` (readers of the same files that skip pages by that set) where given. */
-  def forKeys(sets: Array[KeySet], pageFiltered: Option[KeyValueReaders], lookupRowsPerKey: Int): PartitionReaderFactory
+  /** This factory reading only the keys of `keys`' set on the table's key, or itself. */
+  def forKeys(keys: RuntimeKeys.Sets): PartitionReaderFactory
 }
 
 object ReadsChosenKeys {
 
-  /** `kv` (or `pageFiltered`, readers of the same files) reading only the keys of `sets`' set on the
-   *  table's single integral key, if there is one, and those keys, counting the records they leave
-   *  out for one reader; runs are looked up where `merge.key-lookup.rows-per-key` (`lookupRowsPerKey`)
-   *  lets them ([[lamina.mergetree.KeyLookupRun]]). */
-  def narrowed(kv: KeyValueReaders, sets: Array[KeySet], pageFiltered: Option[KeyValueReaders],
-      lookupRowsPerKey: Int): Option[(KeyValueReaders, LongKeys)] =
+  /** `kv` reading only the keys of `k`'s set on the table's single integral key, if there is one, and
+   *  those keys, counting the records they leave out for one reader: through `k.pageFiltered` (readers
+   *  of the same files that skip pages by that set) where given, and looking runs up where
+   *  `merge.key-lookup.rows-per-key` lets them ([[lamina.mergetree.KeyLookupRun]]). */
+  def narrowed(kv: KeyValueReaders, k: RuntimeKeys.Sets): Option[(KeyValueReaders, LongKeys)] =
     kv.table.schema.trimmedPrimaryKeys match {
       case Seq(key) if kv.longKey.isDefined =>
-        sets.find(_.column == key).flatMap(_.longKeys).map { all =>
+        k.sets.value.find(_.column == key).flatMap(_.longKeys).map { all =>
           val chosen = all.counting()
-          (pageFiltered.getOrElse(kv).onlyKeys(chosen)
-              .withLookups(SparkCompactTasks.localLookupDir, lookupRowsPerKey), chosen)
+          (k.pageFiltered.getOrElse(kv).onlyKeys(chosen)
+              .withLookups(SparkCompactTasks.localLookupDir, k.lookupRowsPerKey, k.lookupBuilders), chosen)
         }
       case _ => None
     }

@@ -96,8 +96,18 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
         if (applied.isEmpty) None
         else Some(RuntimeKeys.Sets(applied.map(_._1).toArray, applied.map(a => required(a._1).dataType).toArray,
             SparkSession.active.sparkContext.broadcast(applied.map(_._2).toArray), pageFiltered(keySets),
-            CoreOptions.MergeKeyLookupRowsPerKey.getOrDefault(table.options)))
+            CoreOptions.MergeKeyLookupRowsPerKey.getOrDefault(table.options), lookupBuilders))
     }
+  }
+
+  /** Readers of every column of the files, without filters, from which a MERGE builds the local lookup
+   *  files its runs lack, when `merge.key-lookup.build` asks for it ([[lamina.mergetree.KeyLookups]]). */
+  private def lookupBuilders: Option[KeyValueReaders] = readerKind match {
+    case ReaderKind.MergedBatches | ReaderKind.MergedRows
+        if CoreOptions.MergeKeyLookupBuild.getOrDefault(table.options) && !table.capabilities.deletionVectors &&
+          CoreOptions.MergeKeyLookupRowsPerKey.getOrDefault(table.options) > 0 =>
+      Some(KeyValueReaderBuilder.build(SparkSession.active, table, schemaIds, Seq.empty))
+    case _ => None
   }
 
   /** The merge's readers skipping the pages that hold none of `sets`' keys ([[KeyPageFilter]]), for

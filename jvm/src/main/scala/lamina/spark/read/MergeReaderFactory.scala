@@ -15,13 +15,12 @@ class MergeReaderFactory(kv: KeyValueReaders, required: StructType, direct: Map[
     auditLog: Boolean = false, outputSchema: StructType = null, chosen: Option[LongKeys] = None)
   extends PartitionReaderFactory with ReadsChosenKeys {
 
-  override def forKeys(
-      sets: Array[KeySet], pageFiltered: Option[KeyValueReaders], lookupRowsPerKey: Int): PartitionReaderFactory =
+  override def forKeys(keys: RuntimeKeys.Sets): PartitionReaderFactory =
     if (auditLog) this
     else
-      ReadsChosenKeys.narrowed(kv, sets, pageFiltered, lookupRowsPerKey).fold[PartitionReaderFactory](this) {
-        case (narrowed, keys) =>
-          new MergeReaderFactory(narrowed, required, direct, auditLog, outputSchema, Some(keys))
+      ReadsChosenKeys.narrowed(kv, keys).fold[PartitionReaderFactory](this) {
+        case (narrowed, chosenKeys) =>
+          new MergeReaderFactory(narrowed, required, direct, auditLog, outputSchema, Some(chosenKeys))
       }
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] = {

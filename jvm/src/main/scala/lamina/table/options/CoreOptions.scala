@@ -100,6 +100,11 @@ object CoreOptions {
       "partitions, buckets, files and rows of the target that can hold them; so does a DELETE or UPDATE whose " +
       "condition is key IN (SELECT ...). A source with more values (or estimated to have more rows) reads and " +
       "joins the whole target. 0: never.")
+  val MergeKeyLookupBuild: OptionDef[Boolean] = define("merge.key-lookup.build", BooleanKind, "false", PerQuery,
+    "With merge.key-lookup.rows-per-key: a run whose files lack their local lookup files on the executor has them " +
+      "built there by the MERGE (a read of each whole file), kept for the next MERGEs and lookup compactions on " +
+      "that executor (lookup.cache-file-retention, lookup.cache-max-disk-size), instead of being read. Pays off for " +
+      "MERGEs repeated on one Spark application; a first MERGE costs more than reading the runs.")
   val MergeKeyLookupRowsPerKey: OptionDef[Int] = define("merge.key-lookup.rows-per-key", intAtLeast(0), "32",
     PerQuery,
     "Where a MERGE (or key IN (SELECT ...)) hands a primary-key table's scan its source's keys and the key is one " +

@@ -12,7 +12,7 @@ import lamina.lookup.compression.CompressionType
 class CoreOptionsTest extends AnyFunSuite {
 
   test("every option has a doc, a scope and a unique key, and every default parses with its own kind") {
-    assert(CoreOptions.all.size === 112)
+    assert(CoreOptions.all.size === 113)
     assert(CoreOptions.all.map(_.key).distinct.size === CoreOptions.all.size)
     for (d <- CoreOptions.all) {
       assert(d.doc.trim.nonEmpty, d.key)
@@ -197,7 +197,7 @@ class CoreOptionsTest extends AnyFunSuite {
   test("the scope of every option: the ones a session or query may set, and no others") {
     assert(CoreOptions.all.filter(_.scope == OptionScope.PerQuery).map(_.key).toSet === Set("avro.codec",
       "dynamic-bucket.assigner-parallelism", "file.compression.per.level", "incremental-between",
-      "merge.key-filter.max-keys", "merge.key-lookup.rows-per-key", "file-index.read.enabled",
+      "merge.key-filter.max-keys", "merge.key-lookup.rows-per-key", "merge.key-lookup.build", "file-index.read.enabled",
       "incremental-between-timestamp", "incremental-between-scan-mode", "scan.mode",
       "read.stream.maxFilesPerTrigger", "read.stream.maxRowsPerTrigger", "consumer-id", "consumer.ignore-progress",
       "deletion-vectors.merge-on-read", "deletion-vector.index-file.target-size", "lookup-compact", "lookup-compact.max-interval",
