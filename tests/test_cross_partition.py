@@ -11,6 +11,7 @@ import pytest
 
 import lamina
 from _pk_history import ENGINES, engine_pairs
+from _kill import outlive_kills, steps
 from _support import run_concurrently, sql_rows, table_path
 from paimon_connector import require_paimon, run_sql
 
@@ -316,3 +317,25 @@ def test_paimon_reads_partial_update_merged_into_the_old_partition(spark, wareho
     ])
     assert out[0] == [[1, "a", "x", 10], [2, "b", "y", 2]]
     assert assert_each_key_once(spark, t) == {1: ("a", "z", 10), 2: ("b", "y", 2), 3: ("b", "w", 3)}
+
+
+# every key moves to another partition: a -D in its old one, the row in its new one
+_MOVES = steps("INSERT INTO lamina.{table} SELECT CAST(id AS INT), CAST((id + {r}) % 4 AS INT), {r} "
+               "FROM range(0, {n})")
+
+
+def test_kill_9_during_a_write_leaves_the_last_snapshot(spark, warehouse, db):
+    """kill -9 of a writer during its bootstrap scan or its write: the table reads as after some whole
+    number of writes, each key once, in the partition that write gave it, and the next write works."""
+    n = 40000
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (k INT NOT NULL, p INT NOT NULL, v INT) PARTITIONED BY (p) "
+              "TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '-1', 'dynamic-bucket.target-row-num' = '5000')")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), CAST(id % 4 AS INT), 0 FROM range(0, {n})")
+    state = f"SELECT v, count(*), count(DISTINCT k), sum(IF(p = (k + v) % 4, 0, 1)) FROM {t} GROUP BY v"
+    nxt = outlive_kills(spark, _MOVES, warehouse, f"{db}.t", state, lambda c: [(c, n, n, 0)], n) + 1
+    # the bootstrap scan's shares a killed write left behind are orphans; a whole write removes its own
+    spark.sql(f"CALL {CAT}.sys.remove_orphan_files(table => '{db}.t', older_than => '2999-01-01 00:00:00')")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), CAST((id + {nxt}) % 4 AS INT), {nxt} FROM range(0, {n})")
+    assert sql_rows(spark, state) == [(nxt, n, n, 0)]
+    assert not [f for f in (table_path(warehouse, db, "t") / "key-index").rglob("*") if f.is_file()]

@@ -13,6 +13,7 @@ import pytest
 import lamina
 from _pk_history import ENGINES, create_table, run_history
 from _buckets import buckets_of_keys, key_hash
+from _kill import outlive_kills, steps
 from _support import changes_between, run_concurrently, sql_rows, table_path
 
 CAT = "lamina"
@@ -179,57 +180,23 @@ def test_lookup_changelog_and_a_streaming_sink(spark, warehouse, db, tmp_path):
     assert_one_bucket_per_key(spark, warehouse, db, "t")
 
 
-_KILL_SCRIPT = r"""
-import sys
-from pyspark.sql import SparkSession
-import lamina
-warehouse, table, start, per = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-builder = (SparkSession.builder.master("local[2]").appName("lamina-kill")
-    .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2"))
-spark = lamina.configure(builder, warehouse=warehouse, catalog="lamina").getOrCreate()
-spark.sparkContext.setLogLevel("OFF")
-for r in range(start, start + 1000):
-    # every key so far again, and `per` new ones: known keys keep their buckets, new ones open buckets
-    spark.sql(f"INSERT INTO lamina.{table} SELECT CAST(id AS INT), {r} FROM range(0, {(r + 1) * per})")
-    print(f"DONE {r}", flush=True)
-"""
+# every key so far again, and `n` new ones: known keys keep their buckets, new ones open buckets
+_KILL_STEPS = steps("INSERT INTO lamina.{table} SELECT CAST(id AS INT), {r} FROM range(0, ({r} + 1) * {n})")
 
 
 def test_kill_9_during_bucket_assignment_leaves_the_last_snapshot(spark, warehouse, db):
     """kill -9 of a writer while it assigns buckets and writes hash index files: the table reads as after
     some whole number of writes, each key once in one bucket, and the next write works."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
     per = 15000
     t = f"{CAT}.{db}.t"
     spark.sql(f"CREATE TABLE {t} (k INT NOT NULL, v INT) TBLPROPERTIES ('primary-key' = 'k', "
               f"'dynamic-bucket.target-row-num' = '{per}', 'write-only' = 'true')")
     spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), 0 FROM range(0, {per})")
-    rnd = random.Random(20261128)
-    committed = 0
-    env = dict(os.environ, TZ="UTC", PYSPARK_PYTHON=sys.executable)
-    for kill in range(2):
-        proc = subprocess.Popen([sys.executable, "-c", _KILL_SCRIPT, warehouse, f"{db}.t", str(committed + 1), str(per)],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-                                start_new_session=True)
-        try:
-            line = proc.stdout.readline()
-            assert line.startswith("DONE"), f"the writer failed before its first write (exit {proc.poll()})"
-            time.sleep(rnd.uniform(0.5, 3.0))
-        finally:
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate()
-        committed = max(int(x.split()[1]) for x in [line] + out.splitlines() if x.startswith("DONE"))
-        rows = sql_rows(spark, f"SELECT v, count(*), count(DISTINCT k), max(k) FROM {t} GROUP BY v")
-        # the state after `committed` writes, or one more (the write in flight landed)
-        landed = [c for c in (committed, committed + 1) if rows == [(c, (c + 1) * per, (c + 1) * per, (c + 1) * per - 1)]]
-        assert landed, (kill, committed, rows)
-        committed = landed[0]
-        assert_one_bucket_per_key(spark, warehouse, db, "t")
+    committed = outlive_kills(spark, _KILL_STEPS, warehouse, f"{db}.t",
+                              f"SELECT v, count(*), count(DISTINCT k), max(k) FROM {t} GROUP BY v",
+                              lambda c: [(c, (c + 1) * per, (c + 1) * per, (c + 1) * per - 1)], per,
+                              check=lambda: assert_one_bucket_per_key(spark, warehouse, db, "t"), rounds=2,
+                              seed=20261128)
     nxt = committed + 1
     spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), {nxt} FROM range(0, {(nxt + 1) * per})")
     assert sql_rows(spark, f"SELECT v, count(*), count(DISTINCT k) FROM {t} GROUP BY v") == [

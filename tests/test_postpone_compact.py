@@ -12,6 +12,8 @@ import pytest
 
 from lamina import LaminaTable
 
+from _buckets import bucket_of, buckets_of_keys
+from _kill import outlive_kills, steps
 from _pk_history import create_table, engine_pairs, run_history
 from _support import run_concurrently, sql_rows
 from paimon_connector import run_sql
@@ -174,3 +176,34 @@ def test_writers_into_bucket_postpone_racing_compactions_lose_nothing(spark, war
     expected = sorted([(k, 5) for k in range(10)] + [(k, i) for i in range(6) for k in range(100 + 10 * i, 110 + 10 * i)])
     assert rows(spark, f"SELECT * FROM {t}") == expected
     assert_keys_in_their_buckets(spark, warehouse, db, "t", {"{}": 2})
+
+
+# every key again into bucket-postpone, then a compaction assigns the waiting rows to buckets
+_ASSIGNS = steps("INSERT INTO lamina.{table} SELECT CAST(id AS INT), IF(id % 2 = 0, 'a', 'b'), {r} "
+                 "FROM range(0, {n})",
+                 "CALL lamina.sys.compact(table => '{table}', compact_strategy => 'full')")
+
+
+def test_kill_9_during_bucket_assignment_leaves_the_last_snapshot(spark, warehouse, db):
+    """kill -9 of a writer while it writes into bucket-postpone or a compaction assigns the waiting rows:
+    the table reads as after some whole number of assignments, each key once, in the bucket Paimon's hash
+    gives it; the next write and compaction work."""
+    n = 30000
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (k INT NOT NULL, p STRING NOT NULL, v INT) PARTITIONED BY (p) "
+              "TBLPROPERTIES ('primary-key' = 'k,p', 'bucket' = '-2', 'postpone.default-bucket-num' = '3', "
+              "'postpone.batch-write-fixed-bucket' = 'false')")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), IF(id % 2 = 0, 'a', 'b'), 0 FROM range(0, {n})")
+    compact(spark, db)
+    state = f"SELECT v, count(*), count(DISTINCT k) FROM {t} GROUP BY v"
+
+    def assert_assigned():
+        for (partition, k), buckets in buckets_of_keys(spark, warehouse, db, "t").items():
+            assert buckets - {-2} == {bucket_of(k, 3)}, (partition, k, buckets)
+
+    nxt = outlive_kills(spark, _ASSIGNS, warehouse, f"{db}.t", state, lambda c: [(c, n, n)], n,
+                        check=assert_assigned) + 1
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), IF(id % 2 = 0, 'a', 'b'), {nxt} FROM range(0, {n})")
+    compact(spark, db)
+    assert sql_rows(spark, state) == [(nxt, n, n)]
+    assert_assigned()

@@ -14,6 +14,7 @@ import pytest
 from lamina import LaminaTable
 
 from _buckets import bucket_of, buckets_of_keys
+from _kill import outlive_kills, steps
 from _pk_history import create_table, engine_pairs, run_history
 from _support import error_text, run_concurrently, sql_rows
 from paimon_connector import require_paimon, run_sql
@@ -240,3 +241,31 @@ def test_paimon_and_pypaimon_read_a_rescaled_table(spark, warehouse, db, paimon_
         [r for r in expected if r[0] not in (1, 3)] + [(1, "b", "paimon"), (3, "b", "paimon")])
     assert rows(spark, f"SELECT * FROM {t}") == sorted(tuple(r) for r in out[1])
     assert_keys_in_their_buckets(spark, warehouse, db, "t", {"{p=a}": 5, "{p=b}": 2})
+
+
+_RESCALES = steps("INSERT INTO lamina.{table} SELECT CAST(id AS INT), {r} FROM range(0, {n})",
+                  "CALL lamina.sys.rescale(table => '{table}', bucket_num => {buckets})")
+
+
+def test_kill_9_during_a_rescale_leaves_the_last_snapshot(spark, warehouse, db):
+    """kill -9 of a writer during its writes and rescales: the table reads as after some whole number of
+    them, each key once, every key in the bucket Paimon's hash gives it for one count; the next write and
+    rescale work."""
+    n = 30000
+    t = f"{CAT}.{db}.t"
+    spark.sql(f"CREATE TABLE {t} (k INT NOT NULL, v INT) TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '2')")
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), 0 FROM range(0, {n})")
+    state = f"SELECT v, count(*), count(DISTINCT k) FROM {t} GROUP BY v"
+
+    def assert_one_count():
+        seen = buckets_of_keys(spark, warehouse, db, "t")
+        assert all(len(b) == 1 for b in seen.values()), {k: b for k, b in seen.items() if len(b) > 1}
+        counts = [c for c in (2, 3, 4) if all(b == {bucket_of(k, c)} for (_, k), b in seen.items())]
+        assert counts, "the keys are not in the buckets of any one count"
+
+    nxt = outlive_kills(spark, _RESCALES, warehouse, f"{db}.t", state, lambda c: [(c, n, n)], n,
+                        check=assert_one_count) + 1
+    spark.sql(f"INSERT INTO {t} SELECT CAST(id AS INT), {nxt} FROM range(0, {n})")
+    rescale(spark, f"{db}.t", 3)
+    assert sql_rows(spark, state) == [(nxt, n, n)]
+    assert_one_count()

@@ -1,10 +1,10 @@
 package lamina.lookup
 
 import java.io.{Closeable, File}
-import java.nio.ByteBuffer
 import java.nio.file.Files
 
 import scala.collection.mutable.ArrayBuffer
+import scala.util.hashing.MurmurHash3
 
 import lamina.lookup.cache.CacheManager
 
@@ -17,7 +17,7 @@ final class SpillingIndex(dir: File, options: LookupOptions, cacheManager: Cache
   require(memoryBytes > 0, s"memoryBytes must be positive, got $memoryBytes")
 
   private val factory = LookupStoreFactory.create(options.copy(localFileType = LocalFileType.Sort), cacheManager)
-  private val memory = new java.util.HashMap[ByteBuffer, Array[Byte]]()
+  private val memory = new java.util.HashMap[SpillingIndex.Key, Array[Byte]]()
   private var memoryUsed = 0L
   private val runs = ArrayBuffer.empty[(File, LookupStoreReader)]
   private var runDir: File = _
@@ -27,14 +27,14 @@ final class SpillingIndex(dir: File, options: LookupOptions, cacheManager: Cache
   private def footprint(key: Array[Byte], value: Array[Byte]): Long = key.length + value.length + SpillingIndex.EntryOverhead
 
   def put(key: Array[Byte], value: Array[Byte]): Unit = {
-    val old = memory.put(ByteBuffer.wrap(key), value)
+    val old = memory.put(new SpillingIndex.Key(key), value)
     memoryUsed += (if (old == null) footprint(key, value) else value.length - old.length)
     if (memoryUsed >= memoryBytes) spill()
   }
 
   /** The newest value of `key`, or null. */
   def get(key: Array[Byte]): Array[Byte] = {
-    val v = memory.get(ByteBuffer.wrap(key))
+    val v = memory.get(new SpillingIndex.Key(key))
     if (v != null) return v
     var i = runs.length - 1
     while (i >= 0) {
@@ -55,11 +55,11 @@ final class SpillingIndex(dir: File, options: LookupOptions, cacheManager: Cache
       dir.mkdirs()
       runDir = Files.createTempDirectory(dir.toPath, "key-index-").toFile
     }
-    val keys = memory.keySet().toArray(new Array[ByteBuffer](0))
-    java.util.Arrays.sort(keys, (a: ByteBuffer, b: ByteBuffer) => UnsignedBytesComparator.compare(a.array(), b.array()))
+    val keys = memory.keySet().toArray(new Array[SpillingIndex.Key](0))
+    java.util.Arrays.sort(keys, (a: SpillingIndex.Key, b: SpillingIndex.Key) => UnsignedBytesComparator.compare(a.bytes, b.bytes))
     val file = new File(runDir, s"run-${runs.length}.lkp")
     val writer = factory.createWriter(file, keys.length.toLong)
-    try keys.foreach(k => writer.put(k.array(), memory.get(k)))
+    try keys.foreach(k => writer.put(k.bytes, memory.get(k)))
     finally writer.close()
     runs += file -> factory.createReader(file)
     memory.clear()
@@ -76,7 +76,18 @@ final class SpillingIndex(dir: File, options: LookupOptions, cacheManager: Cache
 
 object SpillingIndex {
 
-  /** Bytes a memory-table entry costs beyond its key and value: a hash map node, a byte buffer and two
+  /** Bytes a memory-table entry costs beyond its key and value: a hash map node, a [[Key]] and two
    *  array headers, about 96 bytes on a 64-bit JVM. */
   val EntryOverhead: Long = 96L
+
+  /** A key of the memory table, hashed by MurmurHash3 of its bytes: the keys are binary rows, mostly
+   *  zero bytes and null bits, whose polynomial hash (`ByteBuffer`'s, `Arrays.hashCode`) collides so
+   *  often that the map's bins turn into trees. */
+  final class Key(val bytes: Array[Byte]) {
+    override val hashCode: Int = MurmurHash3.bytesHash(bytes)
+    override def equals(other: Any): Boolean = other match {
+      case k: Key => java.util.Arrays.equals(bytes, k.bytes)
+      case _ => false
+    }
+  }
 }

@@ -38,4 +38,19 @@ class SpillingIndexTest extends AnyFunSuite with LookupTestSupport {
       index.close()
     }
   }
+
+  test("the binary rows of consecutive keys hash apart: no bin of the memory table grows into a tree") {
+    // a BIGINT key's binary row: 8 bytes of header and null bits, the value little-endian
+    val rows = (0 until 1000000 by 7).map { i =>
+      java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(8, i.toLong).array()
+    }
+    // the most keys in one bin of a java.util.HashMap holding them all: past 8 a bin becomes a tree
+    def fullestBin(hashes: Seq[Int]): Int = {
+      val bins = Integer.highestOneBit(hashes.size * 4 / 3) * 2
+      hashes.groupBy(h => (h ^ (h >>> 16)) & (bins - 1)).values.map(_.size).max
+    }
+    assert(fullestBin(rows.map(new SpillingIndex.Key(_).hashCode)) <= 8)
+    // a byte buffer's hash (the memory table's former key) piles such rows up
+    assert(fullestBin(rows.map(java.nio.ByteBuffer.wrap(_).hashCode)) > 8)
+  }
 }

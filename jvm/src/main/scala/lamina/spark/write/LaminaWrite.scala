@@ -1,5 +1,8 @@
 package lamina.spark.write
 
+import java.io.IOException
+
+import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.distributions.{Distribution, Distributions}
 import org.apache.spark.sql.connector.expressions.{Expression => ConnectorExpression, Expressions, SortDirection, SortOrder}
@@ -17,7 +20,7 @@ import lamina.spark.compact.SparkCompactTasks
 import lamina.spark.read.KeyValueReaderBuilder
 import lamina.spark.stream.LaminaStreamingWrite
 import lamina.table.{FileStorePaths, FileStoreTable}
-import lamina.table.bucket.{CrossPartitionPlan, DynamicBucketPlan}
+import lamina.table.bucket.{CrossPartitionPlan, DynamicBucketPlan, KeyIndexShares}
 import lamina.table.commit.{CommitMessage, CommitOperation, DeletedPositions, FileStoreCommit, RowCounts}
 import lamina.table.scan.{BucketCounts, FileStoreScan, SequenceBases}
 import lamina.table.sink.{TableWriter, WriteBuckets}
@@ -139,7 +142,8 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   }
 
   /** A cross-partition upsert table's placement: the key index built from the latest snapshot's live
-   *  keys (those `cross-partition-upsert.index-ttl` keeps), or from nothing for a whole-table overwrite.
+   *  keys (those `cross-partition-upsert.index-ttl` keeps), or from nothing for a whole-table overwrite,
+   *  each task's share read and shuffled to it by the bootstrap scan ([[CrossPartitionBootstrap]]).
    *  Fixed once per write: its commit checks that no other write landed since ([[KeyIndexConflict]]). */
   private lazy val crossPartitionPlan: Option[CrossPartitionPlan] =
     if (!table.hasCrossPartitionUpsert) None
@@ -148,10 +152,29 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
       val live = base.map(id => new FileStoreScan(table, table.snapshotManager.snapshot(id)).plan()).getOrElse(Seq.empty)
       val splits = CrossPartitionPlan.withinTtl(live, CoreOptions.CrossPartitionUpsertIndexTtl.get(table.options),
         System.currentTimeMillis())
-      val readers = KeyValueReaderBuilder.build(SparkSession.active, table,
-        (splits.flatMap(_.files.map(_.schemaId)) :+ table.schema.id).distinct, Seq.empty, needed = Some(Set.empty))
-      Some(CrossPartitionPlan(base, if (hashableKeys) crossGroups else 1, splits, readers))
+      val groups = if (hashableKeys) crossGroups else 1
+      val shares = Option.when(splits.nonEmpty) {
+        val readers = KeyValueReaderBuilder.build(SparkSession.active, table,
+          (splits.flatMap(_.files.map(_.schemaId)) :+ table.schema.id).distinct, Seq.empty, needed = Some(Set.empty))
+        val dir = KeyIndexShares.dirOf(table, commitUser)
+        sharesDir = Some(dir)
+        try CrossPartitionBootstrap.run(SparkSession.active, table, splits, readers, groups, dir)
+        catch { case e: Throwable => dropShares(); throw e }
+      }
+      Some(CrossPartitionPlan(base, groups, shares))
     }
+
+  /** The directory of the bootstrap scan's shares while this write runs. */
+  @volatile private var sharesDir: Option[Path] = None
+
+  /** Removes the shares; one left behind (a failed delete, a killed driver) `remove_orphan_files` removes. */
+  private def dropShares(): Unit = {
+    sharesDir.foreach { dir =>
+      try table.fileIO.fs(dir).delete(dir, true)
+      catch { case _: IOException => () }
+    }
+    sharesDir = None
+  }
 
   /** A cross-partition write's assigner groups, one task each. */
   private lazy val crossGroups: Int = math.min(dynamicGroups, BucketTagFunction.MaxBuckets)
@@ -260,7 +283,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
           written.map(_.rows).foldLeft(WrittenRows())(_ + _))
       catch {
         case e: CommitStateUnknownException => filesMayBeReferenced = true; throw e
-      }
+      } finally dropShares()
     filesMayBeReferenced = committed.isDefined
     if (committed.isDefined) committedMessages = msgs
     committed.foreach(id => compactAfter(msgs, commitUser, id, None))
@@ -318,6 +341,7 @@ class LaminaWrite(stored: FileStoreTable, info: LogicalWriteInfo, mode: WriteMod
   }
 
   override def abort(messages: Array[WriterCommitMessage]): Unit = {
+    dropShares()
     if (filesMayBeReferenced) return
     messages.toSeq.foreach {
       case m: LaminaWriterCommitMessage => TableWriter.deleteFiles(table, m.messages)

@@ -1,34 +1,23 @@
 package lamina.table.bucket
 
-import java.io.{
-  ByteArrayInputStream,
-  ByteArrayOutputStream,
-  Closeable,
-  File,
-  ObjectInputStream,
-  ObjectOutputStream,
-  ObjectStreamClass
-}
+import java.io.{Closeable, File}
 import java.nio.ByteBuffer
-import java.util.concurrent.{Callable, Executors}
 
 import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.InternalRow
 
-import lamina.format.{BinaryRowCodec, Bucket, KeyHashFunction}
+import lamina.format.{BinaryRowCodec, Bucket}
 import lamina.lookup.{LocalFileCache, SpillingIndex}
-import lamina.mergetree.KeyValueReaders
 import lamina.table.FileStoreTable
 import lamina.table.options.CoreOptions
-import lamina.table.scan.DataSplit
 
 /** The global key index of one assigner group of a cross-partition upsert ([[CrossPartitionPlan]]),
  *  Paimon's `GlobalIndexAssigner`: for each key of the group, the partition and bucket holding it, in
  *  a [[SpillingIndex]] under `localDir` (key: the trimmed primary key's binary row; value: a partition
- *  id of this assigner and the bucket, two big-endian ints). Bootstrapped from the live keys of the
- *  plan's splits (each bucket merged, read by `cross-partition-upsert.bootstrap-parallelism` threads),
- *  keeping those of its group; the live key count of every bucket is kept for sizing. A new key goes
+ *  id of this assigner and the bucket, two big-endian ints). Bootstrapped from its group's share of
+ *  the live keys, which the write's bootstrap scan read and shuffled by group ([[KeyIndexShares]]), and
+ *  the live key count of every bucket, kept for sizing. A new key goes
  *  to the first bucket of its partition this group owns (`b % groups == group`) holding fewer than
  *  `dynamic-bucket.target-row-num` keys, else to the lowest free bucket it owns (past
  *  `dynamic-bucket.max-buckets`, to its least filled one). A key found in another partition is
@@ -107,59 +96,11 @@ final class CrossPartitionAssigner(table: FileStoreTable, plan: CrossPartitionPl
     bucket
   }
 
-  /** Reads the live keys of every split of the plan: each bucket's key count, and the place of each key
-   *  of this group. */
-  private def bootstrap(): Unit = {
-    val threads = CoreOptions.CrossPartitionUpsertBootstrapParallelism.getOrDefault(table.options)
-    val pool = Executors.newFixedThreadPool(math.max(1, math.min(threads, plan.splits.size)))
-    try {
-      // a few splits ahead of the one taken in: the keys read wait in memory only that long
-      plan.splits.grouped(math.max(1, threads) * 2).foreach { batch =>
-        val reads = batch.map(split =>
-          pool.submit(new Callable[(Long, mutable.ArrayBuffer[Array[Byte]])] {
-            override def call(): (Long, mutable.ArrayBuffer[Array[Byte]]) = liveKeys(split)
-          }))
-        batch.zip(reads).foreach { case (split, read) =>
-          val (live, mine) = read.get()
-          val partId = idOf(split.partition)
-          val counts = bucketsOf(partId)
-          counts.update(split.bucket, counts.getOrElse(split.bucket, 0L) + live)
-          val v = value(partId, split.bucket)
-          mine.foreach(index.put(_, v))
-        }
-      }
-    } catch {
-      case e: java.util.concurrent.ExecutionException => throw Option(e.getCause).getOrElse(e)
-    } finally pool.shutdownNow()
-  }
-
-  /** The plan's readers, one copy per bootstrap thread: a file format's reader keeps per-file state. */
-  private lazy val readers: ThreadLocal[KeyValueReaders] = {
-    val bytes = new ByteArrayOutputStream()
-    val out = new ObjectOutputStream(bytes)
-    out.writeObject(plan.readers)
-    out.close()
-    // the task's class loader (which holds this jar): a pool thread's stack may not name it
-    val loader = Option(Thread.currentThread().getContextClassLoader).getOrElse(getClass.getClassLoader)
-    ThreadLocal.withInitial { () =>
-      val in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray)) {
-        override def resolveClass(desc: ObjectStreamClass): Class[_] = Class.forName(desc.getName, false, loader)
-      }
-      in.readObject().asInstanceOf[KeyValueReaders]
-    }
-  }
-
-  /** The live key count of a bucket and the keys of this group among them. */
-  private def liveKeys(split: DataSplit): (Long, mutable.ArrayBuffer[Array[Byte]]) = {
-    val mine = mutable.ArrayBuffer.empty[Array[Byte]]
-    var live = 0L
-    val ordinals = keyTypes.indices.toArray
-    val hashOf = new KeyHashFunction(ordinals, keyTypes) // one per thread: it keeps a buffer
-    readers.get().mergedRecords(split, skipLevel0 = false, dropDeletes = true).foreach { kv =>
-      live += 1
-      if (Bucket.bucketOfHash(hashOf(kv.key), plan.groups) == group)
-        mine += BinaryRowCodec.encode(kv.key, ordinals, keyTypes)
-    }
-    (live, mine)
+  /** Takes in this group's share of the live keys ([[KeyIndexShares]]) and every bucket's key count. */
+  private def bootstrap(): Unit = plan.shares.foreach { shares =>
+    shares.partitions.foreach(idOf) // first: the share's partition indices are the ids
+    shares.liveKeys.foreach { case ((partId, bucket), n) => bucketsOf(partId).update(bucket, n) }
+    KeyIndexShareFile.read(table.fileIO, shares.fileOf(group))((partId, bucket, key) =>
+      index.put(key, value(partId, bucket)))
   }
 }

@@ -72,7 +72,8 @@ object CoreOptions {
       "a key written again lands in its new partition beside its old row. Unset: every key is indexed.")
   val CrossPartitionUpsertBootstrapParallelism: OptionDef[Int] = define(
     "cross-partition-upsert.bootstrap-parallelism", intAtLeast(1), "10", Table,
-    "Cross-partition upsert: the threads of one write task that read the table's live keys into its key index.")
+    "Cross-partition upsert: the Spark tasks of the scan that reads the table's live keys when a write starts, " +
+      "whole buckets each (Spark's default parallelism where larger; never more tasks than buckets).")
   val PostponeBatchWriteFixedBucket: OptionDef[Boolean] = define("postpone.batch-write-fixed-bucket", BooleanKind,
     "true", Table,
     "Postpone buckets (bucket = -2): batch writes (and Lamina's streaming sink) put rows straight into fixed " +
