@@ -96,20 +96,27 @@ def test_keys_in_a_range_read_only_the_pages_of_that_range_in_each_sorted_run(sp
 
 
 LOOKED_UP = "lamina join keys looked up in lookup files"
+UPSERT_NEWER_ROW = "WHEN MATCHED AND t.v < src.v THEN UPDATE SET v = src.v, s = src.s WHEN NOT MATCHED THEN INSERT *"
+
+
+def twin_tables(spark, db, props, writes):
+    """Tables `looked_up` and `scanned` of 20 000 keys with `props`, each then given `writes(table)`."""
+    tables = f"{CAT}.{db}.looked_up", f"{CAT}.{db}.scanned"
+    for t in tables:
+        spark.sql(f"CREATE TABLE {t} (k BIGINT NOT NULL, v BIGINT, s STRING) "
+                  f"TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '1', {props})")
+        spark.sql(f"INSERT INTO {t} SELECT id, id % 7, CAST(id AS STRING) FROM range(0, 20000)")
+        writes(t)
+    return tables
 
 
 def test_few_keys_against_a_large_run_are_looked_up_in_the_lookup_files_compaction_built(spark, db):
-    looked_up, scanned = f"{CAT}.{db}.looked_up", f"{CAT}.{db}.scanned"
-    for t in (looked_up, scanned):
-        # lookup compaction after each write keeps the top run and builds its file's local lookup file
-        spark.sql(f"CREATE TABLE {t} (k BIGINT NOT NULL, v BIGINT, s STRING) "
-                  f"TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '1', 'changelog-producer' = 'lookup')")
-        spark.sql(f"INSERT INTO {t} SELECT id, id % 7, CAST(id AS STRING) FROM range(0, 20000)")
-        for i in range(3):
-            spark.sql(f"INSERT INTO {t} SELECT id, id % 5, 'b' FROM range({i}, 20000, 97)")
+    # lookup compaction after each write keeps the top run and builds its file's local lookup file
+    looked_up, scanned = twin_tables(spark, db, "'changelog-producer' = 'lookup'", lambda t: [
+        spark.sql(f"INSERT INTO {t} SELECT id, id % 5, 'b' FROM range({i}, 20000, 97)") for i in range(3)])
     assert sorted(sql_rows(spark, f"SELECT level FROM {CAT}.{db}.`looked_up$files`")) == [(4,), (5,)]
     source(spark, [(k, 100 + k % 3, "n") for k in list(range(1000, 20000, 1500)) + [40, 45, 20001]])
-    statement = "WHEN MATCHED AND t.v < src.v THEN UPDATE SET v = src.v, s = src.s WHEN NOT MATCHED THEN INSERT *"
+    statement = UPSERT_NEWER_ROW
     metrics = lamina_metrics(spark, lambda: spark.sql(merge_sql(looked_up, statement)).collect())
     # the 15 keys inside the top run's 20 000 rows are looked up; the run of 207 rows (one key per 97),
     # too small for 15 lookups, is read, and the one of its rows that is a source key kept
@@ -126,15 +133,11 @@ def test_few_keys_against_a_large_run_are_looked_up_in_the_lookup_files_compacti
 
 
 def test_a_merge_builds_the_lookup_files_its_runs_lack_when_asked_and_the_next_looks_keys_up(spark, db):
-    looked_up, scanned = f"{CAT}.{db}.looked_up", f"{CAT}.{db}.scanned"
-    for t in (looked_up, scanned):
-        # no lookup compaction: no local lookup file exists until a MERGE builds one
-        spark.sql(f"CREATE TABLE {t} (k BIGINT NOT NULL, v BIGINT, s STRING) "
-                  f"TBLPROPERTIES ('primary-key' = 'k', 'bucket' = '1', 'write-only' = 'true')")
-        spark.sql(f"INSERT INTO {t} SELECT id, id % 7, CAST(id AS STRING) FROM range(0, 20000)")
-        spark.sql(f"CALL {CAT}.sys.compact(table => '{t.split('.', 1)[1]}')")
-        spark.sql(f"INSERT INTO {t} SELECT id, id % 5, 'b' FROM range(0, 20000, 3)")
-    statement = "WHEN MATCHED AND t.v < src.v THEN UPDATE SET v = src.v, s = src.s WHEN NOT MATCHED THEN INSERT *"
+    # no lookup compaction: no local lookup file exists until a MERGE builds one
+    looked_up, scanned = twin_tables(spark, db, "'write-only' = 'true'", lambda t: (
+        spark.sql(f"CALL {CAT}.sys.compact(table => '{t.split('.', 1)[1]}')"),
+        spark.sql(f"INSERT INTO {t} SELECT id, id % 5, 'b' FROM range(0, 20000, 3)")))
+    statement = UPSERT_NEWER_ROW
     found = []
     for round_ in range(2):
         source(spark, [(k, 100 + round_ + k % 3, f"n{round_}") for k in range(7 + round_, 20000, 1999)])
