@@ -501,20 +501,10 @@ class Bench:
                 whole = median_of(merge)
             finally:
                 self.spark.conf.unset("spark.lamina.merge.key-filter.max-keys")
-            # the same MERGE looking the keys up in local lookup files that the first of them builds
-            self.spark.conf.set("spark.lamina.merge.key-lookup.build", "true")
-            try:
-                first = timed(merge)
-                looked_up = median_of(merge)
-            finally:
-                self.spark.conf.unset("spark.lamina.merge.key-lookup.build")
             name = f"row_level_merge_1pct{suffix}"
             self.record(name, lam, base)
             self.record(f"{name}/vs_paimon", lam, paimon)
             self.record(f"{name}/vs_whole_table_read", lam, whole)
-            self.record(f"{name}/key_lookups_building", first, base)
-            self.record(f"{name}/key_lookups", looked_up, base)
-            self.record(f"{name}/key_lookups_vs_paimon", looked_up, paimon)
             if self.delta:
                 delta = timed(lambda: self.sql(UPDATE_SQL.format(table=f"delta.`{self.delta_path}`")))
                 self.record(f"{name}/vs_delta", lam, delta)
@@ -558,8 +548,6 @@ MD_INTRO = (
     "into the first copy of the table (Spark's row-level plan, with the source's keys as the target scan's "
     "runtime filter), the median of three runs, against the plain Parquet write of the source; "
     "`row_level_merge_1pct_ranges`: the same from a source of ten contiguous ranges of 0.1% of the keys each; "
-    "`/key_lookups_building`: the same MERGE with `merge.key-lookup.build` = true, the first time (it builds the "
-    "local lookup files of the runs it looks keys up in); `/key_lookups`: the median of three more, which find them built. "
     "`/vs_whole_table_read`: against the same MERGE with the filter off (`merge.key-filter.max-keys` = 0), "
     "which reads and joins the whole table; `/vs_delta`: against Delta's MERGE of the same source into the "
     "Delta table (deletion vectors), timed once. `scan_key_range_...`: the scan with `WHERE id BETWEEN a AND b` over 0.1% "
