@@ -117,6 +117,7 @@ def test_few_keys_against_a_large_run_are_looked_up_in_the_lookup_files_compacti
     assert sorted(sql_rows(spark, f"SELECT level FROM {CAT}.{db}.`looked_up$files`")) == [(4,), (5,)]
     source(spark, [(k, 100 + k % 3, "n") for k in list(range(1000, 20000, 1500)) + [40, 45, 20001]])
     statement = UPSERT_NEWER_ROW
+    assert "keyLookups=[runs above level 0" in explain(spark, merge_sql(looked_up, statement))
     metrics = lamina_metrics(spark, lambda: spark.sql(merge_sql(looked_up, statement)).collect())
     # the 15 keys inside the top run's 20 000 rows are looked up; the run of 207 rows (one key per 97),
     # too small for 15 lookups, is read, and the one of its rows that is a source key kept
@@ -143,6 +144,9 @@ def test_a_merge_builds_the_lookup_files_its_runs_lack_when_asked_and_the_next_l
         source(spark, [(k, 100 + round_ + k % 3, f"n{round_}") for k in range(7 + round_, 20000, 1999)])
         # the first MERGE builds the local file; the second finds it built, without the option
         spark.conf.set("spark.lamina.merge.key-lookup.build", "true" if round_ == 0 else "false")
+        # the plan names the rule where lookup compaction keeps local files or the option builds them (the
+        # second MERGE, without the option, still finds the files the first built)
+        assert ("keyLookups=" in explain(spark, merge_sql(looked_up, statement))) == (round_ == 0)
         try:
             metrics = lamina_metrics(spark, lambda: spark.sql(merge_sql(looked_up, statement)).collect())
         finally:

@@ -18,7 +18,7 @@ import lamina.mergetree.KeyValueReaders
 import lamina.mergetree.function.MergeFunctions
 import lamina.spark.{ColumnReferences, DataFileFormats, RowPositionColumns, SparkFilters, SumMetric}
 import lamina.spark.stream.LaminaMicroBatchStream
-import lamina.table.FileStoreTable
+import lamina.table.{FileStoreTable, KeyValueLayout}
 import lamina.table.manifest.DataFileMeta
 import lamina.table.options.CoreOptions
 import lamina.table.lease.LeaseKeeper
@@ -238,7 +238,23 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
 
   override def description(): String =
     s"LaminaScan ${table.name}${snapshotId.map(id => s" @ snapshot $id").getOrElse("")}" +
-      (if (filters.nonEmpty) s" filters=[${filters.mkString(", ")}]" else "") + limit.map(l => s" limit=$l").getOrElse("")
+      (if (filters.nonEmpty) s" filters=[${filters.mkString(", ")}]" else "") + limit.map(l => s" limit=$l").getOrElse("") +
+      keyLookupRule
+
+  /** What `EXPLAIN` says of key lookups, where a runtime key set may take them ([[lamina.mergetree.KeyLookupRun]]):
+   *  a single integral key, no deletion vectors, and local lookup files with values that lookup compaction keeps
+   *  or `merge.key-lookup.build` builds. Which runs are looked up is decided in the tasks, by the keys each run's
+   *  files hold and the local files each executor has. */
+  private def keyLookupRule: String = {
+    val rowsPerKey = CoreOptions.MergeKeyLookupRowsPerKey.getOrDefault(table.options)
+    val build = CoreOptions.MergeKeyLookupBuild.getOrDefault(table.options)
+    val applies = keyFilterable && !table.capabilities.deletionVectors && rowsPerKey > 0 &&
+      (build || table.capabilities.looksUp) && KeyValueReaders.longKeyOf(KeyValueLayout(table.schema)).isDefined
+    if (!applies) ""
+    else
+      s" keyLookups=[runs above level 0 whose files have local lookup files${if (build) " (built where missing)" else ""}, " +
+        s"at most one key per $rowsPerKey rows]"
+  }
 
   override def toBatch: Batch = this
 
