@@ -102,23 +102,23 @@ class LaminaScan(table: FileStoreTable, snapshotId: Option[Long], required: Stru
 
   /** Readers of every column of the files, without filters, from which a MERGE builds the local lookup
    *  files its runs lack, when `merge.key-lookup.build` asks for it ([[lamina.mergetree.KeyLookups]]). */
-  private def lookupBuilders: Option[KeyValueReaders] = readerKind match {
-    case ReaderKind.MergedBatches | ReaderKind.MergedRows
-        if CoreOptions.MergeKeyLookupBuild.getOrDefault(table.options) && !table.capabilities.deletionVectors &&
-          CoreOptions.MergeKeyLookupRowsPerKey.getOrDefault(table.options) > 0 =>
-      Some(KeyValueReaderBuilder.build(SparkSession.active, table, schemaIds, Seq.empty))
-    case _ => None
+  private def lookupBuilders: Option[KeyValueReaders] =
+    Option.when(mergesRuns && CoreOptions.MergeKeyLookupBuild.getOrDefault(table.options) &&
+      !table.capabilities.deletionVectors && CoreOptions.MergeKeyLookupRowsPerKey.getOrDefault(table.options) > 0)(
+      KeyValueReaderBuilder.build(SparkSession.active, table, schemaIds, Seq.empty))
+
+  /** Whether the readers merge sorted runs, where a runtime key set narrows the merge ([[ReadsChosenKeys]]). */
+  private def mergesRuns: Boolean = readerKind match {
+    case ReaderKind.MergedBatches | ReaderKind.MergedRows => true
+    case _ => false
   }
 
   /** The merge's readers skipping the pages that hold none of `sets`' keys ([[KeyPageFilter]]), for
    *  the readers that merge sorted runs. */
-  private def pageFiltered(sets: Seq[KeySet]): Option[KeyValueReaders] = readerKind match {
-    case ReaderKind.MergedBatches | ReaderKind.MergedRows =>
-      KeyPageFilter.of(table, sets).map(f =>
-        KeyValueReaderBuilder.build(SparkSession.active, table, schemaIds, keyFilters :+ f,
-          Some(valueColumns.fieldNames.toSet)))
-    case _ => None
-  }
+  private def pageFiltered(sets: Seq[KeySet]): Option[KeyValueReaders] =
+    Option.when(mergesRuns)(KeyPageFilter.of(table, sets)).flatten.map(f =>
+      KeyValueReaderBuilder.build(SparkSession.active, table, schemaIds, keyFilters :+ f,
+        Some(valueColumns.fieldNames.toSet)))
 
   /** What the readers get of [[keySets]] ([[KeySetReaderFactory]]). */
   private val runtimeKeys = new RuntimeKeys
